@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import { loadConfig, type AppConfig } from './config.ts';
+import { openDatabase, type Database, type Db } from './db/client.ts';
+import { registerErrorHandler } from './plugins/errors.ts';
+import { createTokenService, registerAuth, type TokenService } from './plugins/auth.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
+import { createMailer, type Mailer } from './lib/mailer.ts';
+import { resources } from './resources/registry.ts';
+import { registerResource } from './resources/engine.ts';
+import { seedDemoShop } from './db/seed/demo.ts';
+import { modules } from './modules/registry.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: AppConfig;
+    db: Db;
+    database: Database;
+    tokens: TokenService;
+    mailer: Mailer;
+  }
+}
+
+export interface BuildOptions {
+  config?: Partial<AppConfig>;
+  /** Environment to read (defaults to process.env). Tests pass {} to stay hermetic. */
+  env?: NodeJS.ProcessEnv;
+  /** An already-open database (tests share one per file). */
+  database?: Database;
+  mailer?: Mailer;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Builds the whole server: plugins, then the resource engine, then the modules. Only server.ts listens. */
+export async function buildApp(options: BuildOptions = {}): Promise<FastifyInstance> {
+  const config = loadConfig(options.env ?? process.env, options.config);
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    bodyLimit: config.bodyLimit,
+    trustProxy: false,
+    routerOptions: { ignoreTrailingSlash: true },
+    ajv: { customOptions: { coerceTypes: false } },
+  });
+
+  const database = options.database ?? (await openDatabase(config));
+  app.decorate('config', config);
+  app.decorate('database', database);
+  app.decorate('db', database.db);
+  app.decorate('tokens', createTokenService(config.jwtSecret, config.jwtTtl));
+  app.decorate('mailer', options.mailer ?? (await createMailer(config.smtpUrl, config.mailFrom, app.log)));
+
+  registerErrorHandler(app);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'self'"],
+        workerSrc: ["'self'", 'blob:'],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(cors, {
+    origin: (origin, cb) => cb(null, !origin || config.corsOrigins.includes(origin) ? (origin ?? false) : false),
+    credentials: true,
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['Content-Type', 'Authorization', 'Idempotency-Key'],
+    exposedHeaders: ['Link'],
+    maxAge: 3600,
+  });
+  await app.register(multipart, { limits: { fileSize: 50 * 1024 * 1024, files: 1 } });
+  registerAuth(app, database.db, app.tokens);
+  registerOpenApi(app);
+
+  app.get('/api/health', { config: { auth: 'public' }, schema: { tags: ['System'], summary: 'Ready when the database is migrated and reachable' } }, async (_req, reply) => {
+    try {
+      await database.ping();
+      return { status: 'ok', database: database.kind };
+    } catch {
+      return reply.status(503).send({ code: 'UNAVAILABLE', message: 'Database unavailable', status: 'unavailable' });
+    }
+  });
+
+  for (const def of resources) registerResource(app, def);
+  for (const mod of modules) await app.register(mod);
+
+  // The built web app, with client-side routes falling back to index.html.
+  const index = path.join(config.webDist, 'index.html');
+  if (fs.existsSync(index)) {
+    await app.register(fastifyStatic, { root: config.webDist, prefix: '/', wildcard: false, index: false });
+    const html = () => fs.readFileSync(index);
+    app.get('/', (_req, reply) => reply.type('text/html').header('cache-control', 'no-cache').send(html()));
+    app.get('/*', (request, reply) => {
+      const url = request.url.split('?')[0];
+      const file = path.join(config.webDist, path.normalize(url).replace(/^(\.\.[/\\])+/, ''));
+      if (file.startsWith(config.webDist) && fs.existsSync(file) && fs.statSync(file).isFile()) {
+        const immutable = url.startsWith('/assets/');
+        reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        return reply.sendFile(path.relative(config.webDist, file));
+      }
+      if (url.startsWith('/api/')) return reply.status(404).send({ code: 'NOT_FOUND', message: `Route ${request.method} ${url} not found` });
+      return reply.type('text/html').header('cache-control', 'no-cache').send(html());
+    });
+  }
+
+  await database.migrate();
+  if (config.seedDemo) await seedDemoShop(database.db, { bcryptRounds: config.bcryptRounds, log: app.log });
+  if (!options.database) app.addHook('onClose', async () => { await database.close(); });
+  return app;
+}

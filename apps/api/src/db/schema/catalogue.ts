@@ -1,0 +1,229 @@
+import { boolean, integer, pgTable, primaryKey, serial, text, timestamp, varchar, index, uniqueIndex, time } from 'drizzle-orm/pg-core';
+import { active, money, qty, rate, timestamps, uuidCol } from './common.ts';
+import { store, terminal } from './stores.ts';
+
+/** A many-to-many link table between an entity and the stores it is offered in. */
+function storeLink(name: string, ownerColumn: string, owner: () => any) {
+  return pgTable(name, {
+    ownerId: integer(ownerColumn).notNull().references(owner as any, { onDelete: 'cascade' }),
+    storeId: integer('store_id').notNull().references(() => store.id, { onDelete: 'cascade' }),
+  }, (t) => [primaryKey({ columns: [t.ownerId, t.storeId] }), index(`${name}_store_idx`).on(t.storeId)]);
+}
+
+export const department = pgTable('department', {
+  id: serial('id').primaryKey(),
+  name: varchar('name', { length: 255 }).notNull(),
+  description: varchar('description', { length: 255 }),
+  storeId: integer('store_id').references(() => store.id, { onDelete: 'set null' }),
+  ...active,
+  ...timestamps,
+  ...uuidCol,
+}, (t) => [index('department_store_idx').on(t.storeId)]);
+
+export const category = pgTable('category', {
+  id: serial('id').primaryKey(),
+  name: varchar('name', { length: 255 }).notNull(),
+  type: varchar('type', { length: 255 }).default('product'),
+  parentId: integer('parent_id'),
+  ...active,
+  ...timestamps,
+  ...uuidCol,
+});
+export const categoryStore = storeLink('category_store', 'category_id', () => category.id);
+
+export const brand = pgTable('brand', {
+  id: serial('id').primaryKey(),
+  name: varchar('name', { length: 255 }).notNull(),
+  ...active,
+  ...timestamps,
+  ...uuidCol,
+});
+export const brandStore = storeLink('brand_store', 'brand_id', () => brand.id);
+
+export const tax = pgTable('tax', {
+  id: serial('id').primaryKey(),
+  name: varchar('name', { length: 255 }).notNull(),
+  rate: rate('rate').notNull(),
+  ...active,
+  ...timestamps,
+  ...uuidCol,
+});
+export const taxStore = storeLink('tax_store', 'tax_id', () => tax.id);
+
+export const discount = pgTable('discount', {
+  id: serial('id').primaryKey(),
+  name: varchar('name', { length: 255 }).notNull(),
+  rate: money('rate'),
+  rateType: varchar('rate_type', { length: 20 }),
+  scope: varchar('scope', { length: 20 }),
+  ...active,
+  ...timestamps,
+  ...uuidCol,
+});
+export const discountStore = storeLink('discount_store', 'discount_id', () => discount.id);
+
+/** Payment types (cash, credit card, credit); the API path is /api/payments. */
+export const paymentType = pgTable('payment', {
+  id: serial('id').primaryKey(),
+  name: varchar('name', { length: 255 }).notNull(),
+  type: varchar('type', { length: 50 }).notNull(),
+  canHaveChangeDue: boolean('can_have_change_due').notNull().default(false),
+  ...active,
+  ...timestamps,
+  ...uuidCol,
+});
+export const paymentStore = storeLink('payment_store', 'payment_id', () => paymentType.id);
+
+export const supplier = pgTable('supplier', {
+  id: serial('id').primaryKey(),
+  name: varchar('name', { length: 255 }).notNull(),
+  phone: varchar('phone', { length: 50 }),
+  email: varchar('email', { length: 255 }),
+  whatsApp: varchar('whats_app', { length: 50 }),
+  fax: varchar('fax', { length: 50 }),
+  address: varchar('address', { length: 255 }),
+  openingBalance: money('opening_balance').notNull().default('0'),
+  ...active,
+  ...timestamps,
+  ...uuidCol,
+});
+export const supplierStore = storeLink('supplier_store', 'supplier_id', () => supplier.id);
+
+export const product = pgTable('product', {
+  id: serial('id').primaryKey(),
+  name: varchar('name', { length: 255 }).notNull(),
+  sku: varchar('sku', { length: 255 }),
+  barcode: varchar('barcode', { length: 255 }),
+  baseQuantity: integer('base_quantity').default(1),
+  isAvailable: boolean('is_available').notNull().default(true),
+  basePrice: money('base_price').notNull().default('0'),
+  cost: money('cost').notNull().default('0'),
+  /** Legacy global quantity of the old model; stock lives in product_store. */
+  quantity: qty('quantity'),
+  purchaseUnit: varchar('purchase_unit', { length: 20 }),
+  saleUnit: varchar('sale_unit', { length: 20 }),
+  departmentId: integer('department_id').references(() => department.id, { onDelete: 'set null' }),
+  manageInventory: boolean('manage_inventory').notNull().default(false),
+  ...active,
+  ...timestamps,
+  ...uuidCol,
+}, (t) => [
+  uniqueIndex('product_barcode_uq').on(t.barcode),
+  index('product_name_idx').on(t.name),
+  index('product_updated_idx').on(t.updatedAt),
+  index('product_department_idx').on(t.departmentId),
+]);
+
+function productLink(name: string, otherColumn: string, other: () => any) {
+  return pgTable(name, {
+    productId: integer('product_id').notNull().references(() => product.id, { onDelete: 'cascade' }),
+    otherId: integer(otherColumn).notNull().references(other, { onDelete: 'cascade' }),
+  }, (t) => [primaryKey({ columns: [t.productId, t.otherId] }), index(`${name}_other_idx`).on(t.otherId)]);
+}
+export const productCategory = productLink('product_category', 'category_id', () => category.id);
+export const productBrand = productLink('product_brand', 'brand_id', () => brand.id);
+export const productSupplier = productLink('product_supplier', 'supplier_id', () => supplier.id);
+export const productTax = productLink('product_tax', 'tax_id', () => tax.id);
+export const productTerminal = productLink('product_terminal', 'terminal_id', () => terminal.id);
+
+export const productVariant = pgTable('product_variant', {
+  id: serial('id').primaryKey(),
+  productId: integer('product_id').notNull().references(() => product.id, { onDelete: 'cascade' }),
+  name: varchar('name', { length: 255 }),
+  attributeName: varchar('attribute_name', { length: 255 }),
+  attributeValue: varchar('attribute_value', { length: 255 }),
+  barcode: varchar('barcode', { length: 255 }),
+  sku: varchar('sku', { length: 255 }),
+  /** Sale price; null means the product's price applies. */
+  price: money('price'),
+  /** Purchase price of the variant (set by purchases with updatePrice). */
+  purchasePrice: money('purchase_price'),
+  /** Variant stock is global across stores, as in the reference model. */
+  quantity: qty('quantity').notNull().default('0'),
+  ...timestamps,
+  ...uuidCol,
+}, (t) => [index('product_variant_product_idx').on(t.productId), uniqueIndex('product_variant_barcode_uq').on(t.barcode)]);
+
+/** Per-store stock row: quantity, shelf location and re-order level. */
+export const productStore = pgTable('product_store', {
+  id: serial('id').primaryKey(),
+  productId: integer('product_id').notNull().references(() => product.id, { onDelete: 'cascade' }),
+  storeId: integer('store_id').notNull().references(() => store.id, { onDelete: 'cascade' }),
+  quantity: qty('quantity').notNull().default('0'),
+  location: varchar('location', { length: 255 }),
+  reOrderLevel: qty('re_order_level'),
+}, (t) => [uniqueIndex('product_store_uq').on(t.productId, t.storeId), index('product_store_store_idx').on(t.storeId)]);
+
+export const productPrice = pgTable('product_price', {
+  id: serial('id').primaryKey(),
+  productId: integer('product_id').notNull().references(() => product.id, { onDelete: 'cascade' }),
+  productVariantId: integer('product_variant_id').references(() => productVariant.id, { onDelete: 'cascade' }),
+  date: integer('date'),
+  time: time('time'),
+  timeTo: time('time_to'),
+  day: varchar('day', { length: 20 }),
+  week: integer('week'),
+  month: integer('month'),
+  quarter: integer('quarter'),
+  rate: money('rate'),
+  minQuantity: qty('min_quantity'),
+  maxQuantity: qty('max_quantity'),
+  basePrice: money('base_price').notNull(),
+  baseQuantity: qty('base_quantity'),
+  ...timestamps,
+}, (t) => [index('product_price_product_idx').on(t.productId)]);
+
+/** Extra barcodes, including weighed/price-embedded ones with measurement and price. */
+export const barcode = pgTable('barcode', {
+  id: serial('id').primaryKey(),
+  barcode: varchar('barcode', { length: 255 }).notNull(),
+  itemId: integer('item_id').references(() => product.id, { onDelete: 'cascade' }),
+  variantId: integer('variant_id').references(() => productVariant.id, { onDelete: 'cascade' }),
+  price: money('price').notNull().default('0'),
+  measurement: varchar('measurement', { length: 255 }),
+  unit: varchar('unit', { length: 255 }),
+  usages: integer('usages'),
+  used: integer('used'),
+  ...active,
+  ...timestamps,
+  ...uuidCol,
+}, (t) => [uniqueIndex('barcode_barcode_uq').on(t.barcode), index('barcode_item_idx').on(t.itemId)]);
+
+/**
+ * The stock ledger: every stock change is one signed row here, written in the same transaction
+ * as the atomic update of product_store / product_variant, so the ledger always sums to the stock.
+ */
+export const stockMovement = pgTable('stock_movement', {
+  id: serial('id').primaryKey(),
+  productId: integer('product_id').notNull().references(() => product.id, { onDelete: 'cascade' }),
+  variantId: integer('variant_id').references(() => productVariant.id, { onDelete: 'cascade' }),
+  storeId: integer('store_id').references(() => store.id, { onDelete: 'cascade' }),
+  quantity: qty('quantity').notNull(),
+  reason: varchar('reason', { length: 40 }).notNull(),
+  orderId: integer('order_id'),
+  purchaseId: integer('purchase_id'),
+  userId: integer('user_id'),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+}, (t) => [index('stock_movement_product_idx').on(t.productId, t.storeId), index('stock_movement_order_idx').on(t.orderId), index('stock_movement_purchase_idx').on(t.purchaseId)]);
+
+export const setting = pgTable('setting', {
+  id: serial('id').primaryKey(),
+  name: varchar('name', { length: 255 }).notNull(),
+  value: text('value'),
+  description: varchar('description', { length: 255 }),
+  type: varchar('type', { length: 255 }),
+  userId: integer('user_id'),
+  ...timestamps,
+});
+
+/** Receipt printers. */
+export const device = pgTable('device', {
+  id: serial('id').primaryKey(),
+  name: varchar('name', { length: 255 }).notNull(),
+  ipAddress: varchar('ip_address', { length: 255 }).notNull(),
+  port: integer('port').notNull(),
+  prints: integer('prints').notNull().default(1),
+  ...active,
+  ...timestamps,
+  ...uuidCol,
+});

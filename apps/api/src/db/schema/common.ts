@@ -1,0 +1,16 @@
+import { boolean, numeric, timestamp, uuid as pgUuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+
+/** Exact money: numeric(20,2). Drizzle hands it back as a string; `@pos/domain/money` parses it to cents. */
+export const money = (name: string) => numeric(name, { precision: 20, scale: 2 });
+/** Quantities may be fractional (weighed goods), so three decimals. */
+export const qty = (name: string) => numeric(name, { precision: 20, scale: 3 });
+/** Percent rates like 16.5. */
+export const rate = (name: string) => numeric(name, { precision: 10, scale: 2 });
+
+export const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+};
+export const active = { isActive: boolean('is_active').notNull().default(true) };
+export const uuidCol = { uuid: pgUuid('uuid').notNull().default(sql`gen_random_uuid()`) };

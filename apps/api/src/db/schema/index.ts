@@ -1,0 +1,7 @@
+// drizzle-kit and the db client read every table from here.
+export * from './users.ts';
+export * from './stores.ts';
+export * from './catalogue.ts';
+export * from './sales.ts';
+export * from './purchasing.ts';
+export * from './cash.ts';

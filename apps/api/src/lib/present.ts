@@ -1,0 +1,44 @@
+import { inArray, eq } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client.ts';
+import { store } from '../db/schema/index.ts';
+import type { StoreLinkTable } from '../resources/filters.ts';
+
+/** numeric column (string) -> JSON number, as the reference client adds these with `+`. */
+export function num(v: string | number | null | undefined): number | null {
+  if (v === null || v === undefined) return null;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : null;
+}
+
+export const isoDate = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+/** The date wrapper of the reference's custom DTOs: {datetime: ISO}. */
+export const dateObj = (d: Date | null | undefined) => (d ? { datetime: d.toISOString() } : null);
+
+export interface StoreBrief { '@id': string; '@type': 'Store'; id: number; name: string; location: string | null; isActive: boolean }
+
+export function presentStoreBrief(s: typeof store.$inferSelect): StoreBrief {
+  return { '@id': `/api/stores/${s.id}`, '@type': 'Store', id: s.id, name: s.name, location: s.location, isActive: s.isActive };
+}
+
+/** Batch-loads the stores of many owners through a link table. */
+export async function storesByOwner(db: Db | Tx, link: StoreLinkTable, ownerIds: number[]): Promise<Map<number, StoreBrief[]>> {
+  const out = new Map<number, StoreBrief[]>();
+  if (!ownerIds.length) return out;
+  const rows = await (db as Db).select({ ownerId: link.ownerId, s: store }).from(link as any)
+    .innerJoin(store, eq(store.id, link.storeId)).where(inArray(link.ownerId, ownerIds));
+  for (const r of rows as any[]) {
+    const list = out.get(r.ownerId) ?? [];
+    list.push(presentStoreBrief(r.s));
+    out.set(r.ownerId, list);
+  }
+  return out;
+}
+
+/** Replaces an owner's store links, keeping links to stores the caller cannot manage. */
+export async function setStoreLinks(tx: Tx, link: StoreLinkTable, ownerId: number, storeIds: number[], callerStores: number[]) {
+  const existing = await (tx as any).select({ storeId: link.storeId }).from(link).where(eq(link.ownerId, ownerId));
+  const keep = existing.map((r: any) => r.storeId).filter((id: number) => !callerStores.includes(id));
+  const next = [...new Set([...keep, ...storeIds])];
+  await (tx as any).delete(link).where(eq(link.ownerId, ownerId));
+  if (next.length) await (tx as any).insert(link).values(next.map((storeId) => ({ ownerId, storeId })));
+}

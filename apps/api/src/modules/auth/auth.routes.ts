@@ -1,0 +1,95 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { BLANK, email as emailField, optionalText } from '@pos/domain/wire-fields';
+import { forbidden } from '@pos/domain/errors';
+import { eq } from 'drizzle-orm';
+import { caller, hasRole } from '../../plugins/auth.ts';
+import { parseBody } from '../../resources/engine.ts';
+import { userAccount } from '../../db/schema/index.ts';
+import { login, presentUser, refresh, requestPasswordReset, resetPassword, revokeRefreshToken, updateProfile } from './auth.service.ts';
+
+const loginBody = z.object({
+  username: z.string({ error: BLANK }).min(1, BLANK).max(180),
+  password: z.string({ error: BLANK }).min(1, BLANK).max(4096),
+  role: z.string().max(50).optional(),
+});
+const refreshBody = z.object({ refresh_token: z.string({ error: BLANK }).min(1, BLANK).max(512) });
+const forgotBody = z.object({ username: z.string({ error: BLANK }).trim().min(1, BLANK).max(180) });
+const resetBody = z.object({
+  resetToken: z.string({ error: BLANK }).min(1, BLANK).max(512),
+  password: z.string({ error: BLANK }).min(5, 'This value is too short. It should have 5 characters or more.').max(128, 'This value is too long. It should have 128 characters or less.'),
+});
+const profileBody = z.object({
+  displayName: z.string().trim().min(1, BLANK).max(255).optional(),
+  email: z.union([emailField(), z.literal(''), z.null()]).optional().transform((v) => (v === '' ? null : v)),
+  username: z.string().trim().min(1, BLANK).max(180).optional(),
+  password: optionalText(128),
+});
+const localeBody = z.object({ locale: z.enum(['en', 'ar'], { error: 'The value you selected is not a valid choice.' }) });
+
+function requestedRole(query: unknown, body?: unknown): string | undefined {
+  const q = (query as Record<string, unknown> | undefined)?.role;
+  if (typeof q === 'string' && q && q !== 'undefined') return q;
+  const b = (body as Record<string, unknown> | undefined)?.role;
+  return typeof b === 'string' && b ? b : undefined;
+}
+
+export default async function authRoutes(app: FastifyInstance) {
+  const { config, db, tokens, mailer } = app;
+  const publicRoute = { config: { auth: 'public' as const } };
+
+  app.post('/api/auth/login_check', { ...publicRoute, schema: { tags: ['Auth'], summary: 'Log in: {token, refresh_token}' } }, async (request) => {
+    const input = parseBody(loginBody, request.body);
+    // The query's role is the portal asked for (the admin build sends ROLE_ADMIN there, ROLE_USER in the body).
+    const role = requestedRole(request.query, request.body);
+    return login(db, tokens, { ...input, role, ip: request.ip, maxFailures: config.loginMaxFailures, refreshTtl: config.refreshTtl });
+  });
+
+  const refreshHandler = async (request: any) => {
+    const body = { refresh_token: request.body?.refresh_token ?? (request.query as any)?.refresh_token };
+    const input = parseBody(refreshBody, body);
+    return refresh(db, tokens, input.refresh_token, config.refreshTtl);
+  };
+  app.post('/api/token/refresh', { ...publicRoute, schema: { tags: ['Auth'], summary: 'Exchange a refresh token' } }, refreshHandler);
+  app.post('/api/auth/refresh', { ...publicRoute, schema: { tags: ['Auth'], summary: 'Exchange a refresh token' } }, refreshHandler);
+
+  app.get('/api/auth/info', { config: { auth: 'user' }, schema: { tags: ['Auth'], summary: 'The signed-in user with stores and terminals' } }, async (request) => {
+    const auth = caller(request);
+    const role = requestedRole(request.query);
+    if (role && !hasRole(auth.roles, role)) throw forbidden('Cannot login in this portal');
+    return { user: await presentUser(db, auth.userId) };
+  });
+
+  // Logout answers 2xx even without a token: the old client has already dropped its cookie.
+  const logout = async (request: any) => {
+    const value = request.body?.refresh_token;
+    if (typeof value === 'string' && value) await revokeRefreshToken(db, value);
+    return { message: 'Logged out' };
+  };
+  app.get('/api/auth/logout', { ...publicRoute, schema: { tags: ['Auth'], summary: 'Log out (always 200)' } }, logout);
+  app.post('/api/auth/logout', { ...publicRoute, schema: { tags: ['Auth'], summary: 'Log out (always 200)' } }, logout);
+
+  app.post('/api/auth/forgot-password', { ...publicRoute, schema: { tags: ['Auth'], summary: 'Send a reset link' } }, async (request) => {
+    const input = parseBody(forgotBody, request.body);
+    return requestPasswordReset(db, mailer, config.publicUrl, input.username);
+  });
+
+  app.post('/api/auth/reset-password', { ...publicRoute, schema: { tags: ['Auth'], summary: 'Reset with a single-use token' } }, async (request) => {
+    const input = parseBody(resetBody, request.body);
+    return resetPassword(db, input.resetToken, input.password, config.bcryptRounds);
+  });
+
+  app.post('/api/locale', { config: { auth: 'user' }, schema: { tags: ['Auth'], summary: 'Remember the UI language' } }, async (request) => {
+    const input = parseBody(localeBody, request.body);
+    await db.update(userAccount).set({ locale: input.locale }).where(eq(userAccount.id, caller(request).userId));
+    return { locale: input.locale };
+  });
+
+  app.post('/api/admin/profile/update', { config: { auth: 'user' }, schema: { tags: ['Auth'], summary: 'Update own profile' } }, async (request) => {
+    const raw = (request.body ?? {}) as Record<string, unknown>;
+    const input = parseBody(profileBody, {
+      displayName: raw.displayName, email: raw.email, username: raw.username, password: raw.password,
+    });
+    return { user: await updateProfile(db, caller(request).userId, input, config.bcryptRounds) };
+  });
+}

@@ -1,0 +1,135 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { eq } from 'drizzle-orm';
+import { unauthorized, forbidden, AppError } from '@pos/domain/errors';
+import type { Db } from '../db/client.ts';
+import { userAccount, userStore } from '../db/schema/index.ts';
+
+/** Who may call a route. Every /api route must declare one (checked at start-up). */
+export type Access = 'public' | 'user' | 'admin';
+
+export interface AuthInfo {
+  userId: number;
+  username: string;
+  displayName: string;
+  roles: string[];
+  isAdmin: boolean;
+  /** Stores this user belongs to: the only stores whose data they can see or change. */
+  storeIds: number[];
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: Access;
+    /** Accept the token from ?bearer= (export opened in a new tab). */
+    queryToken?: boolean;
+  }
+  interface FastifyRequest {
+    auth: AuthInfo | null;
+  }
+}
+
+export function hasRole(roles: string[], role: string): boolean {
+  // ROLE_ADMIN includes ROLE_USER: an admin may use the till.
+  return roles.includes(role) || (role === 'ROLE_USER' && roles.includes('ROLE_ADMIN'));
+}
+
+export function createTokenService(secret: string, ttlSeconds: number) {
+  const key = new TextEncoder().encode(secret);
+  return {
+    async sign(user: { id: number; username: string; roles: string[] }): Promise<string> {
+      return new SignJWT({ username: user.username, roles: user.roles })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(String(user.id))
+        .setIssuedAt()
+        .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+        .sign(key);
+    },
+    async verify(token: string): Promise<{ userId: number }> {
+      try {
+        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
+        const userId = Number(payload.sub);
+        if (!Number.isInteger(userId)) throw unauthorized('Invalid JWT Token');
+        return { userId };
+      } catch (e) {
+        if (e instanceof AppError) throw e;
+        if (e instanceof joseErrors.JWTExpired) throw unauthorized('Expired JWT Token', 'TOKEN_EXPIRED');
+        throw unauthorized('Invalid JWT Token');
+      }
+    },
+  };
+}
+export type TokenService = ReturnType<typeof createTokenService>;
+
+function extractToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header) {
+    const m = /^Bearer\s+(.+)$/i.exec(header.trim());
+    const value = m?.[1]?.trim();
+    // The old client sends the literal "Bearer undefined" when logged out: that is anonymous.
+    if (value && value !== 'undefined' && value !== 'null') return value;
+  }
+  if (request.routeOptions.config?.queryToken) {
+    const q = (request.query as Record<string, unknown> | undefined)?.bearer;
+    if (typeof q === 'string' && q && q !== 'undefined') return q;
+  }
+  return undefined;
+}
+
+/** Loads the caller fresh from the database on every request: deactivation and store changes apply at once. */
+export async function loadAuthInfo(db: Db, userId: number): Promise<AuthInfo | null> {
+  const rows = await db.select().from(userAccount).where(eq(userAccount.id, userId)).limit(1);
+  const user = rows[0];
+  if (!user || !user.isActive) return null;
+  const stores = await db.select({ storeId: userStore.storeId }).from(userStore).where(eq(userStore.userId, userId));
+  return {
+    userId: user.id,
+    username: user.username,
+    displayName: user.displayName,
+    roles: user.roles,
+    isAdmin: hasRole(user.roles, 'ROLE_ADMIN'),
+    storeIds: stores.map((s) => s.storeId),
+  };
+}
+
+export function registerAuth(app: FastifyInstance, db: Db, tokens: TokenService) {
+  app.decorateRequest('auth', null);
+  // Refuse to start with an /api route that has no access rule.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api') && !route.config?.auth) {
+      throw new Error(`Route ${route.method} ${route.url} has no access rule (config.auth)`);
+    }
+  });
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config?.auth;
+    if (!access) return; // not an /api route (static app, 404)
+    const token = extractToken(request);
+    if (access === 'public') {
+      if (token) {
+        try {
+          const { userId } = await tokens.verify(token);
+          request.auth = await loadAuthInfo(db, userId);
+        } catch { /* public routes ignore bad tokens */ }
+      }
+      return;
+    }
+    if (!token) throw unauthorized('JWT Token not found');
+    const { userId } = await tokens.verify(token);
+    const auth = await loadAuthInfo(db, userId);
+    if (!auth) throw unauthorized('Invalid JWT Token');
+    if (access === 'admin' && !auth.isAdmin) throw forbidden('Access Denied.');
+    request.auth = auth;
+  });
+}
+
+/** The authenticated caller of a non-public route. */
+export function caller(request: FastifyRequest): AuthInfo {
+  if (!request.auth) throw unauthorized();
+  return request.auth;
+}
+
+/** 404 (not 403) when the record belongs to a store the caller is not in: no existence leak. */
+export function assertStoreAccess(auth: AuthInfo, storeId: number | null | undefined, what = 'Not Found'): void {
+  if (storeId == null) return;
+  if (!auth.storeIds.includes(storeId)) throw new AppError(404, 'NOT_FOUND', what);
+}

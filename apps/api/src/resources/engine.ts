@@ -1,0 +1,241 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { ZodType } from 'zod';
+import { notFound, validationError } from '@pos/domain/errors';
+import type { Db, Tx } from '../db/client.ts';
+import { caller, type Access, type AuthInfo } from '../plugins/auth.ts';
+import { fromZod } from '../plugins/errors.ts';
+
+/**
+ * The generic list/item engine. A plain resource is a short ResourceDef; the engine gives it the
+ * hydra envelope, IRIs, paging, sorting, filters, junk-parameter tolerance, partial PUT, store
+ * scoping and the access rule of each operation.
+ */
+export interface ResourceCtx {
+  db: Db;
+  auth: AuthInfo;
+}
+
+export type FilterFn = (value: string | string[], ctx: ResourceCtx) => SQL | undefined;
+
+export interface ResourceDef<Row extends { id: number } = any> {
+  /** URL segment under /api, e.g. "taxes". */
+  path: string;
+  /** JSON-LD @type, e.g. "Tax". */
+  type: string;
+  table: PgTable & { id: PgColumn };
+  /** Query parameter (dotted, as the client sends it) -> condition. */
+  filters?: Record<string, FilterFn>;
+  /** Sort key -> column or expression. Keys are matched with '_' and '.' treated alike. */
+  sorts?: Record<string, PgColumn | SQL>;
+  /** Rows the caller may see at all (store scoping). A row outside is a 404. */
+  scope?: (ctx: ResourceCtx) => SQL | undefined;
+  /** Turn rows into wire objects (batch-load relations here). */
+  present: (rows: Row[], ctx: ResourceCtx) => Promise<Record<string, unknown>[]>;
+  access?: { read?: Access; write?: Access };
+  create?: { schema: ZodType; run: (tx: Tx, input: any, ctx: ResourceCtx) => Promise<number> };
+  /** `schema` should accept partial bodies: PUT merges, absent fields keep their value. */
+  update?: { schema: ZodType; run: (tx: Tx, id: number, input: any, ctx: ResourceCtx) => Promise<void> };
+  remove?: (tx: Tx, id: number, ctx: ResourceCtx) => Promise<void>;
+  /** Extra item routes are registered by modules; this only covers CRUD. */
+}
+
+/** Fields the server owns; clients send them back on PUT and they are ignored. */
+const READ_ONLY = ['@id', '@type', '@context', 'id', 'uuid', 'createdAt', 'updatedAt', 'deletedAt'];
+
+const MAX_PAGE_SIZE = 10_000;
+
+export function isJunk(key: string, value: unknown): boolean {
+  if (!key) return true;
+  if (value === undefined || value === null) return true;
+  if (Array.isArray(value)) return value.every((v) => isJunk(key, v));
+  const s = String(value);
+  return s === '' || s === 'undefined' || s === 'null';
+}
+
+export interface ListQuery {
+  page: number;
+  itemsPerPage: number;
+  filters: Map<string, string | string[]>;
+  order: { key: string; dir: 'asc' | 'desc' }[];
+}
+
+/** Reads page, itemsPerPage, order[x], and filters; drops the junk the old client sends. */
+export function parseListQuery(query: Record<string, unknown>, defaults: { itemsPerPage?: number } = {}): ListQuery {
+  const filters = new Map<string, string | string[]>();
+  const order: ListQuery['order'] = [];
+  let page = 1;
+  let itemsPerPage: number | undefined;
+  for (const [rawKey, rawValue] of Object.entries(query ?? {})) {
+    if (isJunk(rawKey, rawValue)) continue;
+    const orderMatch = /^order\[(.+)\]$/.exec(rawKey);
+    if (orderMatch) {
+      const dir = String(Array.isArray(rawValue) ? rawValue[0] : rawValue).toLowerCase();
+      if (dir === 'asc' || dir === 'desc') order.push({ key: orderMatch[1], dir });
+      continue;
+    }
+    if (rawKey === 'page') {
+      const n = Number(rawValue);
+      if (Number.isInteger(n) && n >= 1) page = n;
+      continue;
+    }
+    if (rawKey === 'itemsPerPage' || rawKey === 'limit') {
+      const n = Number(rawValue);
+      if (Number.isInteger(n) && n >= 0) itemsPerPage = Math.min(Math.max(itemsPerPage ?? 0, n), MAX_PAGE_SIZE);
+      continue;
+    }
+    const key = rawKey.endsWith('[]') ? rawKey.slice(0, -2) : rawKey;
+    const value = Array.isArray(rawValue) ? rawValue.map(String).filter((v) => !isJunk(key, v)) : String(rawValue);
+    filters.set(key, value);
+  }
+  // No paging asked for: a reference list (taxes, discounts...) comes whole, up to the cap.
+  const size = itemsPerPage ?? ('page' in (query ?? {}) ? (defaults.itemsPerPage ?? 10) : MAX_PAGE_SIZE);
+  return { page, itemsPerPage: size, filters, order };
+}
+
+const norm = (k: string) => k.replace(/_/g, '.');
+
+export function iriOf(def: Pick<ResourceDef, 'path'>, id: number) {
+  return `/api/${def.path}/${id}`;
+}
+
+export function withLd(def: Pick<ResourceDef, 'path' | 'type'>, obj: Record<string, unknown>) {
+  return { '@id': iriOf(def, obj.id as number), '@type': def.type, ...obj };
+}
+
+/** Runs a list query for a definition: used by the engine and by modules that reuse filters. */
+export async function listResource(def: ResourceDef, q: ListQuery, ctx: ResourceCtx) {
+  const conds: SQL[] = [];
+  const scope = def.scope?.(ctx);
+  if (scope) conds.push(scope);
+  for (const [key, value] of q.filters) {
+    const f = def.filters?.[key] ?? def.filters?.[norm(key)];
+    if (!f) continue; // unknown parameters are ignored, like API Platform
+    const c = f(value, ctx);
+    if (c) conds.push(c);
+  }
+  const where = conds.length ? and(...conds) : undefined;
+  const orderBy: SQL[] = [];
+  for (const o of q.order) {
+    const entry = Object.entries(def.sorts ?? {}).find(([k]) => norm(k) === norm(o.key));
+    if (entry) orderBy.push(o.dir === 'asc' ? asc(entry[1] as PgColumn) : desc(entry[1] as PgColumn));
+  }
+  orderBy.push(asc(def.table.id));
+  const db = ctx.db as any;
+  const [{ count }] = await db.select({ count: sql<number>`count(*)::int` }).from(def.table).where(where);
+  const rows = q.itemsPerPage === 0 ? [] : await db.select().from(def.table).where(where)
+    .orderBy(...orderBy).limit(q.itemsPerPage).offset((q.page - 1) * q.itemsPerPage);
+  const members = (await def.present(rows, ctx)).map((m) => withLd(def, m));
+  return { members, total: Number(count) };
+}
+
+export function hydraCollection(def: Pick<ResourceDef, 'path' | 'type'>, members: unknown[], total: number, q?: ListQuery) {
+  const body: Record<string, unknown> = {
+    '@context': `/api/contexts/${def.type}`,
+    '@id': `/api/${def.path}`,
+    '@type': 'hydra:Collection',
+    'hydra:member': members,
+    'hydra:totalItems': total,
+  };
+  if (q && q.itemsPerPage > 0) {
+    const last = Math.max(1, Math.ceil(total / q.itemsPerPage));
+    const at = (p: number) => `/api/${def.path}?page=${p}`;
+    body['hydra:view'] = {
+      '@id': at(q.page), '@type': 'hydra:PartialCollectionView',
+      'hydra:first': at(1), 'hydra:last': at(last),
+      ...(q.page > 1 ? { 'hydra:previous': at(q.page - 1) } : {}),
+      ...(q.page < last ? { 'hydra:next': at(q.page + 1) } : {}),
+    };
+  }
+  return body;
+}
+
+/** Loads one row the caller may see, presented; 404 otherwise. */
+export async function getResource(def: ResourceDef, id: number, ctx: ResourceCtx) {
+  const scope = def.scope?.(ctx);
+  const where = scope ? and(eq(def.table.id, id), scope) : eq(def.table.id, id);
+  const rows = await (ctx.db as any).select().from(def.table).where(where).limit(1);
+  if (!rows.length) throw notFound(`${def.type} not found`);
+  const [obj] = await def.present(rows, ctx);
+  return { '@context': `/api/contexts/${def.type}`, ...withLd(def, obj) };
+}
+
+export function parseId(raw: unknown): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0 || n > 2147483647) throw notFound('Not Found');
+  return n;
+}
+
+export function stripReadOnly(body: unknown): Record<string, unknown> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw validationError([{ propertyPath: '', message: 'The request body should be a JSON object.' }]);
+  }
+  const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  for (const k of READ_ONLY) delete out[k];
+  return out;
+}
+
+export function parseBody<T>(schema: ZodType<T>, body: unknown): T {
+  const r = schema.safeParse(body);
+  if (!r.success) throw fromZod(r.error);
+  return r.data;
+}
+
+function ctxOf(app: FastifyInstance, request: FastifyRequest): ResourceCtx {
+  return { db: app.db, auth: caller(request) };
+}
+
+/** Registers GET list, GET item, POST, PUT/PATCH and DELETE for a definition. */
+export function registerResource(app: FastifyInstance, def: ResourceDef) {
+  const read: Access = def.access?.read ?? 'user';
+  const write: Access = def.access?.write ?? 'admin';
+  const base = `/api/${def.path}`;
+  const tags = [def.type];
+
+  app.get(base, { config: { auth: read }, schema: { tags, summary: `List ${def.type}` } }, async (request) => {
+    const q = parseListQuery(request.query as Record<string, unknown>);
+    const { members, total } = await listResource(def, q, ctxOf(app, request));
+    return hydraCollection(def, members, total, q);
+  });
+
+  app.get(`${base}/:id`, { config: { auth: read }, schema: { tags, summary: `Get ${def.type}` } }, async (request) => {
+    return getResource(def, parseId((request.params as any).id), ctxOf(app, request));
+  });
+
+  if (def.create) {
+    const create = def.create;
+    app.post(base, { config: { auth: write }, schema: { tags, summary: `Create ${def.type}` } }, async (request, reply) => {
+      const ctx = ctxOf(app, request);
+      const input = parseBody(create.schema, stripReadOnly(request.body));
+      const id = await app.db.transaction((tx) => create.run(tx, input, ctx));
+      reply.status(201);
+      return getResource(def, id, ctx);
+    });
+  }
+
+  if (def.update) {
+    const update = def.update;
+    const handler = async (request: FastifyRequest) => {
+      const ctx = ctxOf(app, request);
+      const id = parseId((request.params as any).id);
+      await getResource(def, id, ctx); // 404 when missing or out of the caller's stores
+      const input = parseBody(update.schema, stripReadOnly(request.body));
+      await app.db.transaction((tx) => update.run(tx, id, input, ctx));
+      return getResource(def, id, ctx);
+    };
+    app.put(`${base}/:id`, { config: { auth: write }, schema: { tags, summary: `Update ${def.type} (merge)` } }, handler);
+    app.patch(`${base}/:id`, { config: { auth: write }, schema: { tags, summary: `Update ${def.type} (merge)` } }, handler);
+  }
+
+  if (def.remove) {
+    const remove = def.remove;
+    app.delete(`${base}/:id`, { config: { auth: write }, schema: { tags, summary: `Delete ${def.type}` } }, async (request) => {
+      const ctx = ctxOf(app, request);
+      const id = parseId((request.params as any).id);
+      await getResource(def, id, ctx);
+      await app.db.transaction((tx) => remove(tx, id, ctx));
+      return { '@id': iriOf(def, id), deleted: true };
+    });
+  }
+}

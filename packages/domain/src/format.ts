@@ -1,0 +1,58 @@
+/**
+ * Display formatting (spec section 9): US dollars with at most 1 fraction digit, a plain
+ * formatter with at most 1 fraction digit and no grouping, and dd-MM-yyyy [hh:mm a] dates.
+ * Amounts are handed to Intl as exact decimal strings, so rounding for display is done on
+ * the true value (half away from zero), never on a binary float.
+ */
+import { localParts, toDate } from './calendar.ts';
+import { toDecimalString } from './money.ts';
+
+const currencyFormatters = new Map<string, Intl.NumberFormat>();
+const plainFormatters = new Map<string, Intl.NumberFormat>();
+
+function cached(map: Map<string, Intl.NumberFormat>, locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  let f = map.get(locale);
+  if (!f) {
+    f = new Intl.NumberFormat(locale, options);
+    map.set(locale, f);
+  }
+  return f;
+}
+
+/** 1250 -> "$12.5", 123456 -> "$1,234.6", 1200 -> "$12.0" (en). */
+export function formatCurrency(cents: number, locale = 'en'): string {
+  return cached(currencyFormatters, locale, {
+    style: 'currency',
+    currency: 'USD',
+    maximumFractionDigits: 1,
+    signDisplay: 'negative', // -0.04 shows as $0.0, not -$0.0
+  }).format(toDecimalString(cents) as Intl.StringNumericLiteral);
+}
+
+/** 123456 -> "1234.6", 1200 -> "12" (en): no currency, no grouping. */
+export function formatAmount(cents: number, locale = 'en'): string {
+  return cached(plainFormatters, locale, {
+    maximumFractionDigits: 1,
+    useGrouping: false,
+    signDisplay: 'negative',
+  }).format(toDecimalString(cents) as Intl.StringNumericLiteral);
+}
+
+const pad2 = (n: number): string => String(n).padStart(2, '0');
+
+/** 'dd-MM-yyyy'; '' for an unparseable value. */
+export function formatDate(value: Date | string | number, timeZone?: string): string {
+  const d = toDate(value);
+  if (!d) return '';
+  const p = localParts(d, timeZone);
+  return `${pad2(p.day)}-${pad2(p.month)}-${String(p.year).padStart(4, '0')}`;
+}
+
+/** 'dd-MM-yyyy hh:mm a', e.g. '05-03-2024 02:07 PM'; '' for an unparseable value. */
+export function formatDateTime(value: Date | string | number, timeZone?: string): string {
+  const d = toDate(value);
+  if (!d) return '';
+  const p = localParts(d, timeZone);
+  const hour12 = p.hour % 12 === 0 ? 12 : p.hour % 12;
+  return `${formatDate(d, timeZone)} ${pad2(hour12)}:${pad2(p.minute)} ${p.hour < 12 ? 'AM' : 'PM'}`;
+}

@@ -1,0 +1,131 @@
+/**
+ * Tender: rounding adjustment, change due, payment-add rules and how payments are stored.
+ * All amounts are integer cents. "Grand total" means total + adjustment (what is paid).
+ * Negative totals (refunds) mirror positive ones exactly.
+ */
+import { sumCents } from './money.ts';
+
+/** Quick-cash notes in currency units (spec section 9). */
+export const QUICK_CASH_DENOMINATIONS = [5000, 1000, 500, 100, 50, 20, 10, 5, 2, 1] as const;
+/** The same notes in cents, for adding as payments. */
+export const QUICK_CASH_DENOMINATIONS_CENTS: readonly number[] = QUICK_CASH_DENOMINATIONS.map((u) => u * 100);
+
+/** Rounding step: 10 currency units, in cents. */
+export const ROUNDING_STEP_CENTS = 1000;
+
+const negate = (x: number): number => (x === 0 ? 0 : -x);
+
+/**
+ * The adjustment that moves a total to the nearest multiple of 10 currency units:
+ * r = |total| mod 10 units; r < 5 units -> -r, else 10 units - r (so 5 rounds up); 0 when
+ * already a multiple. Computed on the magnitude so a refund total gets the mirrored
+ * adjustment: 123.40 -> -3.40, 125 -> +5, 130 -> 0, -125 -> -5.
+ */
+export function roundingAdjustment(totalCents: number): number {
+  const r = Math.abs(totalCents) % ROUNDING_STEP_CENTS;
+  if (r === 0) return 0;
+  const adjustment = r * 2 < ROUNDING_STEP_CENTS ? -r : ROUNDING_STEP_CENTS - r;
+  return totalCents < 0 ? negate(adjustment) : adjustment;
+}
+
+/**
+ * Received minus grand total. Positive: change due to the customer. Negative: still
+ * receivable. (The reference flipped the adjustment's sign with split payments; here the
+ * caller passes the grand total including the adjustment.)
+ */
+export function changeDue(grandTotalCents: number, payments: ReadonlyArray<{ receivedCents: number }>): number {
+  return sumCents(payments.map((p) => p.receivedCents)) - grandTotalCents;
+}
+
+export interface PaymentAddInput {
+  amountCents: number;
+  paymentType: { name: string; canHaveChangeDue?: boolean | null };
+  /** Sum already received from the payments added before this one. */
+  alreadyReceivedCents: number;
+  /** Grand total (including the adjustment). */
+  totalCents: number;
+}
+
+/**
+ * Checks a payment about to be added. Returns null when it may be added, otherwise the
+ * message to show: 'Amount cannot be zero', or 'Please add exact amount for {name}' when a
+ * type that cannot give change would take the received sum past the total (below it for a
+ * refund, where amounts are negative).
+ */
+export function validatePaymentAdd(input: PaymentAddInput): string | null {
+  const { amountCents, paymentType, alreadyReceivedCents, totalCents } = input;
+  if (amountCents === 0) return 'Amount cannot be zero';
+  if (!paymentType.canHaveChangeDue) {
+    const received = alreadyReceivedCents + amountCents;
+    const over = totalCents >= 0 ? received > totalCents : received < totalCents;
+    if (over) return `Please add exact amount for ${paymentType.name}`;
+  }
+  return null;
+}
+
+export interface CanSettleInput {
+  lineCount: number;
+  saving: boolean;
+  changeDueCents: number;
+}
+
+/** Done is enabled only with a non-empty cart, no save in flight and nothing receivable. */
+export function canSettle(input: CanSettleInput): boolean {
+  return input.lineCount > 0 && !input.saving && input.changeDueCents >= 0;
+}
+
+export interface TenderedPayment {
+  receivedCents: number;
+  /** True for cash-like types that may hand back change. */
+  canHaveChangeDue?: boolean | null;
+}
+
+export interface AllocatedPayment {
+  /** Amount handed over by the customer for this row. */
+  receivedCents: number;
+  /** Portion of the grand total this row settles (stored `total`). */
+  totalCents: number;
+  /** Change handed back from this row: received - total (stored `due`). */
+  dueCents: number;
+}
+
+/**
+ * Turns the tendered payments into stored rows {total, received, due}, in input order.
+ *
+ * Choice: `total` is the part of the grand total each row settles, so the stored `total`s
+ * add up to the grand total whenever the order is fully paid (to the sum received when it
+ * is under-paid, which canSettle refuses anyway). Any excess is change: it is taken from
+ * the LAST change-capable (cash-like) row first, then earlier cash-like rows, and only as a
+ * fallback (unvalidated input) from other rows, last first. Each row's `due` is the change
+ * handed back from it, so sum(due) = max(0, changeDue). The reference instead stored
+ * total = grand total on every split row, which double counts.
+ * For a refund (negative grand total) everything is mirrored.
+ */
+export function allocatePayments<T extends TenderedPayment>(
+  grandTotalCents: number,
+  payments: readonly T[],
+): Array<T & AllocatedPayment> {
+  const sign = grandTotalCents < 0 ? -1 : 1;
+  const received = payments.map((p) => sign * p.receivedCents);
+  const take = received.map(() => 0);
+  let excess = sumCents(received) - sign * grandTotalCents;
+  const order = [
+    ...payments.map((p, i) => ({ p, i })).filter(({ p }) => p.canHaveChangeDue).reverse(),
+    ...payments.map((p, i) => ({ p, i })).filter(({ p }) => !p.canHaveChangeDue).reverse(),
+  ];
+  for (const { i } of order) {
+    if (excess <= 0) break;
+    const t = Math.min(Math.max(received[i], 0), excess);
+    take[i] = t;
+    excess -= t;
+  }
+  return payments.map((p, i) => {
+    const total = received[i] - take[i];
+    return {
+      ...p,
+      receivedCents: p.receivedCents,
+      totalCents: sign < 0 ? negate(total) : total,
+      dueCents: sign < 0 ? negate(take[i]) : take[i],
+    };
+  });
+}
