@@ -66,7 +66,7 @@ function inTimeWindow(nowHHmm: string, from: string | null | undefined, to: stri
 export function ruleMatches(rule: PriceRuleInput, now: Date, timeZone?: string): boolean {
   const p = localParts(now, timeZone);
   if (given(rule.date) && dayOfMonth(rule.date) !== p.day) return false;
-  if (given(rule.day) && rule.day.trim().toLowerCase() !== WEEKDAY_NAMES[p.weekday].toLowerCase()) return false;
+  if (given(rule.day) && rule.day.trim().toLowerCase() !== (WEEKDAY_NAMES[p.weekday] ?? '').toLowerCase()) return false;
   if (given(rule.week) && Number(rule.week) !== isoWeek(p.year, p.month, p.day)) return false;
   if (given(rule.month) && Number(rule.month) !== p.month) return false;
   if (given(rule.quarter) && Number(rule.quarter) !== Math.ceil(p.month / 3)) return false;

@@ -6,10 +6,11 @@ import {
   allocatePayments,
   canSettle,
   changeDue,
+  isPaymentTypeAvailable,
   roundingAdjustment,
   validatePaymentAdd,
 } from './tender.ts';
-import type { AllocatedPayment, CanSettleInput, PaymentAddInput, TenderedPayment } from './tender.ts';
+import type { AllocatedPayment, CanSettleInput, PaymentAddInput, PaymentTypeAvailabilityInput, TenderedPayment } from './tender.ts';
 
 describe('roundingAdjustment (nearest 10 units, 5 rounds up)', () => {
   const cases: Array<[number, number, number]> = [
@@ -79,6 +80,19 @@ describe('canSettle', () => {
   ];
   it.each(cases)('%j -> %s', (input, expected) => {
     expect(canSettle(input)).toBe(expected);
+  });
+});
+
+describe('isPaymentTypeAvailable', () => {
+  const cases: Array<[PaymentTypeAvailabilityInput, boolean]> = [
+    [{ type: 'credit', hasCustomer: true, lineCount: 1 }, true],
+    [{ type: 'credit', hasCustomer: false, lineCount: 1 }, false],
+    [{ type: 'credit', hasCustomer: true, lineCount: 0 }, false],
+    [{ type: 'cash', hasCustomer: false, lineCount: 0 }, true],
+    [{ type: 'credit card', hasCustomer: false, lineCount: 1 }, true],
+  ];
+  it.each(cases)('%j -> %s', (input, expected) => {
+    expect(isPaymentTypeAvailable(input)).toBe(expected);
   });
 });
 

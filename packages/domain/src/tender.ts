@@ -74,6 +74,22 @@ export function canSettle(input: CanSettleInput): boolean {
   return input.lineCount > 0 && !input.saving && input.changeDueCents >= 0;
 }
 
+export interface PaymentTypeAvailabilityInput {
+  /** Payment type kind: 'cash' | 'credit card' | 'credit'. */
+  type: string;
+  hasCustomer: boolean;
+  lineCount: number;
+}
+
+/**
+ * Spec 5: the credit payment type is disabled when no customer is attached or the cart is
+ * empty. Other types are always available. (Credit limits are checked by ledger.creditCheck.)
+ */
+export function isPaymentTypeAvailable(input: PaymentTypeAvailabilityInput): boolean {
+  if (input.type !== 'credit') return true;
+  return input.hasCustomer && input.lineCount > 0;
+}
+
 export interface TenderedPayment {
   receivedCents: number;
   /** True for cash-like types that may hand back change. */
@@ -106,26 +122,20 @@ export function allocatePayments<T extends TenderedPayment>(
   payments: readonly T[],
 ): Array<T & AllocatedPayment> {
   const sign = grandTotalCents < 0 ? -1 : 1;
-  const received = payments.map((p) => sign * p.receivedCents);
-  const take = received.map(() => 0);
-  let excess = sumCents(received) - sign * grandTotalCents;
-  const order = [
-    ...payments.map((p, i) => ({ p, i })).filter(({ p }) => p.canHaveChangeDue).reverse(),
-    ...payments.map((p, i) => ({ p, i })).filter(({ p }) => !p.canHaveChangeDue).reverse(),
-  ];
-  for (const { i } of order) {
+  // Work on magnitudes so a refund is handled by the same code as a sale.
+  const rows = payments.map((p) => ({ p, received: sign * p.receivedCents, take: 0 }));
+  let excess = sumCents(rows.map((r) => r.received)) - sign * grandTotalCents;
+  const takeOrder = [...rows.filter((r) => r.p.canHaveChangeDue).reverse(), ...rows.filter((r) => !r.p.canHaveChangeDue).reverse()];
+  for (const row of takeOrder) {
     if (excess <= 0) break;
-    const t = Math.min(Math.max(received[i], 0), excess);
-    take[i] = t;
-    excess -= t;
+    row.take = Math.min(Math.max(row.received, 0), excess);
+    excess -= row.take;
   }
-  return payments.map((p, i) => {
-    const total = received[i] - take[i];
-    return {
-      ...p,
-      receivedCents: p.receivedCents,
-      totalCents: sign < 0 ? negate(total) : total,
-      dueCents: sign < 0 ? negate(take[i]) : take[i],
-    };
-  });
+  const signed = (x: number): number => (x === 0 ? 0 : sign * x);
+  return rows.map(({ p, received, take }) => ({
+    ...p,
+    receivedCents: p.receivedCents,
+    totalCents: signed(received - take),
+    dueCents: signed(take),
+  }));
 }

@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// `npm test`: typecheck, lint, unit tests, API tests on PGlite and on PostgreSQL (when reachable),
+// then the Playwright journeys in Debian's Chromium against the real server. Stops at the first failure.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const results = [];
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pos-test-'));
+let passed = 0;
+let failed = 0;
+
+function run(name, cmd, args, env = {}) {
+  const started = Date.now();
+  console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  const secs = ((Date.now() - started) / 1000).toFixed(1);
+  results.push(`${r.status === 0 ? 'ok  ' : 'FAIL'} ${name} (${secs}s)`);
+  return r.status === 0;
+}
+
+function vitest(name, projectArgs, env = {}) {
+  const out = path.join(tmp, `${name.replace(/\W+/g, '-')}.json`);
+  const ok = run(name, 'npx', ['vitest', 'run', ...projectArgs, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], env);
+  try {
+    const j = JSON.parse(fs.readFileSync(out, 'utf8'));
+    passed += j.numPassedTests; failed += j.numFailedTests;
+  } catch { if (!ok) failed += 1; }
+  return ok;
+}
+
+function pgReachable() {
+  return new Promise((resolve) => {
+    const s = net.connect({ host: '127.0.0.1', port: 5432 });
+    s.setTimeout(2000);
+    s.on('connect', () => { s.destroy(); resolve(true); });
+    s.on('error', () => resolve(false));
+    s.on('timeout', () => { s.destroy(); resolve(false); });
+  });
+}
+
+function finish(code) {
+  console.log('\n=== Summary');
+  for (const line of results) console.log(line);
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(code);
+}
+
+const steps = [
+  () => run('typecheck', 'npm', ['run', 'typecheck']),
+  () => run('lint', 'npm', ['run', 'lint']),
+  () => vitest('unit (domain, web)', ['--project', 'domain', '--project', 'web']),
+  () => vitest('api on PGlite', ['--project', 'api']),
+];
+for (const step of steps) if (!step()) finish(1);
+
+if (await pgReachable()) {
+  if (!vitest('api on PostgreSQL', ['--project', 'api'], { TEST_DB: 'postgres' })) finish(1);
+} else if (process.env.CI) {
+  console.error('PostgreSQL is not reachable on 127.0.0.1:5432 (CI requires it)');
+  finish(1);
+} else {
+  results.push('skip api on PostgreSQL (not reachable on 127.0.0.1:5432)');
+}
+
+if (process.env.SKIP_E2E !== '1') {
+  if (!fs.existsSync('/usr/bin/chromium')) {
+    console.error('Debian chromium is missing: apt-get install -y chromium (.ci/run does this)');
+    finish(1);
+  }
+  if (!run('build web', 'npm', ['run', 'build', '-w', '@pos/web'])) finish(1);
+  const out = path.join(tmp, 'e2e.json');
+  const ok = run('e2e (Playwright, Chromium)', 'npx', ['playwright', 'test', '-c', 'apps/web/playwright.config.ts', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
+  try {
+    const j = JSON.parse(fs.readFileSync(out, 'utf8'));
+    passed += j.stats.expected; failed += j.stats.unexpected;
+  } catch { if (!ok) failed += 1; }
+  if (!ok) finish(1);
+}
+finish(failed ? 1 : 0);
