@@ -1,8 +1,10 @@
+import { fileURLToPath } from 'node:url';
 import { defineProject } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
 export default defineProject({
   plugins: [react()],
+  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   test: {
     name: 'web',
     include: ['src/**/*.test.{ts,tsx}'],

@@ -7,6 +7,7 @@ import { userAccount, userStore } from '../db/schema/index.ts';
 
 /** Who may call a route. Every /api route must declare one (checked at start-up). */
 export type Access = 'public' | 'user' | 'admin';
+const ACCESS_RULES: readonly Access[] = ['public', 'user', 'admin'];
 
 export interface AuthInfo {
   userId: number;
@@ -96,8 +97,9 @@ export function registerAuth(app: FastifyInstance, db: Db, tokens: TokenService)
   app.decorateRequest('auth', null);
   // Refuse to start with an /api route that has no access rule.
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/api') && !route.config?.auth) {
-      throw new Error(`Route ${route.method} ${route.url} has no access rule (config.auth)`);
+    if (route.url.startsWith('/api') && !ACCESS_RULES.includes(route.config?.auth as Access)) {
+      // A typo ('Admin') would otherwise fall through to the 'user' rule and open an admin route to cashiers.
+      throw new Error(`Route ${route.method} ${route.url} has no access rule (config.auth must be one of ${ACCESS_RULES.join(', ')})`);
     }
   });
   app.addHook('onRequest', async (request) => {

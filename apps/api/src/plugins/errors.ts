@@ -16,6 +16,31 @@ export function fromZod(error: ZodError): AppError {
   return validationError(error.issues.map((i) => ({ propertyPath: propertyPath(i.path), message: i.message })));
 }
 
+/** The SQLSTATE of a database error (drizzle wraps the driver's error in `cause`). */
+export function sqlState(err: unknown): string | undefined {
+  for (let e: any = err, i = 0; e && i < 3; e = e.cause, i++) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && /^\d/.test(e.code)) return e.code;
+  }
+  return undefined;
+}
+
+/**
+ * Defence in depth: a value the validation let through but the database refuses is the client's
+ * fault, not a server failure. Data exceptions (class 22: too long, out of range, NUL byte, bad
+ * text) -> 422; integrity violations (class 23: unique, foreign key, not null, check) and
+ * serialization failures/deadlocks (40001, 40P01) -> 409. The body never repeats the SQL.
+ */
+export function dbRefusal(err: unknown): AppError | undefined {
+  const code = sqlState(err);
+  if (!code) return undefined;
+  if (code.startsWith('22')) return validationError([{ propertyPath: '', message: 'This value is not valid.' }], 'This value is not valid.');
+  if (code === '23505') return new AppError(409, 'CONFLICT', 'This value is already used.');
+  if (code === '23503') return new AppError(409, 'CONFLICT', 'This record is linked to another record.');
+  if (code.startsWith('23')) return validationError([{ propertyPath: '', message: 'This value is not valid.' }], 'This value is not valid.');
+  if (code === '40001' || code === '40P01') return new AppError(409, 'CONFLICT', 'A concurrent change conflicted with this one, please retry.');
+  return undefined;
+}
+
 /** The single error handler: every failure leaves as {code, message[, violations]}; 5xx never show internals. */
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError | Error, request, reply) => {
@@ -34,6 +59,8 @@ export function registerErrorHandler(app: FastifyInstance) {
         appError = new AppError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large');
       } else if (status === 429) {
         appError = new AppError(429, 'RATE_LIMITED', fe.message || 'Too many requests');
+      } else if (dbRefusal(err)) {
+        appError = dbRefusal(err)!;
       } else if (status >= 400 && status < 500) {
         appError = new AppError(status, status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST', fe.message || 'Bad Request');
       } else {
@@ -41,6 +68,7 @@ export function registerErrorHandler(app: FastifyInstance) {
       }
     }
     if (appError.status >= 500) request.log.error({ err }, 'request failed');
+    else if (sqlState(err)) request.log.warn({ err }, 'refused by the database (missing validation?)');
     return reply.status(appError.status).send(appError.toBody());
   });
   app.setNotFoundHandler((request, reply) => {

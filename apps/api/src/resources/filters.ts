@@ -39,10 +39,10 @@ export interface StoreLinkTable extends PgTable {
  * the caller's stores, or linked to no store at all (shared by every store).
  */
 export function linkedToStores(link: StoreLinkTable, ownerIdCol: PgColumn, storeIds: number[]): SQL {
-  const anyLink = sql`select 1 from ${link} where ${link.ownerId} = ${ownerIdCol}`;
+  const anyLink = sql`(select 1 from ${link} where ${link.ownerId} = ${ownerIdCol})`;
   if (!storeIds.length) return notExists(anyLink);
   return or(
-    exists(sql`select 1 from ${link} where ${link.ownerId} = ${ownerIdCol} and ${inArray(link.storeId, storeIds)}`),
+    exists(sql`(select 1 from ${link} where ${link.ownerId} = ${ownerIdCol} and ${inArray(link.storeId, storeIds)})`),
     notExists(anyLink),
   )!;
 }
@@ -65,6 +65,6 @@ export const storeColumnScope = (col: PgColumn, allowNull = true) => (ctx: Resou
 
 /** Match through a join table: EXISTS (link join other where other.col ilike %v%). */
 export const throughPartial = (link: PgTable & { productId?: PgColumn }, linkOwner: PgColumn, ownerId: PgColumn, linkOther: PgColumn, other: PgTable & { id: PgColumn }, otherCol: PgColumn): FilterFn =>
-  (v) => exists(sql`select 1 from ${link} join ${other} on ${other.id} = ${linkOther} where ${linkOwner} = ${ownerId} and ${otherCol} ilike ${`%${escapeLike(first(v))}%`}`);
+  (v) => exists(sql`(select 1 from ${link} join ${other} on ${other.id} = ${linkOther} where ${linkOwner} = ${ownerId} and ${otherCol} ilike ${`%${escapeLike(first(v))}%`})`);
 
 export { and };

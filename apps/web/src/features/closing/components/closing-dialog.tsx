@@ -1,13 +1,242 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatCurrency, formatDateTime } from '@pos/domain/format';
+import { isOpeningStale } from '@pos/domain/closing';
+import { toDecimal, toDecimalString, tryParseMoney } from '@pos/domain/money';
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { NumberInput } from '@/components/ui/number-input';
+import { Spinner } from '@/components/ui/spinner';
+import { toast } from '@/components/ui/toast';
+import { useSession } from '@/lib/session';
+import { errorText } from '@/lib/form-errors';
+import { isHttpError } from '@/lib/api-client';
+import { wireDate } from '@/features/list-table/lib/dates';
+import { useClosingFigures, useOpenedClosing, useSaveClosing, type Closing, type ClosingBody } from '../api/closing.ts';
+import { closingFigures, DENOMINATIONS } from '../lib/closing-figures.ts';
+
 export interface ClosingDialogProps {
   open: boolean;
   onClose: () => void;
 }
 
-export function ClosingDialog({ open, onClose }: ClosingDialogProps) {
-  if (!open) return null;
+export type ClosingState = 'start' | 'stale' | 'normal';
+
+/** Spec 4: no opening balance -> "Start day"; opened more than 24 h ago -> "Close previous day first". */
+export function closingState(closing: Pick<Closing, 'openingBalance' | 'createdAt' | 'dateFrom'>, now = new Date()): ClosingState {
+  if (closing.openingBalance === null || closing.openingBalance === undefined) return 'start';
+  const opened = wireDate(closing.createdAt) ?? wireDate(closing.dateFrom);
+  if (opened && isOpeningStale(new Date(opened), now)) return 'stale';
+  return 'normal';
+}
+
+const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+
+function ClosingForm({ closing, state, onDone }: { closing: Closing; state: ClosingState; onDone: () => void }) {
+  const { t, i18n } = useTranslation('backoffice');
+  const lng = i18n.language;
+  const { store, terminal, user } = useSession();
+  const started = state !== 'start';
+  const dateFrom = wireDate(closing.dateFrom) ?? wireDate(closing.createdAt);
+  const { expenses, orders } = useClosingFigures(store?.id, dateFrom, started);
+  const save = useSaveClosing();
+  const [opening, setOpening] = useState(str(closing.openingBalance ?? ''));
+  const [added, setAdded] = useState(str(closing.cashAdded ?? ''));
+  const [withdrawn, setWithdrawn] = useState(str(closing.cashWithdrawn ?? ''));
+  const [counts, setCounts] = useState<Record<string, string>>(() =>
+    Object.fromEntries(Object.entries(closing.denominations ?? {}).map(([k, v]) => [k, v === null || v === undefined ? '' : String(v)])),
+  );
+
+  const figures = useMemo(
+    () =>
+      closingFigures({
+        openingBalance: opening,
+        cashAdded: added,
+        cashWithdrawn: withdrawn,
+        expenses: (expenses.data ?? []).map((x) => x.amount),
+        payments: orders.data?.payments ?? {},
+        orders: orders.data?.list ?? [],
+        counts,
+      }),
+    [opening, added, withdrawn, expenses.data, orders.data, counts],
+  );
+  const cur = (c: number) => formatCurrency(c, lng);
+
+  async function submit(kind: 'start' | 'update' | 'close') {
+    const body: ClosingBody = {
+      id: closing.id,
+      openingBalance: opening.trim() || '0',
+      cashAdded: added.trim() || '0',
+      cashWithdrawn: withdrawn.trim() || '0',
+      expenses: toDecimal(figures.expenses),
+      data: Object.fromEntries(Object.entries(figures.sales).map(([k, v]) => [k, toDecimalString(v)])),
+      terminal: terminal?.id ?? 0,
+      denominations: Object.fromEntries(DENOMINATIONS.map((d) => [d, Number(counts[d] || 0)]).filter(([, n]) => Number(n) > 0)),
+    };
+    if (started) {
+      body.closedBy = user?.id;
+      body.closingBalance = toDecimalString(figures.cashInHand);
+    }
+    if (kind === 'close') body.closedAt = { datetime: new Date().toISOString() };
+    else body.updateOnly = true;
+    try {
+      await save.mutateAsync(body);
+      toast.success(t(kind === 'start' ? 'closing.started' : kind === 'update' ? 'closing.updated' : 'closing.closed'));
+      if (kind !== 'start') onDone();
+    } catch (error) {
+      // Spec 8: day closing shows errorMessage as a toast.
+      toast.error(isHttpError(error) && error.errorMessage ? error.errorMessage : errorText(error));
+    }
+  }
+
+  const loadingFigures = started && (expenses.isPending || orders.isPending);
+
   return (
-    <div role="dialog" aria-modal="true">
-      <button type="button" onClick={onClose}>×</button>
+    <div className="closing">
+      <p className="muted">
+        {dateFrom && t('closing.openedAt', { date: formatDateTime(dateFrom) })}
+        {closing.openedBy?.displayName && ` · ${t('closing.openedBy', { name: closing.openedBy.displayName })}`}
+      </p>
+      <div className="form-row">
+        <NumberInput label={t('closing.openingBalance')} value={opening} onValueChange={(v) => setOpening(v)} autoFocus={!started} />
+        {started && (
+          <>
+            <NumberInput label={t('closing.cashAdded')} value={added} onValueChange={(v) => setAdded(v)} />
+            <NumberInput label={t('closing.cashWithdrawn')} value={withdrawn} onValueChange={(v) => setWithdrawn(v)} />
+          </>
+        )}
+      </div>
+
+      {started && (
+        <>
+          {loadingFigures ? (
+            <Spinner />
+          ) : (
+            <table className="table table-compact closing-figures">
+              <tbody>
+                <tr>
+                  <th scope="row">{t('closing.openingBalance')}</th>
+                  <td className="num">{cur(tryParseMoney(opening) ?? 0)}</td>
+                </tr>
+                {Object.entries(figures.sales).map(([k, v]) => (
+                  <tr key={k}>
+                    <th scope="row">{t('closing.saleOf', { key: k.toUpperCase() })}</th>
+                    <td className="num">{cur(v)}</td>
+                  </tr>
+                ))}
+                <tr>
+                  <th scope="row">{t('closing.expenses')}</th>
+                  <td className="num" data-testid="closing-expenses">
+                    {cur(figures.expenses)}
+                  </td>
+                </tr>
+                <tr className="closing-cash">
+                  <th scope="row">{t('closing.cashInHand')}</th>
+                  <td className="num" data-testid="cash-in-hand">
+                    <strong>{cur(figures.cashInHand)}</strong>
+                  </td>
+                </tr>
+                <tr className={figures.profit.isLoss ? 'text-danger' : 'text-success'}>
+                  <th scope="row">{figures.profit.isLoss ? t('closing.loss') : t('closing.profit')}</th>
+                  <td className="num" data-testid="profit-or-loss">
+                    {cur(figures.profit.amountCents)}
+                  </td>
+                </tr>
+              </tbody>
+            </table>
+          )}
+
+          <fieldset className="form-section denominations">
+            <legend>{t('closing.denominations')}</legend>
+            <table className="table table-compact">
+              <thead>
+                <tr>
+                  <th scope="col">{t('closing.note')}</th>
+                  <th scope="col">{t('closing.count')}</th>
+                  <th scope="col">{t('closing.amount')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {DENOMINATIONS.map((d) => (
+                  <tr key={d}>
+                    <th scope="row">{d}</th>
+                    <td>
+                      <NumberInput
+                        aria-label={t('closing.countOf', { note: d })}
+                        allowDecimal={false}
+                        value={counts[d] ?? ''}
+                        onValueChange={(v) => setCounts((c) => ({ ...c, [d]: v }))}
+                      />
+                    </td>
+                    <td className="num">{cur(Number(d) * 100 * Number(counts[d] || 0))}</td>
+                  </tr>
+                ))}
+              </tbody>
+              <tfoot>
+                <tr>
+                  <th scope="row" colSpan={2}>
+                    {t('closing.counted')}
+                  </th>
+                  <td className="num" data-testid="counted-cash">
+                    {cur(figures.counted)}
+                  </td>
+                </tr>
+              </tfoot>
+            </table>
+          </fieldset>
+        </>
+      )}
+
+      <div className="dialog-actions">
+        {!started ? (
+          <Button onClick={() => submit('start')} loading={save.isPending}>
+            {t('closing.startDay')}
+          </Button>
+        ) : (
+          <>
+            <Button variant="secondary" onClick={() => submit('update')} loading={save.isPending}>
+              {t('closing.update')}
+            </Button>
+            <Button variant="danger" onClick={() => submit('close')} loading={save.isPending}>
+              {t('closing.closeDay')}
+            </Button>
+          </>
+        )}
+      </div>
     </div>
+  );
+}
+
+/**
+ * Day closing (toolbar 'Day closing'). Mounted always by the till: it opens by itself, forced, when
+ * the day has no opening balance ('Start day') or was opened more than 24 h ago ('Close previous day first').
+ */
+export function ClosingDialog({ open, onClose }: ClosingDialogProps) {
+  const { t } = useTranslation('backoffice');
+  const { store, terminal, ready } = useSession();
+  const query = useOpenedClosing(ready ? store?.id : undefined, ready ? terminal?.id : undefined);
+  const { refetch } = query;
+  useEffect(() => {
+    if (open) void refetch();
+  }, [open, refetch]);
+
+  const closing = query.data;
+  const state = closing ? closingState(closing) : 'normal';
+  const forced = !!closing && state !== 'normal';
+  if (!forced && !open) return null;
+
+  const title = state === 'start' ? t('closing.startDay') : state === 'stale' ? t('closing.closePreviousFirst') : t('closing.title');
+  return (
+    <Dialog open onClose={forced ? undefined : onClose} closable={!forced} title={title} size="lg">
+      {!closing ? (
+        query.isError ? (
+          <p role="alert">{errorText(query.error)}</p>
+        ) : (
+          <Spinner />
+        )
+      ) : (
+        <ClosingForm key={`${closing.id}-${state}`} closing={closing} state={state} onDone={onClose} />
+      )}
+    </Dialog>
   );
 }

@@ -1,13 +1,119 @@
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { formatCurrency, formatDateTime } from '@pos/domain/format';
+import { sumCents } from '@pos/domain/money';
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { NumberInput } from '@/components/ui/number-input';
+import { Spinner } from '@/components/ui/spinner';
+import { toast } from '@/components/ui/toast';
+import { useSession } from '@/lib/session';
+import { applyServerErrors } from '@/features/list-table/hooks/use-server-errors';
+import { cents } from '@/features/list-table/lib/amounts';
+import { relativeTime, todayRange } from '@/features/list-table/lib/dates';
+import { useCreateExpense, useExpenses } from '../api/expenses.ts';
+import { expenseSchema, type ExpenseForm } from '../lib/expense-schema.ts';
+
 export interface ExpensesDialogProps {
   open: boolean;
   onClose: () => void;
 }
 
+/** Expenses (ctrl+e): add form, date-time range search (today by default), total, relative times. */
 export function ExpensesDialog({ open, onClose }: ExpensesDialogProps) {
-  if (!open) return null;
+  const { t, i18n } = useTranslation('backoffice');
+  const lng = i18n.language;
+  const { store } = useSession();
+  const [range, setRange] = useState(todayRange);
+  const [draft, setDraft] = useState(range);
+  const list = useExpenses({ dateTimeFrom: range.from, dateTimeTo: range.to, store: store?.id });
+  const create = useCreateExpense();
+  const { register, handleSubmit, setError, reset, formState } = useForm<ExpenseForm>({
+    resolver: zodResolver(expenseSchema),
+    defaultValues: { description: '', amount: '' },
+  });
+  const total = useMemo(() => sumCents((list.data ?? []).map((x) => cents(x.amount))), [list.data]);
+  const e = formState.errors;
+
   return (
-    <div role="dialog" aria-modal="true">
-      <button type="button" onClick={onClose}>×</button>
-    </div>
+    <Dialog open={open} onClose={onClose} size="lg" title={t('expenses.title')}>
+      <form
+        className="inline-form"
+        aria-label={t('expenses.add')}
+        noValidate
+        onSubmit={handleSubmit(async (v) => {
+          if (!store) return;
+          try {
+            await create.mutateAsync({ description: v.description.trim(), amount: v.amount.trim(), store: store.id });
+            reset();
+            // A new expense is "now": make sure the range shows it.
+            const today = todayRange();
+            if (range.to < today.to) {
+              setRange((r) => ({ ...r, to: today.to }));
+              setDraft((r) => ({ ...r, to: today.to }));
+            }
+          } catch (error) {
+            applyServerErrors(error, setError, (m, title) => toast.error(m, { title }), ['description', 'amount']);
+          }
+        })}
+      >
+        <Input label={t('expenses.description')} required autoFocus error={e.description?.message} {...register('description')} />
+        <NumberInput label={t('expenses.amount')} required error={e.amount?.message} {...register('amount')} />
+        <Button type="submit" loading={create.isPending}>
+          + {t('expenses.addButton')}
+        </Button>
+      </form>
+
+      <form
+        className="inline-form"
+        role="search"
+        aria-label={t('expenses.search')}
+        onSubmit={(ev) => {
+          ev.preventDefault();
+          setRange(draft);
+        }}
+      >
+        <Input type="datetime-local" label={t('common.from')} value={draft.from} onChange={(ev) => setDraft((d) => ({ ...d, from: ev.target.value }))} />
+        <Input type="datetime-local" label={t('common.to')} value={draft.to} onChange={(ev) => setDraft((d) => ({ ...d, to: ev.target.value }))} />
+        <Button type="submit" variant="secondary">
+          {t('common.search')}
+        </Button>
+      </form>
+
+      <p className="total-line">
+        {t('expenses.total')}: <strong data-testid="expenses-total">{formatCurrency(total, lng)}</strong>
+      </p>
+
+      {list.isPending ? (
+        <Spinner />
+      ) : (
+        <table className="table" aria-label={t('expenses.title')}>
+          <thead>
+            <tr>
+              <th scope="col">{t('expenses.time')}</th>
+              <th scope="col">{t('expenses.description')}</th>
+              <th scope="col">{t('expenses.amount')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(list.data ?? []).length === 0 && (
+              <tr>
+                <td colSpan={3}>{list.isError ? t('list.fetchError') : t('list.empty')}</td>
+              </tr>
+            )}
+            {(list.data ?? []).map((x) => (
+              <tr key={x.id}>
+                <td title={formatDateTime(x.createdAt)}>{relativeTime(x.createdAt, new Date(), lng)}</td>
+                <td>{x.description}</td>
+                <td className="num">{formatCurrency(cents(x.amount), lng)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Dialog>
   );
 }

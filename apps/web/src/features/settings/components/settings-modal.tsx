@@ -1,13 +1,85 @@
+import { lazy, Suspense, useState, type ComponentType } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Dialog } from '@/components/ui/dialog';
+import { Spinner } from '@/components/ui/spinner';
+import { Tabs } from '@/components/ui/tabs';
+import { ProfileTab } from './profile-tab.tsx';
+import { StoresTab } from './stores-tab.tsx';
+import { UsersTab } from './users-tab.tsx';
+import { BrandsTab, CategoriesTab } from './named-stores-tab.tsx';
+import { PaymentTypesTab } from './payment-types-tab.tsx';
+import { DiscountsTab } from './discounts-tab.tsx';
+import { TaxesTab } from './taxes-tab.tsx';
+import { DepartmentsTab } from './departments-tab.tsx';
+import { BarcodesTab } from './barcodes-tab.tsx';
+import { TerminalsTab } from './terminals-tab.tsx';
+
+// The General tab belongs to the till (features/sale). It is looked up with a glob so this modal
+// builds before that file exists; until then the tab renders nothing.
+const generalModules = import.meta.glob<{ GeneralSettings: ComponentType }>('/src/features/sale/components/general-settings.tsx');
+const generalLoader = Object.values(generalModules)[0];
+const GeneralSettings = generalLoader ? lazy(() => generalLoader().then((m) => ({ default: m.GeneralSettings }))) : null;
+
+// The products list and item form are the heaviest tab: their own chunk.
+const ItemsList = lazy(() => import('@/features/items/components/items-list').then((m) => ({ default: m.ItemsList })));
+
 export interface SettingsModalProps {
   open: boolean;
   onClose: () => void;
 }
 
+export const SETTINGS_TABS = [
+  'profile',
+  'general',
+  'stores',
+  'users',
+  'brands',
+  'categories',
+  'paymentTypes',
+  'discounts',
+  'taxes',
+  'departments',
+  'items',
+  'barcodes',
+  'terminals',
+] as const;
+export type SettingsTab = (typeof SETTINGS_TABS)[number];
+
+function tabContent(tab: SettingsTab) {
+  switch (tab) {
+    case 'profile': return <ProfileTab />;
+    case 'general': return GeneralSettings ? <GeneralSettings /> : null;
+    case 'stores': return <StoresTab />;
+    case 'users': return <UsersTab />;
+    case 'brands': return <BrandsTab />;
+    case 'categories': return <CategoriesTab />;
+    case 'paymentTypes': return <PaymentTypesTab />;
+    case 'discounts': return <DiscountsTab />;
+    case 'taxes': return <TaxesTab />;
+    case 'departments': return <DepartmentsTab />;
+    case 'items': return <ItemsList />;
+    case 'barcodes': return <BarcodesTab />;
+    case 'terminals': return <TerminalsTab />;
+  }
+}
+
+/** Settings (full size): Profile, General and every back-office list of spec 2.5. */
 export function SettingsModal({ open, onClose }: SettingsModalProps) {
-  if (!open) return null;
+  const { t } = useTranslation('backoffice');
+  const [tab, setTab] = useState<SettingsTab>('profile');
   return (
-    <div role="dialog" aria-modal="true">
-      <button type="button" onClick={onClose}>×</button>
-    </div>
+    <Dialog open={open} onClose={onClose} title={t('settings.title')} size="full" className="settings-modal">
+      <Tabs
+        label={t('settings.title')}
+        orientation="vertical"
+        value={tab}
+        onChange={(id) => setTab(id as SettingsTab)}
+        items={SETTINGS_TABS.map((id) => ({
+          id,
+          label: t(`settings.tabs.${id}`),
+          content: tab === id ? <Suspense fallback={<Spinner />}>{tabContent(id)}</Suspense> : null,
+        }))}
+      />
+    </Dialog>
   );
 }

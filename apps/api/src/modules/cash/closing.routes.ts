@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { flag, optionalDecimal } from '@pos/domain/wire-fields';
+import { caller } from '../../plugins/auth.ts';
+import { parseBody, parseId } from '../../resources/engine.ts';
+import { getClosing, openedClosing, updateClosing } from './closing.service.ts';
+import { objectBody, queryIds } from './cash.http.ts';
+
+const money = optionalDecimal({ min: 0 });
+/** Denomination counts: {"<note value>": count}; anything else is refused. */
+const denominations = z.union([z.record(z.string().max(20), z.union([z.number().int().min(0).max(1_000_000), z.null()])), z.null()], {
+  error: 'This value should be an object of counts.',
+}).optional();
+const closingBody = z.object({
+  openingBalance: money,
+  cashAdded: money,
+  cashWithdrawn: money,
+  closingBalance: optionalDecimal(),
+  denominations,
+  updateOnly: flag().optional(),
+  // ignored for integrity: the server computes them or takes them from the session
+  closedAt: z.unknown().optional(), closedBy: z.unknown().optional(), expenses: z.unknown().optional(), data: z.unknown().optional(),
+});
+
+/**
+ * Day closing (reference-client 2.11): any signed-in user of the store opens, updates and closes
+ * the day of a terminal of that store.
+ */
+export default async function closingRoutes(app: FastifyInstance) {
+  const { db } = app;
+  const user = { auth: 'user' as const };
+  const tags = ['Closing'];
+
+  app.get('/api/admin/closing/opened', { config: user, schema: { tags, summary: 'The open day of a store + terminal, created when none: {closing}' } }, async (request) => {
+    const { store: storeId, terminal: terminalId } = queryIds((request.query ?? {}) as Record<string, unknown>, ['store', 'terminal']);
+    return { closing: await openedClosing(db, { storeId, terminalId }, caller(request)) };
+  });
+
+  app.get('/api/admin/closing/:id', { config: user, schema: { tags, summary: 'One day closing: {closing}' } }, async (request) =>
+    ({ closing: await getClosing(db, parseId((request.params as { id: string }).id), caller(request)) }));
+
+  app.post('/api/admin/closing/:id', { config: user, schema: { tags, summary: "Start, update or close the day (closedAt/closedBy are the server's): {closing}" } }, async (request) => {
+    const id = parseId((request.params as { id: string }).id);
+    const input = parseBody(closingBody, objectBody(request.body));
+    return { closing: await updateClosing(db, id, input, caller(request)) };
+  });
+}

@@ -1,0 +1,112 @@
+/**
+ * RFC 4180 CSV: parse and format, plus the checks an upload needs (UTF-8 validity, formula
+ * neutralisation). No dependency; the whole file is in memory (imports are capped at 50 MB).
+ */
+
+export interface ParsedCsv {
+  rows: string[][];
+  /** 1-based file line where each row starts (quoted cells may span lines). */
+  lines: number[];
+}
+
+export class CsvSyntaxError extends Error {
+  constructor(readonly row: number, readonly column: number, message: string) {
+    super(message);
+  }
+}
+
+/**
+ * Parses CSV text (comma separator, '"' quotes with '""' escapes, CRLF or LF line ends). Blank lines
+ * are skipped. Throws CsvSyntaxError naming the row (1-based, counting the header) and column.
+ */
+export function parseCsv(text: string): ParsedCsv {
+  const rows: string[][] = [];
+  const lines: number[] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false; // inside a quoted cell
+  let closed = false; // just after the closing quote of a cell
+  let line = 1;
+  let rowLine = 1;
+  const endRow = () => {
+    row.push(cell);
+    // A line with nothing on it is skipped (a trailing newline, blank lines).
+    if (!(row.length === 1 && row[0] === '' && !closed)) { rows.push(row); lines.push(rowLine); }
+    row = []; cell = ''; closed = false;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"') {
+        if (text[i + 1] === '"') { cell += '"'; i++; } else { quoted = false; closed = true; }
+      } else {
+        if (c === '\n') line++;
+        cell += c;
+      }
+      continue;
+    }
+    if (c === ',') { row.push(cell); cell = ''; closed = false; continue; }
+    if (c === '\r' || c === '\n') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      endRow();
+      line++;
+      rowLine = line;
+      continue;
+    }
+    if (closed) throw new CsvSyntaxError(rows.length + 1, row.length + 1, 'Unexpected text after a closing quote.');
+    if (c === '"') {
+      if (cell !== '') throw new CsvSyntaxError(rows.length + 1, row.length + 1, 'A quote may only start a cell.');
+      quoted = true;
+      continue;
+    }
+    cell += c;
+  }
+  if (quoted) throw new CsvSyntaxError(rows.length + 1, row.length + 1, 'Unterminated quoted cell.');
+  if (cell !== '' || row.length || closed) endRow();
+  return { rows, lines };
+}
+
+/** Cells a spreadsheet would run as a formula start with one of these. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * Formats one cell: a leading = + - @ (or tab/CR) is neutralised with a leading apostrophe (CSV
+ * injection), then the cell is quoted when it holds a comma, quote, line break or edge spaces.
+ */
+export function formatCell(value: string | number | boolean | null | undefined): string {
+  let s = value === null || value === undefined ? '' : String(value);
+  if (FORMULA_START.test(s)) s = `'${s}`;
+  if (/[",\r\n]/.test(s) || /^\s|\s$/.test(s)) s = `"${s.replace(/"/g, '""')}"`;
+  return s;
+}
+
+/** Undoes formatCell's neutralisation on import, so an export re-imports unchanged. */
+export function unneutralise(s: string): string {
+  return s.length > 1 && s[0] === "'" && FORMULA_START.test(s.slice(1)) ? s.slice(1) : s;
+}
+
+export function formatRow(cells: (string | number | boolean | null | undefined)[]): string {
+  return cells.map(formatCell).join(',') + '\r\n';
+}
+
+/** Byte offset of the first invalid UTF-8 sequence, or -1 when the buffer is valid UTF-8. */
+export function firstInvalidUtf8(buf: Uint8Array): number {
+  let i = 0;
+  const n = buf.length;
+  while (i < n) {
+    const b = buf[i];
+    if (b < 0x80) { i++; continue; }
+    let need: number;
+    let min: number;
+    if (b >= 0xc2 && b <= 0xdf) { need = 1; min = 0x80; } else if (b >= 0xe0 && b <= 0xef) { need = 2; min = 0x800; } else if (b >= 0xf0 && b <= 0xf4) { need = 3; min = 0x10000; } else return i;
+    let cp = b & (need === 1 ? 0x1f : need === 2 ? 0x0f : 0x07);
+    for (let k = 1; k <= need; k++) {
+      const c = buf[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return -1;
+}

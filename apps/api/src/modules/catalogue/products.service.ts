@@ -1,0 +1,369 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import {
+  BLANK, TOO_LONG, decimal, flag, optionalDecimal, optionalRef, optionalText, parseRef, ref, refList, text,
+} from '@pos/domain/wire-fields';
+import { validationError, type Violation } from '@pos/domain/errors';
+import { parseQuantity, quantityToString } from '@pos/domain/money';
+import { generateVariants } from '@pos/domain/variants';
+import type { Tx } from '../../db/client.ts';
+import {
+  orderProduct, product, productBrand, productCategory, productPrice, productStore, productSupplier, productTax,
+  productTerminal, productVariant, purchaseItemVariant, purchaseOrderItemVariant, stockMovement,
+} from '../../db/schema/index.ts';
+import type { ResourceCtx } from '../../resources/engine.ts';
+import { moveStock, type StockReason } from '../../lib/stock.ts';
+import { INVALID_VARIANTS, assertBarcodesFree, assertVisible, intField, replaceLinks, scopes, visibleIds, type BarcodeClaim } from './shared.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Wire schemas (reference client 2.3a). Relations are IRIs or ids; money and stock are strings or numbers.
+
+/** A barcode as text; the client may send a number (generated barcodes). */
+export const barcodeText = () =>
+  z.union([z.string(), z.number()], { error: BLANK }).transform((v, ctx) => {
+    const s = String(v).trim();
+    if (s === '') { ctx.addIssue({ code: 'custom', message: BLANK }); return z.NEVER; }
+    if (s.length > 255) { ctx.addIssue({ code: 'custom', message: TOO_LONG }); return z.NEVER; }
+    return s;
+  });
+const optionalBarcode = () => z.union([z.null(), z.literal(''), barcodeText()]).optional().transform((v) => (v === '' ? null : v));
+
+const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
+const timeOfDay = () => z.union([z.null(), z.literal(''), z.string()]).optional().transform((v, ctx) => {
+  if (v === undefined || v === null || v === '') return null;
+  const text = v.includes('T') ? v.slice(v.indexOf('T') + 1) : v.trim();
+  const m = /^(\d{1,2}):(\d{2})(?::\d{2})?/.exec(text);
+  if (!m || Number(m[1]) > 23 || Number(m[2]) > 59) { ctx.addIssue({ code: 'custom', message: 'This value is not a valid time.' }); return z.NEVER; }
+  return `${m[1].padStart(2, '0')}:${m[2]}`;
+});
+
+const optionalInt = (min: number, max: number) => z.union([z.null(), z.literal(''), intField(min, max)]).optional().transform((v) => (v === '' || v === undefined ? null : v));
+
+/** A price rule: basePrice plus optional date (day of month), day (weekday), week, month, quarter, time window. */
+const priceRow = z.object({
+  basePrice: decimal({ min: 0 }),
+  /** Day of month 1-31; an ISO date gives its day of month. */
+  date: z.union([z.null(), z.literal(''), z.number(), z.string()]).optional().transform((v, ctx) => {
+    if (v === undefined || v === null || v === '') return null;
+    const s = String(v).trim();
+    const iso = /^\d{4}-\d{2}-(\d{2})/.exec(s);
+    const n = iso ? Number(iso[1]) : /^\d{1,2}$/.test(s) ? Number(s) : NaN;
+    if (!(n >= 1 && n <= 31)) { ctx.addIssue({ code: 'custom', message: 'This value should be between 1 and 31.' }); return z.NEVER; }
+    return n;
+  }),
+  time: timeOfDay(),
+  timeTo: timeOfDay(),
+  day: z.union([z.null(), z.string()]).optional().transform((v, ctx) => {
+    if (v === undefined || v === null || v.trim() === '') return null;
+    const d = WEEKDAYS.find((w) => w.toLowerCase() === v.trim().toLowerCase());
+    if (!d) { ctx.addIssue({ code: 'custom', message: 'The value you selected is not a valid choice.' }); return z.NEVER; }
+    return d;
+  }),
+  week: optionalInt(1, 53),
+  month: optionalInt(1, 12),
+  quarter: optionalInt(1, 4),
+  rate: optionalDecimal(),
+  minQuantity: optionalDecimal({ min: 0 }),
+  maxQuantity: optionalDecimal({ min: 0 }),
+  baseQuantity: optionalDecimal({ min: 0 }),
+  productVariant: optionalRef(),
+});
+export type PriceInput = z.output<typeof priceRow>;
+
+const storeRow = z.object({
+  store: ref(),
+  /** Stock to set for this store; empty keeps the current stock (0 for a new row). */
+  quantity: optionalDecimal(),
+  location: optionalText(),
+  reOrderLevel: optionalDecimal({ min: 0 }),
+});
+export type StoreRowInput = z.output<typeof storeRow>;
+
+const variantRow = z.object({
+  name: optionalText(),
+  attributeName: optionalText(),
+  attributeValue: text(),
+  barcode: optionalBarcode(),
+  sku: optionalText(),
+  /** Sale price; null/'' = the product's price applies. */
+  price: optionalDecimal({ min: 0 }),
+  /** Stock (global across stores); empty keeps the current stock (0 for a new variant). */
+  quantity: optionalDecimal(),
+});
+export interface VariantInput extends z.output<typeof variantRow> { id: number | null }
+
+/**
+ * Variant rows: one violation 'variants: Please add valid variants' plus the detail of each bad row.
+ * Rows carry their id (@id or id) when they are existing variants.
+ */
+const variantsField = () => z.array(z.unknown(), { error: 'This value should be of type array.' }).max(10_000).transform((rows, ctx) => {
+  const out: VariantInput[] = [];
+  const details: { path: (string | number)[]; message: string }[] = [];
+  const values = new Set<string>();
+  rows.forEach((raw, i) => {
+    const r = variantRow.safeParse(raw);
+    if (!r.success) {
+      for (const issue of r.error.issues) details.push({ path: [i, ...(issue.path as (string | number)[])], message: issue.message });
+      return;
+    }
+    const o = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+    const id = parseRef(o['@id'] ?? o.id);
+    if (id === undefined) { details.push({ path: [i, 'id'], message: 'This value is not a valid reference.' }); return; }
+    const key = r.data.attributeValue.toLowerCase();
+    if (values.has(key)) { details.push({ path: [i, 'attributeValue'], message: 'This value is already used.' }); return; }
+    values.add(key);
+    out.push({ ...r.data, id });
+  });
+  if (details.length) {
+    ctx.addIssue({ code: 'custom', message: INVALID_VARIANTS });
+    for (const d of details.slice(0, 20)) ctx.addIssue({ code: 'custom', message: d.message, path: d.path });
+    return z.NEVER;
+  }
+  return out;
+});
+
+/** Variant groups of the create form: [{groupName, variants:[{label, value}] | values:[...]}]. */
+const groupsField = () => z.array(z.object({
+  groupName: z.string().optional(),
+  variants: z.array(z.unknown()).optional(),
+  values: z.array(z.unknown()).optional(),
+})).max(100).transform((groups) => groups.map((g) => ({
+  groupName: g.groupName ?? '',
+  values: [...(g.variants ?? []), ...(g.values ?? [])].map((v) => {
+    if (v && typeof v === 'object') { const o = v as Record<string, unknown>; return String(o.value ?? o.label ?? ''); }
+    return String(v ?? '');
+  }),
+})));
+
+/** The product body (create). Required as the item form requires them (spec section 5). */
+export const productBody = z.object({
+  name: text(),
+  barcode: barcodeText(),
+  sku: optionalText(),
+  basePrice: decimal({ min: 0 }),
+  cost: decimal({ min: 0 }),
+  saleUnit: text(20),
+  purchaseUnit: text(20),
+  department: ref(),
+  baseQuantity: z.union([z.null(), intField(0, 1_000_000)]).optional(),
+  isAvailable: flag().optional(),
+  isActive: flag().optional(),
+  manageInventory: flag().optional(),
+  /** Legacy global quantity of the reference model (stock is per store). */
+  quantity: optionalDecimal(),
+  categories: refList(BLANK),
+  suppliers: refList(BLANK),
+  brands: refList(BLANK),
+  taxes: z.union([z.null(), refList()]).optional(),
+  terminals: z.union([z.null(), refList()]).optional(),
+  stores: z.array(storeRow, { error: 'This value should be of type array.' }).min(1, BLANK).max(1000),
+  variants: z.union([z.null(), variantsField()]).optional(),
+  groups: z.union([z.null(), groupsField()]).optional(),
+  prices: z.union([z.null(), z.array(priceRow).max(1000)]).optional(),
+});
+export type ProductInput = z.output<typeof productBody>;
+
+/** The product body (update, a merge): every field optional; the barcode is not editable and ignored. */
+export const productUpdateBody = productBody.omit({ barcode: true, groups: true }).partial();
+export type ProductUpdateInput = z.output<typeof productUpdateBody>;
+
+// ---------------------------------------------------------------------------------------------
+
+const milli = (v: string | null | undefined) => parseQuantity(v ?? '0');
+const delta = (next: string, current: string | null | undefined) => quantityToString(milli(next) - milli(current));
+
+interface WriteOptions {
+  /** Ledger reason of the stock differences: 'adjustment' from the forms, 'import' from CSV. */
+  reason?: StockReason;
+}
+
+async function assertRelations(tx: Tx, input: ProductUpdateInput, ctx: ResourceCtx) {
+  if (input.department != null) await assertVisible(tx, scopes.department, input.department, ctx, 'department', 'Department');
+  if (input.categories) await assertVisible(tx, scopes.category, input.categories, ctx, 'categories', 'Category');
+  if (input.brands) await assertVisible(tx, scopes.brand, input.brands, ctx, 'brands', 'Brand');
+  if (input.suppliers) await assertVisible(tx, scopes.supplier, input.suppliers, ctx, 'suppliers', 'Supplier');
+  if (input.taxes) await assertVisible(tx, scopes.tax, input.taxes, ctx, 'taxes', 'Tax');
+  if (input.terminals) await assertVisible(tx, scopes.terminal, input.terminals, ctx, 'terminals', 'Terminal');
+  if (input.stores) {
+    const seen = new Set<number>();
+    const violations: Violation[] = [];
+    input.stores.forEach((row, i) => {
+      if (!ctx.auth.storeIds.includes(row.store)) violations.push({ propertyPath: `stores[${i}].store`, message: `'Store' with ID '${row.store}' not found` });
+      else if (seen.has(row.store)) violations.push({ propertyPath: `stores[${i}].store`, message: 'This value is already used.' });
+      seen.add(row.store);
+    });
+    if (violations.length) throw validationError(violations);
+  }
+}
+
+async function writeLinks(tx: Tx, productId: number, input: ProductUpdateInput, ctx: ResourceCtx) {
+  const vis = (s: (typeof scopes)[keyof typeof scopes]) => (ids: number[]) => visibleIds(tx, s, ids, ctx);
+  if (input.categories) await replaceLinks(tx, productCategory, productId, input.categories, vis(scopes.category));
+  if (input.brands) await replaceLinks(tx, productBrand, productId, input.brands, vis(scopes.brand));
+  if (input.suppliers) await replaceLinks(tx, productSupplier, productId, input.suppliers, vis(scopes.supplier));
+  if (input.taxes !== undefined) await replaceLinks(tx, productTax, productId, input.taxes ?? [], vis(scopes.tax));
+  if (input.terminals !== undefined) await replaceLinks(tx, productTerminal, productId, input.terminals ?? [], vis(scopes.terminal));
+}
+
+/**
+ * Writes the caller's per-store rows: location and re-order level as given, stock through the
+ * ledger (moveStock with the difference). Rows of the caller's stores missing from `rows` are
+ * emptied through the ledger and removed; other stores' rows are never touched.
+ */
+export async function writeStoreRows(tx: Tx, productId: number, rows: StoreRowInput[], ctx: ResourceCtx, reason: StockReason, removeMissing = true) {
+  const mine = ctx.auth.storeIds;
+  const current = mine.length
+    ? await tx.select().from(productStore).where(and(eq(productStore.productId, productId), inArray(productStore.storeId, mine))).for('update')
+    : [];
+  for (const row of rows) {
+    const existing = current.find((c) => c.storeId === row.store);
+    if (existing) {
+      const set: Partial<typeof productStore.$inferInsert> = {};
+      if (row.location !== undefined) set.location = row.location;
+      if (row.reOrderLevel !== undefined) set.reOrderLevel = row.reOrderLevel;
+      if (Object.keys(set).length) await tx.update(productStore).set(set).where(eq(productStore.id, existing.id));
+    } else {
+      await tx.insert(productStore).values({ productId, storeId: row.store, quantity: '0', location: row.location ?? null, reOrderLevel: row.reOrderLevel ?? null });
+    }
+    if (row.quantity != null) {
+      const d = delta(row.quantity, existing?.quantity);
+      if (milli(d) !== 0) await moveStock(tx, { productId, storeId: row.store, delta: d, reason, userId: ctx.auth.userId });
+    }
+  }
+  if (removeMissing) {
+    for (const gone of current.filter((c) => !rows.some((r) => r.store === c.storeId))) {
+      if (milli(gone.quantity) !== 0) await moveStock(tx, { productId, storeId: gone.storeId, delta: quantityToString(-milli(gone.quantity)), reason, userId: ctx.auth.userId });
+      await tx.delete(productStore).where(eq(productStore.id, gone.id));
+    }
+  }
+}
+
+/**
+ * Syncs variants with the given rows: rows with an id of this product are updated, rows without
+ * one are created, variants missing from the rows are deleted (422 'Error while removing variants!'
+ * when sales or purchases still reference them). Stock moves through the ledger (store_id NULL).
+ */
+async function writeVariants(tx: Tx, productId: number, productName: string, rows: VariantInput[], ctx: ResourceCtx, reason: StockReason, defaults: { attributeName?: string | null } = {}) {
+  const existing = await tx.select().from(productVariant).where(eq(productVariant.productId, productId)).for('update');
+  const unknown = rows.findIndex((r) => r.id != null && !existing.some((v) => v.id === r.id));
+  if (unknown >= 0) throw validationError([{ propertyPath: `variants[${unknown}].id`, message: `'Product variant' with ID '${rows[unknown].id}' not found` }]);
+  const keepIds = rows.map((r) => r.id).filter((x): x is number => x != null);
+  const claims: BarcodeClaim[] = rows.flatMap((r, i) => (r.barcode ? [{ code: r.barcode, propertyPath: `variants[${i}].barcode` }] : []));
+  await assertBarcodesFree(tx, claims, { productId, variantIds: existing.map((v) => v.id) });
+
+  const removed = existing.filter((v) => !keepIds.includes(v.id)).map((v) => v.id);
+  if (removed.length) {
+    const [a] = await tx.select({ n: sql<number>`count(*)::int` }).from(orderProduct).where(inArray(orderProduct.variantId, removed));
+    const [b] = await tx.select({ n: sql<number>`count(*)::int` }).from(purchaseItemVariant).where(inArray(purchaseItemVariant.variantId, removed));
+    const [c] = await tx.select({ n: sql<number>`count(*)::int` }).from(purchaseOrderItemVariant).where(inArray(purchaseOrderItemVariant.variantId, removed));
+    if (Number(a.n) + Number(b.n) + Number(c.n) > 0) {
+      throw validationError([{ propertyPath: 'variants', message: 'Error while removing variants!' }], 'Error while removing variants!');
+    }
+    // Their ledger rows go with them (FK cascade): the removed stock no longer exists anywhere.
+    await tx.delete(productVariant).where(and(eq(productVariant.productId, productId), inArray(productVariant.id, removed)));
+  }
+  for (const r of rows) {
+    const old = r.id != null ? existing.find((v) => v.id === r.id) : undefined;
+    let variantId: number;
+    if (old) {
+      const set: Partial<typeof productVariant.$inferInsert> = { updatedAt: new Date() };
+      if (r.name !== undefined) set.name = r.name;
+      if (r.attributeName !== undefined) set.attributeName = r.attributeName;
+      set.attributeValue = r.attributeValue;
+      if (r.barcode !== undefined) set.barcode = r.barcode;
+      if (r.sku !== undefined) set.sku = r.sku;
+      if (r.price !== undefined) set.price = r.price;
+      await tx.update(productVariant).set(set).where(eq(productVariant.id, old.id));
+      variantId = old.id;
+    } else {
+      const [row] = await tx.insert(productVariant).values({
+        productId, name: r.name || productName, attributeName: r.attributeName || defaults.attributeName || null, attributeValue: r.attributeValue,
+        barcode: r.barcode ?? null, sku: r.sku ?? null, price: r.price ?? null, quantity: '0',
+      }).returning({ id: productVariant.id });
+      variantId = row.id;
+    }
+    if (r.quantity != null) {
+      const d = delta(r.quantity, old?.quantity);
+      if (milli(d) !== 0) await moveStock(tx, { productId, variantId, delta: d, reason, userId: ctx.auth.userId });
+    }
+  }
+}
+
+async function writePrices(tx: Tx, productId: number, prices: PriceInput[]) {
+  const variants = await tx.select({ id: productVariant.id }).from(productVariant).where(eq(productVariant.productId, productId));
+  const bad = prices.findIndex((p) => p.productVariant != null && !variants.some((v) => v.id === p.productVariant));
+  if (bad >= 0) throw validationError([{ propertyPath: `prices[${bad}].productVariant`, message: `'Product variant' with ID '${prices[bad].productVariant}' not found` }]);
+  await tx.delete(productPrice).where(eq(productPrice.productId, productId));
+  if (prices.length) {
+    await tx.insert(productPrice).values(prices.map((p) => ({
+      productId, productVariantId: p.productVariant ?? null, basePrice: p.basePrice, date: p.date, time: p.time, timeTo: p.timeTo, day: p.day,
+      week: p.week, month: p.month, quarter: p.quarter, rate: p.rate ?? null, minQuantity: p.minQuantity ?? null,
+      maxQuantity: p.maxQuantity ?? null, baseQuantity: p.baseQuantity ?? null,
+    })));
+  }
+}
+
+function scalarFields(input: ProductUpdateInput) {
+  const set: Partial<typeof product.$inferInsert> = {};
+  const keys = ['name', 'sku', 'basePrice', 'cost', 'saleUnit', 'purchaseUnit', 'baseQuantity', 'isAvailable', 'isActive', 'manageInventory', 'quantity'] as const;
+  for (const k of keys) if (input[k] !== undefined) (set as any)[k] = input[k];
+  if (input.department !== undefined) set.departmentId = input.department;
+  return set;
+}
+
+/** Creates a product with its links, per-store stock, variants (given, or generated from groups) and price rules. */
+export async function createProduct(tx: Tx, input: ProductInput, ctx: ResourceCtx, opts: WriteOptions = {}): Promise<number> {
+  const reason = opts.reason ?? 'adjustment';
+  await assertRelations(tx, input, ctx);
+  let variants = input.variants ?? [];
+  const groups = (input.groups ?? []).filter((g) => g.groupName.trim() && g.values.some((v) => v.trim()));
+  if (!variants.length && groups.length) {
+    variants = generateVariants(groups, input.basePrice, input.barcode).map((v) => ({ ...v, id: null, name: null, attributeName: null, sku: null }));
+  }
+  const attributeName = groups.length ? groups.map((g) => g.groupName.trim()).join('-') : null;
+  await assertBarcodesFree(tx, [
+    { code: input.barcode, propertyPath: 'barcode' },
+    ...variants.flatMap((v, i) => (v.barcode ? [{ code: v.barcode, propertyPath: `variants[${i}].barcode` }] : [])),
+  ]);
+  const [row] = await tx.insert(product).values({
+    ...scalarFields(input), name: input.name, barcode: input.barcode,
+    baseQuantity: input.baseQuantity ?? 1, isAvailable: input.isAvailable ?? true, isActive: input.isActive ?? true,
+    manageInventory: input.manageInventory ?? false,
+  }).returning({ id: product.id });
+  await writeLinks(tx, row.id, input, ctx);
+  await writeStoreRows(tx, row.id, input.stores, ctx, reason);
+  if (variants.length) await writeVariants(tx, row.id, input.name, variants.map((v) => ({ ...v, id: null })), ctx, reason, { attributeName });
+  if (input.prices?.length) await writePrices(tx, row.id, input.prices);
+  return row.id;
+}
+
+/** Updates a product as a merge: only the fields present change. The product row is locked first. */
+export async function updateProduct(tx: Tx, id: number, input: ProductUpdateInput, ctx: ResourceCtx, opts: WriteOptions = {}): Promise<void> {
+  const reason = opts.reason ?? 'adjustment';
+  const [current] = await tx.select().from(product).where(eq(product.id, id)).for('update');
+  await assertRelations(tx, input, ctx);
+  const set = scalarFields(input);
+  await tx.update(product).set({ ...set, updatedAt: new Date() }).where(eq(product.id, id));
+  await writeLinks(tx, id, input, ctx);
+  if (input.stores) await writeStoreRows(tx, id, input.stores, ctx, reason);
+  if (input.variants) await writeVariants(tx, id, input.name ?? current.name, input.variants, ctx, reason);
+  if (input.prices) await writePrices(tx, id, input.prices);
+}
+
+/** Stock ledger check used by tests and the doctor: rows where the ledger and the stock disagree. */
+export async function ledgerMismatches(tx: Tx) {
+  const stores = await tx.execute(sql`
+    select ps.product_id, ps.store_id, ps.quantity, coalesce(m.total, 0) as ledger
+    from ${productStore} ps
+    left join (select product_id, store_id, sum(quantity) as total from ${stockMovement} where variant_id is null group by product_id, store_id) m
+      on m.product_id = ps.product_id and m.store_id = ps.store_id
+    where ps.quantity <> coalesce(m.total, 0)`);
+  const variants = await tx.execute(sql`
+    select v.id, v.quantity, coalesce(m.total, 0) as ledger
+    from ${productVariant} v
+    left join (select variant_id, sum(quantity) as total from ${stockMovement} where variant_id is not null group by variant_id) m on m.variant_id = v.id
+    where v.quantity <> coalesce(m.total, 0)`);
+  const rowsOf = (r: any) => (Array.isArray(r) ? r : r.rows) as unknown[];
+  return [...rowsOf(stores), ...rowsOf(variants)];
+}

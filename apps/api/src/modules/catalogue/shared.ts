@@ -1,0 +1,187 @@
+import { and, eq, exists, inArray, notExists, or, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
+import { validationError } from '@pos/domain/errors';
+import { BLANK, NOT_CHOICE } from '@pos/domain/wire-fields';
+import type { Db, Tx } from '../../db/client.ts';
+import {
+  barcode as barcodeTable, brand, brandStore, category, categoryStore, department, product, productStore, productVariant,
+  supplier, supplierStore, tax, taxStore, terminal, userAccount, userStore,
+} from '../../db/schema/index.ts';
+import { storeColumnScope, storeLinkScope } from '../../resources/filters.ts';
+import type { ResourceCtx, ResourceDef } from '../../resources/engine.ts';
+import { isoDate } from '../../lib/present.ts';
+
+/** Message of every barcode clash (product, variant or extra barcode), as the reference words it. */
+export const BARCODE_USED = 'Barcode already used. Please use a different value';
+export const ADD_STORES = 'Please add some stores';
+export const INVALID_VARIANTS = 'Please add valid variants';
+
+/** One of a fixed set of strings: blank -> 'This value should not be blank.', other -> not a valid choice. */
+export const choice = <T extends string>(values: readonly T[]) =>
+  z.unknown().transform((v, ctx) => {
+    if (v === null || v === undefined || (typeof v === 'string' && v.trim() === '')) {
+      ctx.addIssue({ code: 'custom', message: BLANK });
+      return z.NEVER;
+    }
+    const s = String(v).trim() as T;
+    if (!values.includes(s)) {
+      ctx.addIssue({ code: 'custom', message: NOT_CHOICE });
+      return z.NEVER;
+    }
+    return s;
+  });
+
+/** A whole number given as a number or a numeric string, within [min, max]. */
+export const intField = (min: number, max: number) =>
+  z.union([z.number(), z.string()], { error: 'This value should be a valid number.' }).transform((v, ctx) => {
+    const s = typeof v === 'number' ? String(v) : v.trim();
+    if (s === '') { ctx.addIssue({ code: 'custom', message: BLANK }); return z.NEVER; }
+    const n = Number(s);
+    if (!/^-?\d+$/.test(s) || !Number.isSafeInteger(n)) { ctx.addIssue({ code: 'custom', message: 'This value should be a valid number.' }); return z.NEVER; }
+    if (n < min || n > max) { ctx.addIssue({ code: 'custom', message: `This value should be between ${min} and ${max}.` }); return z.NEVER; }
+    return n;
+  });
+
+/** The server-owned trailer every resource prints: ISO timestamps and the uuid. */
+export function stamps(row: { createdAt: Date; updatedAt: Date; uuid?: string }) {
+  return { createdAt: isoDate(row.createdAt), updatedAt: isoDate(row.updatedAt), ...(row.uuid !== undefined ? { uuid: row.uuid } : {}) };
+}
+
+/** An embedded object with its JSON-LD identity. */
+export function ld(path: string, type: string, obj: { id: number } & Record<string, unknown>) {
+  return { '@id': `/api/${path}/${obj.id}`, '@type': type, ...obj };
+}
+
+/** A numeric string without trailing zeros ('20.000' -> '20', '1.250' -> '1.25'); null stays null. */
+export function trimDecimal(v: string | null | undefined): string | null {
+  if (v === null || v === undefined) return null;
+  if (!v.includes('.')) return v;
+  return v.replace(/\.?0+$/, '') || '0';
+}
+
+/**
+ * Products are scoped through their per-store stock rows: a product is visible to a caller when it
+ * has a product_store row in one of the caller's stores, or no row at all (a catalogue-wide item).
+ * Both branches use the (product_id, store_id) unique index.
+ */
+export function productVisible(productId: PgColumn | SQL, storeIds: number[]): SQL {
+  const any = sql`(select 1 from ${productStore} where ${productStore.productId} = ${productId})`;
+  if (!storeIds.length) return notExists(any);
+  return or(
+    exists(sql`(select 1 from ${productStore} where ${productStore.productId} = ${productId} and ${inArray(productStore.storeId, storeIds)})`),
+    notExists(any),
+  )!;
+}
+
+/** Users are scoped through user_store the same way: sharing a store with the caller, or in no store. */
+export function userVisible(userId: PgColumn | SQL, storeIds: number[]): SQL {
+  const any = sql`(select 1 from ${userStore} where ${userStore.userId} = ${userId})`;
+  if (!storeIds.length) return notExists(any);
+  return or(
+    exists(sql`(select 1 from ${userStore} where ${userStore.userId} = ${userId} and ${inArray(userStore.storeId, storeIds)})`),
+    notExists(any),
+  )!;
+}
+
+/** Ids among `ids` that exist and that the caller may see through the definition's scope. */
+export async function visibleIds(db: Db | Tx, def: Pick<ResourceDef, 'table' | 'scope'>, ids: number[], ctx: ResourceCtx): Promise<Set<number>> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return new Set();
+  const scope = def.scope?.({ ...ctx, db: db as Db });
+  const where = scope ? and(inArray(def.table.id, unique), scope) : inArray(def.table.id, unique);
+  const rows = await (db as Db).select({ id: def.table.id }).from(def.table as any).where(where);
+  return new Set(rows.map((r: any) => r.id as number));
+}
+
+/** 422 "'Category' with ID '9' not found" for the first id that is missing or out of the caller's stores. */
+export async function assertVisible(db: Db | Tx, def: Pick<ResourceDef, 'table' | 'scope'>, ids: number[] | number, ctx: ResourceCtx, propertyPath: string, label: string) {
+  const list = Array.isArray(ids) ? ids : [ids];
+  const found = await visibleIds(db, def, list, ctx);
+  const i = list.findIndex((id) => !found.has(id));
+  if (i >= 0) {
+    const path = Array.isArray(ids) ? `${propertyPath}[${i}]` : propertyPath;
+    throw validationError([{ propertyPath: path, message: `'${label}' with ID '${list[i]}' not found` }]);
+  }
+}
+
+export interface LinkTable extends PgTable {
+  productId: PgColumn;
+  otherId: PgColumn;
+}
+
+/**
+ * Replaces a product's links (categories, brands, ...) with `next`, leaving alone links to rows
+ * the caller cannot see (another store's category stays attached).
+ */
+export async function replaceLinks(tx: Tx, link: LinkTable, productId: number, next: number[], isVisible: (ids: number[]) => Promise<Set<number>>) {
+  const rows: { otherId: number }[] = await (tx as any).select({ otherId: link.otherId }).from(link).where(eq(link.productId, productId));
+  const existing = rows.map((r) => r.otherId);
+  const wanted = new Set(next);
+  const visible = await isVisible(existing);
+  const drop = existing.filter((id) => visible.has(id) && !wanted.has(id));
+  const add = [...wanted].filter((id) => !existing.includes(id));
+  if (drop.length) await (tx as any).delete(link).where(and(eq(link.productId, productId), inArray(link.otherId, drop)));
+  if (add.length) await (tx as any).insert(link).values(add.map((otherId) => ({ productId, otherId })));
+  return drop.length > 0 || add.length > 0;
+}
+
+export interface BarcodeClaim {
+  code: string;
+  propertyPath: string;
+}
+
+/**
+ * Barcodes are unique across product.barcode, product_variant.barcode and the barcode table, so a
+ * scan always resolves to one thing. `own` names the rows being written (they may keep their codes).
+ * Also rejects the same code twice in one request.
+ */
+export async function assertBarcodesFree(db: Db | Tx, claims: BarcodeClaim[], own: { productId?: number; variantIds?: number[]; barcodeId?: number } = {}) {
+  const seen = new Map<string, string>();
+  const violations: { propertyPath: string; message: string }[] = [];
+  for (const c of claims) {
+    if (seen.has(c.code)) violations.push({ propertyPath: c.propertyPath, message: BARCODE_USED });
+    else seen.set(c.code, c.propertyPath);
+  }
+  const codes = [...seen.keys()];
+  if (codes.length) {
+    const d = db as Db;
+    const taken = new Set<string>();
+    const ps = await d.select({ id: product.id, code: product.barcode }).from(product).where(inArray(product.barcode, codes));
+    for (const p of ps) if (p.id !== own.productId && p.code) taken.add(p.code);
+    const vs = await d.select({ id: productVariant.id, code: productVariant.barcode }).from(productVariant).where(inArray(productVariant.barcode, codes));
+    for (const v of vs) if (!own.variantIds?.includes(v.id) && v.code) taken.add(v.code);
+    const bs = await d.select({ id: barcodeTable.id, code: barcodeTable.barcode }).from(barcodeTable).where(inArray(barcodeTable.barcode, codes));
+    for (const b of bs) if (b.id !== own.barcodeId) taken.add(b.code);
+    for (const [code, path] of seen) if (taken.has(code)) violations.push({ propertyPath: path, message: BARCODE_USED });
+  }
+  if (violations.length) throw validationError(violations);
+}
+
+/** True for a PostgreSQL unique violation (also when wrapped by Drizzle). */
+export function isUniqueViolation(e: unknown): boolean {
+  const err = e as { code?: string; cause?: { code?: string } };
+  return err?.code === '23505' || err?.cause?.code === '23505';
+}
+
+/** True for a PostgreSQL foreign-key violation (also when wrapped by Drizzle). */
+export function isForeignKeyViolation(e: unknown): boolean {
+  const err = e as { code?: string; cause?: { code?: string } };
+  return err?.code === '23503' || err?.cause?.code === '23503';
+}
+
+/**
+ * Visibility rules of the catalogue entities, usable without importing the resource definitions
+ * (which would make import cycles): {table, scope} pairs for visibleIds / assertVisible.
+ */
+export const scopes = {
+  product: { table: product, scope: (ctx: ResourceCtx) => productVisible(product.id, ctx.auth.storeIds) },
+  variant: { table: productVariant, scope: (ctx: ResourceCtx) => productVisible(productVariant.productId, ctx.auth.storeIds) },
+  category: { table: category, scope: storeLinkScope(categoryStore, category.id) },
+  brand: { table: brand, scope: storeLinkScope(brandStore, brand.id) },
+  supplier: { table: supplier, scope: storeLinkScope(supplierStore, supplier.id) },
+  tax: { table: tax, scope: storeLinkScope(taxStore, tax.id) },
+  terminal: { table: terminal, scope: storeColumnScope(terminal.storeId) },
+  department: { table: department, scope: storeColumnScope(department.storeId) },
+  user: { table: userAccount, scope: (ctx: ResourceCtx) => userVisible(userAccount.id, ctx.auth.storeIds) },
+} satisfies Record<string, Pick<ResourceDef, 'table' | 'scope'>>;

@@ -1,0 +1,86 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { customerBalance, customerFigures } from '@pos/domain/ledger';
+import { parseMoney, toDecimal } from '@pos/domain/money';
+import { ORDER_STATUS } from '@pos/domain/schemas/sale';
+import type { Db, Tx } from '../../db/client.ts';
+import { customer, customerPayment, order, orderPayment, paymentType } from '../../db/schema/index.ts';
+import { isoDate, num } from '../../lib/present.ts';
+
+/**
+ * Statuses whose payments are real money movements: the order is settled (and stays settled
+ * when returned: its return is a separate order with negative payments). Deleted, held and
+ * pending orders do not count anywhere (customer credit, payment summaries).
+ */
+export const SETTLED_STATUSES = [ORDER_STATUS.COMPLETED, ORDER_STATUS.DISPATCHED, ORDER_STATUS.RETURNED];
+
+export interface FiguresCents {
+  sale: number;
+  paid: number;
+  outstanding: number;
+  openingBalance: number;
+  /** outstanding + opening balance: what the customer owes. */
+  balance: number;
+}
+
+/**
+ * Credit figures of customers, computed in SQL from the rows (no cached column to drift):
+ * sale = Σ stored `total` of credit-type payments of the customer's settled orders (a return's
+ * negative credit payments net it down), paid = Σ customer payments, outstanding = sale - paid,
+ * balance = outstanding + opening balance.
+ */
+export async function loadCustomerFigures(db: Db | Tx, ids: number[]): Promise<Map<number, FiguresCents>> {
+  const out = new Map<number, FiguresCents>();
+  const unique = [...new Set(ids)];
+  if (!unique.length) return out;
+  const d = db as Db;
+  const [sales, payments, opening] = await Promise.all([
+    d.select({ customerId: order.customerId, total: sql<string>`coalesce(sum(${orderPayment.total}), 0)::text` })
+      .from(orderPayment)
+      .innerJoin(order, eq(order.id, orderPayment.orderId))
+      .innerJoin(paymentType, eq(paymentType.id, orderPayment.typeId))
+      .where(and(inArray(order.customerId, unique), eq(paymentType.type, 'credit'), inArray(order.status, SETTLED_STATUSES)))
+      .groupBy(order.customerId),
+    d.select({ customerId: customerPayment.customerId, total: sql<string>`coalesce(sum(${customerPayment.amount}), 0)::text` })
+      .from(customerPayment).where(inArray(customerPayment.customerId, unique)).groupBy(customerPayment.customerId),
+    d.select({ id: customer.id, openingBalance: customer.openingBalance }).from(customer).where(inArray(customer.id, unique)),
+  ]);
+  const saleBy = new Map(sales.map((r) => [r.customerId!, parseMoney(r.total)]));
+  const paidBy = new Map(payments.map((r) => [r.customerId, parseMoney(r.total)]));
+  for (const c of opening) {
+    const f = customerFigures({ creditSalesCents: [saleBy.get(c.id) ?? 0], paymentsCents: [paidBy.get(c.id) ?? 0] });
+    const openingBalance = parseMoney(c.openingBalance);
+    out.set(c.id, { ...f, openingBalance, balance: customerBalance({ outstandingCents: f.outstanding, openingBalanceCents: openingBalance }) });
+  }
+  return out;
+}
+
+const ZERO: FiguresCents = { sale: 0, paid: 0, outstanding: 0, openingBalance: 0, balance: 0 };
+
+/** The customer fields every response shares (orders and payments are added by the customers module). */
+export function presentCustomerFields(c: typeof customer.$inferSelect, f: FiguresCents | undefined) {
+  const fig = f ?? { ...ZERO, openingBalance: parseMoney(c.openingBalance), balance: parseMoney(c.openingBalance) };
+  return {
+    '@id': `/api/customers/${c.id}`,
+    '@type': 'Customer',
+    id: c.id,
+    name: c.name,
+    email: c.email,
+    phone: c.phone,
+    birthday: c.birthday,
+    address: c.address,
+    lat: c.lat,
+    lng: c.lng,
+    cnic: c.cnic,
+    openingBalance: num(c.openingBalance) ?? 0,
+    allowCreditSale: c.allowCreditSale,
+    allowCredit: c.allowCreditSale,
+    creditLimit: num(c.creditLimit),
+    sale: toDecimal(fig.sale),
+    paid: toDecimal(fig.paid),
+    outstanding: toDecimal(fig.outstanding),
+    balance: toDecimal(fig.balance),
+    createdAt: isoDate(c.createdAt),
+    updatedAt: isoDate(c.updatedAt),
+    uuid: c.uuid,
+  };
+}

@@ -1,0 +1,116 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { BLANK, NOT_EMAIL, NOT_NUMBER, NOT_POSITIVE_OR_ZERO, TOO_LONG, decimal, optionalText, parseRef, text } from '@pos/domain/wire-fields';
+import { caller } from '../../plugins/auth.ts';
+import { parseBody, parseId, registerResource, stripReadOnly } from '../../resources/engine.ts';
+import {
+  addCustomerPayment, createCustomer, customerPaymentsResource, customersResource, presentCustomerById, updateCustomer,
+} from './customers.service.ts';
+
+const tags = ['Customers'];
+
+const optionalEmail = z.union([z.literal(''), z.null(), z.string().trim().max(255, TOO_LONG).email(NOT_EMAIL)]).optional()
+  .transform((v) => (v === '' ? null : v));
+const optionalNumber = z.union([z.number(), z.string(), z.null()], { error: NOT_NUMBER }).optional().transform((v, ctx) => {
+  if (v === undefined) return undefined;
+  if (v === null || v === '') return null;
+  const n = Number(v);
+  if (!Number.isFinite(n)) { ctx.addIssue({ code: 'custom', message: NOT_NUMBER }); return z.NEVER; }
+  return n;
+});
+/** An optional amount as number or numeric string; '' and null clear it. */
+const optionalAmount = (opts: { min?: number } = {}) => z.unknown().optional().transform((v, ctx): string | null | undefined => {
+  if (v === undefined) return undefined;
+  if (v === null || v === '') return null;
+  const s = typeof v === 'number' && Number.isFinite(v) ? String(v) : typeof v === 'string' ? v.trim() : '';
+  if (!/^-?\d{1,15}(\.\d{1,2})?$/.test(s)) { ctx.addIssue({ code: 'custom', message: NOT_NUMBER }); return z.NEVER; }
+  if (opts.min !== undefined && Number(s) < opts.min) { ctx.addIssue({ code: 'custom', message: NOT_POSITIVE_OR_ZERO }); return z.NEVER; }
+  return s;
+});
+/** 'yyyy-MM-dd', an ISO date-time or the DTO wrapper {datetime}; stored as a date. */
+const optionalBirthday = z.unknown().optional().transform((v, ctx): string | null | undefined => {
+  if (v === undefined) return undefined;
+  if (v === null || v === '') return null;
+  const s = typeof v === 'object' && v && 'datetime' in v ? String((v as any).datetime) : String(v);
+  const m = /^(\d{4}-\d{2}-\d{2})/.exec(s.trim());
+  if (!m || Number.isNaN(Date.parse(m[1]))) { ctx.addIssue({ code: 'custom', message: 'This value is not a valid date.' }); return z.NEVER; }
+  return m[1];
+});
+const boolish = z.union([z.boolean(), z.literal(0), z.literal(1), z.literal('true'), z.literal('false'), z.literal('1'), z.literal('0'), z.null()]).optional()
+  .transform((v) => (v === undefined || v === null ? undefined : v === true || v === 1 || v === 'true' || v === '1'));
+
+const fields = {
+  name: text(255),
+  phone: text(50),
+  email: optionalEmail,
+  cnic: optionalText(255),
+  address: optionalText(255),
+  birthday: optionalBirthday,
+  lat: optionalNumber,
+  lng: optionalNumber,
+  openingBalance: optionalAmount(),
+  /** The form's name; `allowCreditSale` (the model's) is read when the form's is absent. */
+  allowCredit: boolish,
+  allowCreditSale: boolish,
+  /** Empty or null: no limit. */
+  creditLimit: optionalAmount({ min: 0 }),
+};
+const toInput = (b: any) => {
+  const { allowCredit, allowCreditSale, ...rest } = b;
+  const allow = allowCredit ?? allowCreditSale;
+  return { ...rest, ...(allow !== undefined ? { allowCreditSale: allow } : {}) };
+};
+const createBody = z.object(fields).transform(toInput);
+const updateBody = z.object(fields).partial().transform(toInput);
+
+const paymentBody = z.object({
+  amount: decimal({ positive: true }),
+  description: text(2000),
+  customer: z.unknown().transform((v, ctx) => {
+    const id = parseRef(v);
+    if (id == null) { ctx.addIssue({ code: 'custom', message: id === null ? BLANK : 'This value is not a valid reference.' }); return z.NEVER; }
+    return id;
+  }),
+  /** The client sends the order's IRI under `orderId`; `order` is accepted too. */
+  orderId: z.unknown().optional(),
+  order: z.unknown().optional(),
+}).transform((b, ctx) => {
+  const raw = b.orderId ?? b.order;
+  const orderId = parseRef(raw);
+  if (orderId === undefined) { ctx.addIssue({ code: 'custom', path: ['orderId'], message: 'This value is not a valid reference.' }); return z.NEVER; }
+  return { amount: b.amount, description: b.description, customerId: b.customer, orderId };
+});
+
+/** Customers (create, update, list with figures and ledger) and customer payments (reference client 2.6). */
+export default async function customersRoutes(app: FastifyInstance) {
+  const { db } = app;
+  const user = { auth: 'user' as const };
+
+  registerResource(app, customersResource);
+  registerResource(app, customerPaymentsResource);
+
+  app.post('/api/customers', { config: user, schema: { tags, summary: 'Create a customer: {customer}' } }, async (request, reply) => {
+    const auth = caller(request);
+    const input = parseBody(createBody, stripReadOnly(request.body));
+    const id = await createCustomer(db, input);
+    reply.status(201);
+    return { customer: await presentCustomerById(db, id, auth) };
+  });
+
+  const update = async (request: any) => {
+    const auth = caller(request);
+    const id = parseId(request.params.id);
+    const input = parseBody(updateBody, stripReadOnly(request.body));
+    await updateCustomer(db, id, input);
+    return { customer: await presentCustomerById(db, id, auth) };
+  };
+  app.put('/api/customers/:id', { config: user, schema: { tags, summary: 'Update a customer (merge): {customer}' } }, update);
+  app.patch('/api/customers/:id', { config: user, schema: { tags, summary: 'Update a customer (merge): {customer}' } }, update);
+
+  app.post('/api/customer_payments', { config: user, schema: { tags, summary: 'Receive a payment from a customer: the payment' } }, async (request, reply) => {
+    const auth = caller(request);
+    const input = parseBody(paymentBody, stripReadOnly(request.body));
+    reply.status(201);
+    return addCustomerPayment(db, input, auth);
+  });
+}

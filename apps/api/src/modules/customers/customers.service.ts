@@ -1,0 +1,170 @@
+import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import { notFound, validationError } from '@pos/domain/errors';
+import type { Db } from '../../db/client.ts';
+import { customer, customerPayment, order } from '../../db/schema/index.ts';
+import type { AuthInfo } from '../../plugins/auth.ts';
+import type { ResourceDef } from '../../resources/engine.ts';
+import { exact, partial } from '../../resources/filters.ts';
+import { isoDate, num } from '../../lib/present.ts';
+import { presentOrders } from '../sales/order.presenter.ts';
+import { loadCustomerFigures, presentCustomerFields } from './customer.figures.ts';
+
+type CustomerRow = typeof customer.$inferSelect;
+type PaymentRow = typeof customerPayment.$inferSelect;
+
+export interface CustomerInput {
+  name?: string;
+  phone?: string | null;
+  email?: string | null;
+  cnic?: string | null;
+  address?: string | null;
+  birthday?: string | null;
+  lat?: number | null;
+  lng?: number | null;
+  openingBalance?: string | null;
+  allowCreditSale?: boolean;
+  creditLimit?: string | null;
+}
+
+const presentPayment = (p: PaymentRow, o: typeof order.$inferSelect | undefined) => ({
+  '@id': `/api/customer_payments/${p.id}`,
+  '@type': 'CustomerPayment',
+  id: p.id,
+  amount: num(p.amount),
+  description: p.description,
+  createdAt: isoDate(p.createdAt),
+  order: o ? { '@id': `/api/orders/${o.id}`, id: o.id, orderId: o.orderId, createdAt: isoDate(o.createdAt), status: o.status } : null,
+  customer: `/api/customers/${p.customerId}`,
+});
+
+/**
+ * Customers as the client reads them: the customer fields with sale, paid, outstanding and
+ * balance (= outstanding + opening balance), plus `payments[]` (newest first) and `orders[]`
+ * (the customer's orders in the caller's stores, each with items and payments[].type.name).
+ */
+export async function presentCustomers(db: Db, rows: CustomerRow[], auth: AuthInfo) {
+  if (!rows.length) return [];
+  const ids = rows.map((r) => r.id);
+  const [figures, payments, orders] = await Promise.all([
+    loadCustomerFigures(db, ids),
+    db.select().from(customerPayment).where(inArray(customerPayment.customerId, ids)).orderBy(desc(customerPayment.createdAt), desc(customerPayment.id)),
+    auth.storeIds.length
+      ? db.select().from(order).where(and(inArray(order.customerId, ids), inArray(order.storeId, auth.storeIds))).orderBy(desc(order.createdAt), desc(order.id))
+      : Promise.resolve([]),
+  ]);
+  const paymentOrderIds = [...new Set(payments.map((p) => p.orderId).filter((x): x is number => x != null))];
+  const paymentOrders = paymentOrderIds.length ? await db.select().from(order).where(inArray(order.id, paymentOrderIds)) : [];
+  const orderBy = new Map(paymentOrders.map((o) => [o.id, o]));
+  const presented = await presentOrders(db, orders, { withCustomer: false });
+  return rows.map((c) => ({
+    ...presentCustomerFields(c, figures.get(c.id)),
+    payments: payments.filter((p) => p.customerId === c.id).map((p) => presentPayment(p, p.orderId != null ? orderBy.get(p.orderId) : undefined)),
+    orders: presented.filter((o, i) => orders[i].customerId === c.id),
+  }));
+}
+
+export async function presentCustomerById(db: Db, id: number, auth: AuthInfo) {
+  const rows = await db.select().from(customer).where(eq(customer.id, id));
+  if (!rows.length) throw notFound('Customer not found');
+  const [dto] = await presentCustomers(db, rows, auth);
+  return dto;
+}
+
+function values(input: CustomerInput) {
+  const out: Partial<typeof customer.$inferInsert> = {};
+  if (input.name !== undefined) out.name = input.name;
+  if (input.phone !== undefined) out.phone = input.phone;
+  if (input.email !== undefined) out.email = input.email;
+  if (input.cnic !== undefined) out.cnic = input.cnic;
+  if (input.address !== undefined) out.address = input.address;
+  if (input.birthday !== undefined) out.birthday = input.birthday;
+  if (input.lat !== undefined) out.lat = input.lat;
+  if (input.lng !== undefined) out.lng = input.lng;
+  if (input.openingBalance !== undefined) out.openingBalance = input.openingBalance ?? '0';
+  if (input.allowCreditSale !== undefined) out.allowCreditSale = input.allowCreditSale;
+  if (input.creditLimit !== undefined) out.creditLimit = input.creditLimit;
+  return out;
+}
+
+/** Creates a customer; sale/paid/outstanding start at 0, balance at the opening balance. */
+export async function createCustomer(db: Db, input: CustomerInput & { name: string }): Promise<number> {
+  const [row] = await db.insert(customer).values({ ...values(input), name: input.name }).returning({ id: customer.id });
+  return row.id;
+}
+
+/** Merges the given fields into a customer (absent fields keep their value). */
+export async function updateCustomer(db: Db, id: number, input: CustomerInput): Promise<void> {
+  const [row] = await db.update(customer).set({ ...values(input), updatedAt: new Date() }).where(eq(customer.id, id)).returning({ id: customer.id });
+  if (!row) throw notFound('Customer not found');
+}
+
+/**
+ * Records money received from a customer against their credit (optionally for one of their
+ * orders, which must be in the caller's stores). Outstanding drops by the amount; it is computed
+ * from the rows, so it stays exact.
+ */
+export async function addCustomerPayment(db: Db, input: { amount: string; description: string; customerId: number; orderId: number | null }, auth: AuthInfo) {
+  return db.transaction(async (tx) => {
+    const [c] = await tx.select({ id: customer.id }).from(customer).where(eq(customer.id, input.customerId));
+    if (!c) throw validationError([{ propertyPath: 'customer', message: `'Customer' with ID '${input.customerId}' not found` }]);
+    let o: typeof order.$inferSelect | undefined;
+    if (input.orderId != null) {
+      [o] = await tx.select().from(order).where(eq(order.id, input.orderId));
+      if (!o || o.customerId !== input.customerId || !auth.storeIds.includes(o.storeId)) {
+        throw validationError([{ propertyPath: 'orderId', message: `'Order' with ID '${input.orderId}' not found` }]);
+      }
+    }
+    const [p] = await tx.insert(customerPayment).values({
+      amount: input.amount, description: input.description, customerId: input.customerId, orderId: input.orderId,
+    }).returning();
+    return presentPayment(p, o);
+  });
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** GET /api/customers and /api/customers/{id}: hydra list of customers with their figures and ledger. */
+export const customersResource: ResourceDef<CustomerRow> = {
+  path: 'customers',
+  type: 'Customer',
+  table: customer,
+  filters: {
+    id: exact(customer.id, 'int'),
+    name: partial(customer.name),
+    phone: partial(customer.phone),
+    cnic: partial(customer.cnic),
+    email: partial(customer.email),
+    openingBalance: exact(customer.openingBalance, 'number'),
+    q: (v) => {
+      const like = `%${escapeLike(String(Array.isArray(v) ? v[0] : v).trim())}%`;
+      return or(sql`${customer.name} ilike ${like}`, sql`${customer.phone} ilike ${like}`, sql`${customer.cnic} ilike ${like}`);
+    },
+  },
+  sorts: {
+    id: customer.id, name: customer.name, phone: customer.phone, cnic: customer.cnic, email: customer.email,
+    openingBalance: customer.openingBalance, createdAt: customer.createdAt,
+  },
+  present: (rows, ctx) => presentCustomers(ctx.db, rows, ctx.auth),
+  access: { read: 'user' },
+};
+
+/** GET /api/customer_payments (filter customer): the ledger's payments. */
+export const customerPaymentsResource: ResourceDef<PaymentRow> = {
+  path: 'customer_payments',
+  type: 'CustomerPayment',
+  table: customerPayment,
+  filters: {
+    customer: exact(customerPayment.customerId, 'int'),
+    'customer.id': exact(customerPayment.customerId, 'int'),
+    order: exact(customerPayment.orderId, 'int'),
+  },
+  sorts: { id: customerPayment.id, createdAt: customerPayment.createdAt, amount: customerPayment.amount },
+  async present(rows, ctx) {
+    const ids = [...new Set(rows.map((r) => r.orderId).filter((x): x is number => x != null))];
+    const orders = ids.length ? await ctx.db.select().from(order).where(inArray(order.id, ids)) : [];
+    const by = new Map(orders.filter((o) => ctx.auth.storeIds.includes(o.storeId)).map((o) => [o.id, o]));
+    return rows.map((r) => presentPayment(r, r.orderId != null ? by.get(r.orderId) : undefined));
+  },
+  access: { read: 'user' },
+};
+

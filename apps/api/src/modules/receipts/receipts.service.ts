@@ -1,0 +1,108 @@
+import { eq } from 'drizzle-orm';
+import { AppError, notFound, validationError } from '@pos/domain/errors';
+import { formatCurrency, formatDateTime } from '@pos/domain/format';
+import { mulPriceQty, parseMoney, parseQuantity, quantityToString, sumCents } from '@pos/domain/money';
+import type { Db } from '../../db/client.ts';
+import { order, setting } from '../../db/schema/index.ts';
+import type { Mailer } from '../../lib/mailer.ts';
+import type { AuthInfo } from '../../plugins/auth.ts';
+import { presentOrderById, type OrderDto } from '../sales/order.presenter.ts';
+
+export const NOT_CONFIGURED = 'E-mail is not configured on this server';
+export const NO_ADDRESS = 'The customer has no e-mail address';
+export const RECEIPT_FOOTER = 'Thank you for your visit';
+
+const EMAIL_RE = /^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/;
+
+/** Splits "a@x.com, b@y.com" into addresses; every one must be valid (propertyPath "to"). */
+export function parseRecipients(to: string | null | undefined): string[] {
+  if (!to || !to.trim()) return [];
+  const list = to.split(/[,;]/).map((s) => s.trim()).filter(Boolean);
+  if (list.length > 10) throw validationError([{ propertyPath: 'to', message: 'This value is too long.' }]);
+  for (const a of list) {
+    if (!EMAIL_RE.test(a) || a.length > 254) throw validationError([{ propertyPath: 'to', message: 'This value is not a valid email address.' }]);
+  }
+  return list;
+}
+
+const money = (v: number | string | null | undefined) => parseMoney(v ?? 0);
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+interface ReceiptSettings { shopName: string; footer: string }
+
+async function receiptSettings(db: Db): Promise<ReceiptSettings> {
+  const rows = await db.select().from(setting).where(eq(setting.type, 'sale_receipt'));
+  const get = (name: string) => rows.find((r) => r.name === name)?.value?.trim();
+  return { shopName: get('shop_name') || 'Shop name', footer: get('receipt_footer') || RECEIPT_FOOTER };
+}
+
+/** The receipt as plain text and HTML: the same figures the till's receipt preview prints. */
+export function renderReceipt(o: OrderDto, s: ReceiptSettings): { subject: string; text: string; html: string } {
+  const lines = o.items.map((i) => {
+    const name = `${i.product?.name ?? ''}${i.variant?.attributeValue ? ` (${i.variant.attributeValue})` : ''}`;
+    const qty = parseQuantity(i.quantity ?? 0);
+    // Line total = price x qty - discount + taxesTotal (spec 3 "Order item"), price x qty rounded once.
+    const total = sumCents([mulPriceQty(money(i.price), qty), money(i.taxesTotal), -money(i.discount)]);
+    return { name, qty: quantityToString(qty), price: formatCurrency(money(i.price)), total: formatCurrency(total) };
+  });
+  const itemsTotal = money(o.subTotal);
+  const rows: Array<[string, string]> = [
+    ['Items total', formatCurrency(itemsTotal)],
+  ];
+  if (o.discount && money(o.discount.amount)) rows.push(['Discount', formatCurrency(-money(o.discount.amount))]);
+  if (o.tax && money(o.tax.amount)) rows.push(['Tax', formatCurrency(money(o.tax.amount))]);
+  if (money(o.adjustment)) rows.push(['Adjustment', formatCurrency(money(o.adjustment))]);
+  rows.push(['Net Total', formatCurrency(money(o.grandTotal))]);
+  for (const p of o.payments) rows.push([p.type?.name ?? 'Payment', formatCurrency(money(p.received))]);
+  const change = sumCents(o.payments.map((p) => money(p.due)));
+  if (change) rows.push(['Change due', formatCurrency(change)]);
+
+  const title = `Order# ${o.orderId ?? o.id}`;
+  const when = o.createdAt ? formatDateTime(o.createdAt) : '';
+  const customer = o.customer?.name ?? '';
+  const text = [
+    s.shopName,
+    title,
+    when,
+    customer ? `Customer: ${customer}` : '',
+    '',
+    ...lines.map((l) => `${l.name}\n  ${l.qty} x ${l.price} = ${l.total}`),
+    '',
+    ...rows.map(([k, v]) => `${k}: ${v}`),
+    '',
+    s.footer,
+  ].filter((x, i, a) => !(x === '' && a[i - 1] === '')).join('\n');
+
+  const html = `<!doctype html><html><body style="font-family:monospace;max-width:3.5in">
+<h2 style="text-align:center">${esc(s.shopName)}</h2>
+<p>${esc(title)}<br>${esc(when)}${customer ? `<br>Customer: ${esc(customer)}` : ''}</p>
+<table style="width:100%;border-collapse:collapse">
+<thead><tr><th align="left">Item</th><th align="right">Qty</th><th align="right">Price</th><th align="right">Total</th></tr></thead>
+<tbody>${lines.map((l) => `<tr><td>${esc(l.name)}</td><td align="right">${esc(l.qty)}</td><td align="right">${esc(l.price)}</td><td align="right">${esc(l.total)}</td></tr>`).join('')}</tbody>
+</table><hr>
+<table style="width:100%">${rows.map(([k, v]) => `<tr><td>${esc(k)}</td><td align="right">${esc(v)}</td></tr>`).join('')}</table>
+<p style="text-align:center">${esc(s.footer)}</p></body></html>`;
+  return { subject: `${s.shopName}: receipt for ${title}`, text, html };
+}
+
+/**
+ * E-mails an order's receipt to `to` (comma separated), or to the order's customer when omitted.
+ * Guarantees: an order of a store the caller is not in is a 404 (no existence leak); with no SMTP
+ * configured nothing is sent and a 422 says so; nothing is written to the database.
+ */
+export async function emailReceipt(db: Db, mailer: Mailer, auth: AuthInfo, orderId: number, to?: string | null): Promise<{ message: string; to: string[] }> {
+  const rows = await db.select({ id: order.id, storeId: order.storeId }).from(order).where(eq(order.id, orderId)).limit(1);
+  const row = rows[0];
+  if (!row || !auth.storeIds.includes(row.storeId)) throw notFound('Order not found');
+  const recipients = parseRecipients(to);
+  const dto = await presentOrderById(db, orderId);
+  if (!recipients.length) {
+    const email = (dto.customer as { email?: string | null } | null)?.email?.trim();
+    if (!email) throw validationError([{ propertyPath: 'to', message: NO_ADDRESS }], NO_ADDRESS);
+    recipients.push(email);
+  }
+  if (!mailer.configured) throw new AppError(422, 'VALIDATION_FAILED', NOT_CONFIGURED);
+  const receipt = renderReceipt(dto, await receiptSettings(db));
+  await mailer.send({ to: recipients.join(', '), subject: receipt.subject, text: receipt.text, html: receipt.html });
+  return { message: `Receipt sent to ${recipients.join(', ')}`, to: recipients };
+}

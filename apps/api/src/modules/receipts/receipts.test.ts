@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../../../test/helpers.ts';
+import * as s from '../../db/schema/index.ts';
+import { NOT_CONFIGURED, NO_ADDRESS, parseRecipients } from './receipts.service.ts';
+
+let t: TestApp;
+let mainOrderId: number;
+let carlaOrderId: number;
+let mallOrderId: number;
+
+/** Factory: a completed order of one line written straight to the database. */
+async function makeOrder(storeName: string, customerName?: string): Promise<number> {
+  const db = t.database.db;
+  const [st] = await db.select().from(s.store).where(eq(s.store.name, storeName));
+  const [p] = await db.select().from(s.product).where(eq(s.product.name, 'Fresh Milk 1L'));
+  const cust = customerName ? (await db.select().from(s.customer).where(eq(s.customer.name, customerName)))[0] : undefined;
+  const [o] = await db.insert(s.order).values({
+    orderId: Math.floor(Math.random() * 1e6), storeId: st.id, status: 'Completed', customerId: cust?.id ?? null,
+    subTotal: '5.00', total: '5.00', adjustment: '0',
+  }).returning();
+  await db.insert(s.orderProduct).values({ orderId: o.id, productId: p.id, quantity: '2', price: '2.50', discount: '0', taxesTotal: '0' });
+  await db.insert(s.orderPayment).values({ orderId: o.id, total: '5.00', received: '10.00', due: '5.00' });
+  return o.id;
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  mainOrderId = await makeOrder('Main Street', 'Aisha Khan');
+  carlaOrderId = await makeOrder('Main Street', 'Carla Diaz');
+  mallOrderId = await makeOrder('Harbour Mall');
+});
+afterAll(async () => { await t?.close(); });
+
+const send = async (id: number | string, payload: unknown, user = 'cashier') =>
+  t.app.inject({ method: 'POST', url: `/api/admin/order/${id}/email`, headers: await t.login(user), payload: payload as object });
+
+describe('POST /api/admin/order/:id/email', () => {
+  it('sends the receipt to the typed addresses', async () => {
+    const before = t.mail.sent.length;
+    const res = await send(mainOrderId, { to: 'a@example.com, b@example.com' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().to).toEqual(['a@example.com', 'b@example.com']);
+    const mail = t.mail.sent[before];
+    expect(mail.to).toBe('a@example.com, b@example.com');
+    expect(mail.subject).toContain('Demo Shop');
+    expect(mail.text).toContain('Fresh Milk 1L');
+    expect(mail.text).toContain('2 x $2.5 = $5.0');
+    expect(mail.text).toContain('Thank you for your visit');
+    expect(mail.html).toContain('max-width:3.5in');
+  });
+
+  it("falls back to the customer's address", async () => {
+    const before = t.mail.sent.length;
+    const res = await send(carlaOrderId, {});
+    expect(res.statusCode).toBe(200);
+    expect(t.mail.sent[before].to).toBe('carla@example.com');
+  });
+
+  it('answers 422 when there is no address at all', async () => {
+    const res = await send(mainOrderId, { to: '' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errorMessage).toBe(NO_ADDRESS);
+    expect(res.json().violations[0].propertyPath).toBe('to');
+  });
+
+  it('answers 422 naming the field for a bad address', async () => {
+    const res = await send(mainOrderId, { to: 'not-an-address' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().violations).toEqual([{ propertyPath: 'to', message: 'This value is not a valid email address.' }]);
+  });
+
+  it("is a 404 for another store's order, a missing one and a junk id", async () => {
+    for (const id of [mallOrderId, 999999, 'abc']) {
+      const res = await send(id, { to: 'a@example.com' });
+      expect(res.statusCode).toBe(404);
+    }
+    // The admin belongs to both stores.
+    expect((await send(mallOrderId, { to: 'a@example.com' }, 'admin')).statusCode).toBe(200);
+  });
+
+  it('needs a signed-in user', async () => {
+    const res = await t.app.inject({ method: 'POST', url: `/api/admin/order/${mainOrderId}/email`, payload: { to: 'a@example.com' } });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('says so when e-mail is not configured, and sends nothing', async () => {
+    const app = t.app as unknown as { mailer: unknown };
+    const real = app.mailer;
+    const sent: unknown[] = [];
+    app.mailer = { configured: false, async send(m: unknown) { sent.push(m); } };
+    try {
+      const res = await send(mainOrderId, { to: 'a@example.com' });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().errorMessage).toBe(NOT_CONFIGURED);
+      expect(sent).toHaveLength(0);
+    } finally {
+      app.mailer = real;
+    }
+  });
+});
+
+describe('parseRecipients', () => {
+  it.each([
+    ['', []],
+    ['a@x.io', ['a@x.io']],
+    [' a@x.io ; b@y.io,', ['a@x.io', 'b@y.io']],
+  ])('%j -> %j', (input, expected) => {
+    expect(parseRecipients(input)).toEqual(expected);
+  });
+  it('refuses junk', () => {
+    expect(() => parseRecipients('a@x.io, nope')).toThrow();
+  });
+});

@@ -1,0 +1,177 @@
+import { asc, eq, inArray } from 'drizzle-orm';
+import { notFound } from '@pos/domain/errors';
+import { parseMoney, toDecimal } from '@pos/domain/money';
+import type { Db, Tx } from '../../db/client.ts';
+import {
+  customer, discount, order, orderDiscount, orderPayment, orderProduct, orderProductTax, orderTax, paymentType,
+  product, productTax, productVariant, store, tax, terminal, userAccount,
+} from '../../db/schema/index.ts';
+import { isoDate, num } from '../../lib/present.ts';
+import { loadCustomerFigures, presentCustomerFields } from '../customers/customer.figures.ts';
+
+type OrderRow = typeof order.$inferSelect;
+
+const byId = async <T extends { id: number }>(load: (ids: number[]) => Promise<T[]>, ids: (number | null | undefined)[]) => {
+  const unique = [...new Set(ids.filter((x): x is number => x != null))];
+  const rows = unique.length ? await load(unique) : [];
+  return new Map(rows.map((r) => [r.id, r]));
+};
+
+const groupBy = <T, K>(rows: T[], key: (r: T) => K) => {
+  const m = new Map<K, T[]>();
+  for (const r of rows) {
+    const k = key(r);
+    const list = m.get(k);
+    if (list) list.push(r); else m.set(k, [r]);
+  }
+  return m;
+};
+
+const taxBrief = (t: { id: number; name: string; rate: string }) => ({ '@id': `/api/taxes/${t.id}`, '@type': 'Tax', id: t.id, name: t.name, rate: num(t.rate) });
+
+export interface PresentOptions {
+  /** Embed the customer (with sale/paid/outstanding). Off inside a customer's own order list. */
+  withCustomer?: boolean;
+}
+
+/**
+ * Orders as the reference OrderDto (reference-server 2.3), batch-loaded: embedded items with their
+ * product, variant and taxes, order discount and tax with their types, payments with their type,
+ * customer, user, store, terminal, returnedFrom; money as JSON numbers. Adds `subTotal`, `total`
+ * (server-computed, without the adjustment), `grandTotal` (with it) and `customerName`.
+ */
+export async function presentOrders(db: Db | Tx, rows: OrderRow[], opts: PresentOptions = {}) {
+  if (!rows.length) return [];
+  const d = db as Db;
+  const ids = rows.map((r) => r.id);
+  const [items, payments, discounts, taxes] = await Promise.all([
+    d.select().from(orderProduct).where(inArray(orderProduct.orderId, ids)).orderBy(asc(orderProduct.id)),
+    d.select({ p: orderPayment, t: paymentType }).from(orderPayment).leftJoin(paymentType, eq(paymentType.id, orderPayment.typeId))
+      .where(inArray(orderPayment.orderId, ids)).orderBy(asc(orderPayment.id)),
+    d.select({ od: orderDiscount, t: discount }).from(orderDiscount).leftJoin(discount, eq(discount.id, orderDiscount.typeId))
+      .where(inArray(orderDiscount.orderId, ids)),
+    d.select({ ot: orderTax, t: tax }).from(orderTax).leftJoin(tax, eq(tax.id, orderTax.typeId)).where(inArray(orderTax.orderId, ids)),
+  ]);
+  const itemIds = items.map((i) => i.id);
+  const productIds = [...new Set(items.map((i) => i.productId))];
+  const [lineTaxes, products, productTaxes, variants, users, stores, terminals, customers, returnedFrom] = await Promise.all([
+    itemIds.length ? d.select({ lt: orderProductTax, t: tax }).from(orderProductTax).innerJoin(tax, eq(tax.id, orderProductTax.taxId))
+      .where(inArray(orderProductTax.orderProductId, itemIds)) : Promise.resolve([]),
+    byId((u) => d.select().from(product).where(inArray(product.id, u)), productIds),
+    productIds.length ? d.select({ productId: productTax.productId, t: tax }).from(productTax).innerJoin(tax, eq(tax.id, productTax.otherId))
+      .where(inArray(productTax.productId, productIds)).orderBy(asc(tax.id)) : Promise.resolve([]),
+    byId((u) => d.select().from(productVariant).where(inArray(productVariant.id, u)), items.map((i) => i.variantId)),
+    byId((u) => d.select().from(userAccount).where(inArray(userAccount.id, u)), rows.map((r) => r.userId)),
+    byId((u) => d.select().from(store).where(inArray(store.id, u)), rows.map((r) => r.storeId)),
+    byId((u) => d.select().from(terminal).where(inArray(terminal.id, u)), rows.map((r) => r.terminalId)),
+    opts.withCustomer === false ? Promise.resolve(new Map<number, typeof customer.$inferSelect>())
+      : byId((u) => d.select().from(customer).where(inArray(customer.id, u)), rows.map((r) => r.customerId)),
+    byId((u) => d.select().from(order).where(inArray(order.id, u)), rows.map((r) => r.returnedFromId)),
+  ]);
+  const figures = customers.size ? await loadCustomerFigures(d, [...customers.keys()]) : new Map();
+  const itemsBy = groupBy(items, (i) => i.orderId);
+  const lineTaxesBy = groupBy(lineTaxes, (x) => x.lt.orderProductId);
+  const productTaxesBy = groupBy(productTaxes, (x) => x.productId);
+  const paymentsBy = groupBy(payments, (x) => x.p.orderId);
+  const discountBy = new Map(discounts.map((x) => [x.od.orderId, x]));
+  const taxBy = new Map(taxes.map((x) => [x.ot.orderId, x]));
+
+  const presentProduct = (p: typeof product.$inferSelect) => ({
+    '@id': `/api/products/${p.id}`, '@type': 'Product',
+    id: p.id, name: p.name, sku: p.sku, barcode: p.barcode, baseQuantity: p.baseQuantity, isAvailable: p.isAvailable,
+    basePrice: num(p.basePrice), cost: num(p.cost), saleUnit: p.saleUnit, purchaseUnit: p.purchaseUnit,
+    manageInventory: p.manageInventory, isActive: p.isActive, uuid: p.uuid,
+    taxes: (productTaxesBy.get(p.id) ?? []).map((x) => taxBrief(x.t)),
+    // Always arrays: the reference client maps over them without checking.
+    variants: [], prices: [], categories: [], brands: [], suppliers: [], stores: [], terminals: [],
+  });
+
+  return rows.map((o) => {
+    const od = discountBy.get(o.id);
+    const ot = taxBy.get(o.id);
+    const u = o.userId != null ? users.get(o.userId) : undefined;
+    const s = stores.get(o.storeId);
+    const t = o.terminalId != null ? terminals.get(o.terminalId) : undefined;
+    const c = o.customerId != null ? customers.get(o.customerId) : undefined;
+    const rf = o.returnedFromId != null ? returnedFrom.get(o.returnedFromId) : undefined;
+    const discountAmount = od ? num(od.od.amount) ?? 0 : 0;
+    const taxAmount = ot ? num(ot.ot.amount) ?? 0 : 0;
+    return {
+      '@id': `/api/orders/${o.id}`,
+      '@type': 'Order',
+      id: o.id,
+      orderId: o.orderId,
+      customer: c ? presentCustomerFields(c, figures.get(c.id))
+        : o.customerName ? { id: null, name: o.customerName } : null,
+      customerName: o.customerName,
+      isSuspended: o.isSuspended,
+      isDeleted: o.isDeleted,
+      isReturned: o.isReturned,
+      isDispatched: o.isDispatched,
+      user: u ? { '@id': `/api/users/${u.id}`, id: u.id, username: u.username, displayName: u.displayName } : null,
+      items: (itemsBy.get(o.id) ?? []).map((i) => {
+        const p = products.get(i.productId)!;
+        const v = i.variantId != null ? variants.get(i.variantId) : undefined;
+        return {
+          '@id': `/api/order_products/${i.id}`,
+          '@type': 'OrderProduct',
+          id: i.id,
+          product: p ? presentProduct(p) : null,
+          variant: v ? {
+            '@id': `/api/product_variants/${v.id}`, '@type': 'ProductVariant', id: v.id, name: v.name,
+            attributeName: v.attributeName, attributeValue: v.attributeValue, barcode: v.barcode, sku: v.sku, price: num(v.price),
+          } : null,
+          quantity: num(i.quantity),
+          price: num(i.price),
+          discount: num(i.discount),
+          cost: num(i.cost),
+          taxes: (lineTaxesBy.get(i.id) ?? []).map((x) => ({ ...taxBrief(x.t), rate: num(x.lt.rate) })),
+          taxesTotal: num(i.taxesTotal),
+          // Taxes listed on a line are the ones applied to it.
+          taxIncluded: true,
+          isSuspended: i.isSuspended,
+          isDeleted: i.isDeleted,
+          isReturned: i.isReturned,
+          createdAt: isoDate(i.createdAt),
+          updatedAt: isoDate(i.updatedAt),
+        };
+      }),
+      discount: od ? {
+        id: od.od.id, rate: num(od.od.rate), rateType: od.od.rateType, amount: discountAmount,
+        type: od.t ? { '@id': `/api/discounts/${od.t.id}`, '@type': 'Discount', id: od.t.id, name: od.t.name, rate: num(od.t.rate), rateType: od.t.rateType, scope: od.t.scope } : null,
+      } : null,
+      tax: ot ? {
+        id: ot.ot.id, rate: num(ot.ot.rate), amount: taxAmount,
+        type: ot.t ? taxBrief(ot.t) : null,
+      } : null,
+      itemTaxes: num(o.itemTaxes),
+      payments: (paymentsBy.get(o.id) ?? []).map(({ p, t: pt }) => ({
+        id: p.id, total: num(p.total), received: num(p.received), due: num(p.due),
+        type: pt ? { '@id': `/api/payments/${pt.id}`, '@type': 'Payment', id: pt.id, name: pt.name, type: pt.type, canHaveChangeDue: pt.canHaveChangeDue } : null,
+      })),
+      createdAt: isoDate(o.createdAt),
+      updatedAt: isoDate(o.updatedAt),
+      status: o.status,
+      returnedFrom: rf ? { '@id': `/api/orders/${rf.id}`, id: rf.id, orderId: rf.orderId, createdAt: isoDate(rf.createdAt) } : null,
+      notes: o.description,
+      description: o.description,
+      store: s ? { '@id': `/api/stores/${s.id}`, '@type': 'Store', id: s.id, name: s.name, location: s.location } : null,
+      terminal: t ? { '@id': `/api/terminals/${t.id}`, '@type': 'Terminal', id: t.id, code: t.code, description: t.description } : null,
+      adjustment: num(o.adjustment),
+      subTotal: num(o.subTotal),
+      total: num(o.total),
+      grandTotal: toDecimal(parseMoney(o.total) + parseMoney(o.adjustment)),
+      uuid: o.uuid,
+    };
+  });
+}
+
+export type OrderDto = Awaited<ReturnType<typeof presentOrders>>[number];
+
+/** One order as presented; 404 when it does not exist. (Store scoping is the caller's job.) */
+export async function presentOrderById(db: Db | Tx, id: number, opts: PresentOptions = {}): Promise<OrderDto> {
+  const rows = await (db as Db).select().from(order).where(eq(order.id, id)).limit(1);
+  if (!rows.length) throw notFound('Order not found');
+  const [dto] = await presentOrders(db, rows, opts);
+  return dto;
+}

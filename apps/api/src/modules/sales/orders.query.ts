@@ -1,0 +1,220 @@
+import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { validationError } from '@pos/domain/errors';
+import { parseMoney, toDecimal } from '@pos/domain/money';
+import type { Db } from '../../db/client.ts';
+import { customer, order, orderDiscount, orderPayment, orderProduct, orderProductTax, orderTax, paymentType } from '../../db/schema/index.ts';
+import type { AuthInfo } from '../../plugins/auth.ts';
+import { isJunk, type ResourceDef } from '../../resources/engine.ts';
+import { bool, exact, storeColumnScope } from '../../resources/filters.ts';
+import { isoDate, num } from '../../lib/present.ts';
+import { SETTLED_STATUSES } from '../customers/customer.figures.ts';
+import { presentOrders } from './order.presenter.ts';
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
+
+/**
+ * Reads a date-time filter: 'yyyy-MM-dd', 'yyyy-MM-ddTHH:mm' (the till's form, local time of the
+ * server), or a full ISO string with zone. An end bound given to the minute (or day) includes
+ * that whole minute (or day). null when absent; 422 when unreadable.
+ */
+export function parseWhen(raw: unknown, name: string, end: boolean): Date | null {
+  const s0 = first(raw);
+  if (isJunk(name, s0)) return null;
+  const s = String(s0).trim().replace(' ', 'T');
+  let d: Date;
+  let m: RegExpExecArray | null;
+  if ((m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s))) {
+    d = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+    if (end) d = new Date(d.getTime() + 86_400_000 - 1);
+  } else if ((m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(s))) {
+    d = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]));
+    if (end) d = new Date(d.getTime() + 59_999);
+  } else {
+    d = new Date(s);
+  }
+  if (Number.isNaN(d.getTime())) throw validationError([{ propertyPath: name, message: 'This value is not a valid datetime.' }]);
+  return d;
+}
+
+const intParam = (v: unknown): number | undefined => {
+  const s = first(v);
+  if (s === undefined || s === null) return undefined;
+  const m = /^(?:\/api\/[a-z_]+\/)?(\d{1,10})$/.exec(String(s).trim());
+  if (!m) return undefined;
+  const n = Number(m[1]);
+  return n > 0 && n <= 2147483647 ? n : undefined;
+};
+
+const customerNameSql = sql`coalesce((select ${customer.name} from ${customer} where ${customer.id} = ${order.customerId}), ${order.customerName})`;
+const SORTS: Record<string, PgColumn | SQL> = {
+  orderId: order.orderId,
+  id: order.id,
+  createdAt: order.createdAt,
+  status: order.status,
+  customer: customerNameSql,
+  tax: sql`(select ${orderTax.amount} from ${orderTax} where ${orderTax.orderId} = ${order.id})`,
+  discount: sql`(select ${orderDiscount.amount} from ${orderDiscount} where ${orderDiscount.orderId} = ${order.id})`,
+  total: order.total,
+};
+
+/**
+ * The sale history / day-closing list (GET /api/admin/order/list): `{list, total, count, payments}`.
+ * Filters run in SQL over the caller's stores; `payments` sums the stored payment `total`s per
+ * payment-type kind over ALL matching settled orders (not the page) in one aggregate query, with
+ * `cash` always present.
+ */
+export async function listOrders(db: Db, query: Record<string, unknown>, actor: AuthInfo) {
+  const q = query ?? {};
+  const conds: SQL[] = [];
+  const storeParam = first(q.store ?? q['store.id'] ?? q.storeId);
+  if (!isJunk('store', storeParam)) {
+    const id = intParam(storeParam);
+    if (id === undefined || !actor.storeIds.includes(id)) {
+      throw validationError([{ propertyPath: 'store', message: `'Store' with ID '${String(storeParam)}' not found` }]);
+    }
+    conds.push(eq(order.storeId, id));
+  } else {
+    conds.push(actor.storeIds.length ? inArray(order.storeId, actor.storeIds) : sql`false`);
+  }
+  const from = parseWhen(q.dateTimeFrom, 'dateTimeFrom', false);
+  const to = parseWhen(q.dateTimeTo, 'dateTimeTo', true);
+  if (from) conds.push(sql`${order.createdAt} >= ${from.toISOString()}`);
+  if (to) conds.push(sql`${order.createdAt} <= ${to.toISOString()}`);
+  const text = first(q.q);
+  if (!isJunk('q', text) && String(text).trim()) {
+    const like = `%${escapeLike(String(text).trim())}%`;
+    conds.push(or(
+      sql`${customerNameSql} ilike ${like}`,
+      sql`${order.status} ilike ${like}`,
+      sql`${order.orderId}::text like ${like}`,
+    )!);
+  }
+  const ref = (names: string[]) => {
+    for (const n of names) if (!isJunk(n, first(q[n]))) return intParam(q[n]) ?? -1;
+    return undefined;
+  };
+  const customerId = ref(['customerId', 'customer', 'customer.id']);
+  if (customerId !== undefined) conds.push(eq(order.customerId, customerId));
+  const terminalId = ref(['terminal', 'terminal.id', 'terminalId']);
+  if (terminalId !== undefined) conds.push(eq(order.terminalId, terminalId));
+  const itemId = ref(['itemId']);
+  if (itemId !== undefined) conds.push(sql`exists (select 1 from ${orderProduct} where ${orderProduct.orderId} = ${order.id} and ${orderProduct.productId} = ${itemId})`);
+  const variantId = ref(['variantId']);
+  if (variantId !== undefined) conds.push(sql`exists (select 1 from ${orderProduct} where ${orderProduct.orderId} = ${order.id} and ${orderProduct.variantId} = ${variantId})`);
+  const status = first(q.status);
+  if (!isJunk('status', status)) conds.push(eq(order.status, String(status)));
+  const idsRaw = q['ids[]'] ?? q.ids;
+  if (idsRaw !== undefined) {
+    const ids = (Array.isArray(idsRaw) ? idsRaw : [idsRaw]).map(intParam).filter((x): x is number => x !== undefined);
+    conds.push(ids.length ? inArray(order.id, ids) : sql`false`);
+  }
+  const where = and(...conds);
+
+  // Paging: page + itemsPerPage (default 10), or limit + offset.
+  const size = Math.min(Math.max(Number(first(q.itemsPerPage ?? q.limit)) || 10, 0), 1000);
+  const page = Math.max(Number(first(q.page)) || 1, 1);
+  const offsetParam = Number(first(q.offset));
+  const offset = Number.isInteger(offsetParam) && offsetParam >= 0 && q.page === undefined ? offsetParam : (page - 1) * size;
+
+  const orderBy: SQL[] = [];
+  for (const [k, val] of Object.entries(q)) {
+    const m = /^order\[(.+)\]$/.exec(k);
+    if (!m) continue;
+    const dir = String(first(val)).toLowerCase();
+    const col = SORTS[m[1]];
+    if (col && (dir === 'asc' || dir === 'desc')) orderBy.push(dir === 'asc' ? asc(col) : desc(col));
+  }
+  if (!orderBy.length) orderBy.push(desc(order.createdAt));
+  orderBy.push(desc(order.id));
+
+  const [[{ count }], rows, sums] = await Promise.all([
+    db.select({ count: sql<number>`count(*)::int` }).from(order).where(where),
+    size === 0 ? Promise.resolve([]) : db.select().from(order).where(where).orderBy(...orderBy).limit(size).offset(offset),
+    db.select({ type: paymentType.type, total: sql<string>`coalesce(sum(${orderPayment.total}), 0)::text` })
+      .from(orderPayment)
+      .innerJoin(order, eq(order.id, orderPayment.orderId))
+      .leftJoin(paymentType, eq(paymentType.id, orderPayment.typeId))
+      .where(and(where, inArray(order.status, SETTLED_STATUSES)))
+      .groupBy(paymentType.type),
+  ]);
+  const payments: Record<string, number> = { cash: 0 };
+  for (const s of sums) payments[s.type ?? 'unknown'] = toDecimal(parseMoney(s.total));
+  const list = await presentOrders(db, rows);
+  return { list, total: Number(count), count: list.length, payments };
+}
+
+/** GET /api/orders (order lookup by number, running orders by status / store.id / terminal.id). */
+export const ordersResource: ResourceDef<typeof order.$inferSelect> = {
+  path: 'orders',
+  type: 'Order',
+  table: order,
+  filters: {
+    orderId: exact(order.orderId, 'int'),
+    id: exact(order.id, 'int'),
+    status: exact(order.status),
+    store: exact(order.storeId, 'int'),
+    'store.id': exact(order.storeId, 'int'),
+    terminal: exact(order.terminalId, 'int'),
+    'terminal.id': exact(order.terminalId, 'int'),
+    customer: exact(order.customerId, 'int'),
+    'customer.id': exact(order.customerId, 'int'),
+    isSuspended: bool(order.isSuspended),
+    isDeleted: bool(order.isDeleted),
+    isReturned: bool(order.isReturned),
+    isDispatched: bool(order.isDispatched),
+  },
+  sorts: { id: order.id, orderId: order.orderId, createdAt: order.createdAt, status: order.status },
+  scope: storeColumnScope(order.storeId, false),
+  present: (rows, ctx) => presentOrders(ctx.db, rows),
+  access: { read: 'user' },
+};
+
+/** GET /api/order_products: order lines with order, product, variant and taxes as IRIs (reference client 3). */
+export const orderProductsResource: ResourceDef<typeof orderProduct.$inferSelect> = {
+  path: 'order_products',
+  type: 'OrderProduct',
+  table: orderProduct,
+  filters: {
+    product: exact(orderProduct.productId, 'int'),
+    'product.id': exact(orderProduct.productId, 'int'),
+    item: exact(orderProduct.productId, 'int'),
+    variant: exact(orderProduct.variantId, 'int'),
+    'variant.id': exact(orderProduct.variantId, 'int'),
+    order: exact(orderProduct.orderId, 'int'),
+    'order.id': exact(orderProduct.orderId, 'int'),
+    'order.orderId': (v) => {
+      const n = intParam(v);
+      return n === undefined ? sql`false` : sql`exists (select 1 from ${order} where ${order.id} = ${orderProduct.orderId} and ${order.orderId} = ${n})`;
+    },
+  },
+  sorts: {
+    id: orderProduct.id, createdAt: orderProduct.createdAt, quantity: orderProduct.quantity, price: orderProduct.price, discount: orderProduct.discount,
+    'order.orderId': sql`(select ${order.orderId} from ${order} where ${order.id} = ${orderProduct.orderId})`,
+  },
+  scope: (ctx) => (ctx.auth.storeIds.length
+    ? sql`exists (select 1 from ${order} where ${order.id} = ${orderProduct.orderId} and ${inArray(order.storeId, ctx.auth.storeIds)})`
+    : sql`false`),
+  async present(rows, ctx) {
+    const ids = rows.map((r) => r.id);
+    const taxes = ids.length ? await ctx.db.select().from(orderProductTax).where(inArray(orderProductTax.orderProductId, ids)).orderBy(asc(orderProductTax.taxId)) : [];
+    return rows.map((r) => ({
+      id: r.id,
+      order: `/api/orders/${r.orderId}`,
+      product: `/api/products/${r.productId}`,
+      variant: r.variantId != null ? `/api/product_variants/${r.variantId}` : null,
+      quantity: num(r.quantity),
+      price: num(r.price),
+      discount: num(r.discount),
+      taxes: taxes.filter((t) => t.orderProductId === r.id).map((t) => `/api/taxes/${t.taxId}`),
+      taxesTotal: num(r.taxesTotal),
+      isSuspended: r.isSuspended,
+      isDeleted: r.isDeleted,
+      isReturned: r.isReturned,
+      createdAt: isoDate(r.createdAt),
+      updatedAt: isoDate(r.updatedAt),
+    }));
+  },
+  access: { read: 'user' },
+};

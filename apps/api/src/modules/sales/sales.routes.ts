@@ -1,0 +1,95 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { validationError } from '@pos/domain/errors';
+import { saleSchema } from '@pos/domain/schemas/sale';
+import { caller } from '../../plugins/auth.ts';
+import { parseBody, parseId, registerResource, stripReadOnly } from '../../resources/engine.ts';
+import { presentOrderById } from './order.presenter.ts';
+import { listOrders, orderProductsResource, ordersResource } from './orders.query.ts';
+import {
+  assertOrderVisible, createSale, deleteOrder, dispatchOrder, refundSale, requestHash, restoreOrder, updateSale,
+} from './sales.service.ts';
+
+const tags = ['Sales'];
+
+function idempotencyKey(request: FastifyRequest): string | null {
+  const raw = request.headers['idempotency-key'];
+  const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+  if (!value) return null;
+  if (value.length > 100) throw validationError([{ propertyPath: 'Idempotency-Key', message: 'This value is too long.' }]);
+  return value;
+}
+
+function body(request: FastifyRequest): Record<string, unknown> {
+  const raw = request.body;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return stripReadOnly(raw);
+  return raw as Record<string, unknown>;
+}
+
+/** Sales: create / edit / list / actions (reference client 2.5), plus /api/orders and /api/order_products. */
+export default async function salesRoutes(app: FastifyInstance) {
+  const { db } = app;
+  const user = { auth: 'user' as const };
+
+  registerResource(app, ordersResource);
+  registerResource(app, orderProductsResource);
+
+  app.post('/api/admin/order/create', { config: user, schema: { tags, summary: 'Record a sale (priced by the server; Idempotency-Key safe): {order}' } }, async (request, reply) => {
+    const auth = caller(request);
+    const raw = body(request);
+    const input = parseBody(saleSchema, raw);
+    const result = await createSale(db, input, auth, { clientId: idempotencyKey(request), requestHash: requestHash(raw) });
+    reply.status(result.replayed ? 200 : 201);
+    if (result.replayed) reply.header('idempotent-replayed', 'true');
+    return { order: await presentOrderById(db, result.id) };
+  });
+
+  app.put('/api/admin/order/edit/:id', { config: user, schema: { tags, summary: 'Edit or complete a pending / held order: {order}' } }, async (request) => {
+    const auth = caller(request);
+    const id = parseId((request.params as any).id);
+    await assertOrderVisible(db, id, auth);
+    const input = parseBody(saleSchema, body(request));
+    await updateSale(db, id, input, auth);
+    return { order: await presentOrderById(db, id) };
+  });
+
+  app.get('/api/admin/order/list', { config: user, schema: { tags, summary: 'Sale history: {list, total, count, payments}' } }, async (request) => {
+    return listOrders(db, request.query as Record<string, unknown>, caller(request));
+  });
+
+  app.get('/api/admin/order/:id', { config: user, schema: { tags, summary: 'One order: {order}' } }, async (request) => {
+    const id = parseId((request.params as any).id);
+    await assertOrderVisible(db, id, caller(request));
+    return { order: await presentOrderById(db, id) };
+  });
+
+  app.delete('/api/admin/order/:id', { config: user, schema: { tags, summary: 'Delete (or unsuspend a held order): {order, removed}' } }, async (request) => {
+    const auth = caller(request);
+    const id = parseId((request.params as any).id);
+    await assertOrderVisible(db, id, auth);
+    const before = await presentOrderById(db, id);
+    const { removed } = await deleteOrder(db, id, auth);
+    return { order: removed ? before : await presentOrderById(db, id), removed };
+  });
+
+  app.post('/api/admin/order/refund/:id', { config: user, schema: { tags, summary: 'Refund a whole order: creates the return, gives the stock back: {order: the return}' } }, async (request, reply) => {
+    const auth = caller(request);
+    const id = parseId((request.params as any).id);
+    const result = await refundSale(db, id, auth);
+    reply.status(201);
+    return { order: await presentOrderById(db, result.id) };
+  });
+
+  app.post('/api/admin/order/restore/:id', { config: user, schema: { tags, summary: 'Restore a deleted order (admin): {order}' } }, async (request) => {
+    const auth = caller(request);
+    const id = parseId((request.params as any).id);
+    await restoreOrder(db, id, auth);
+    return { order: await presentOrderById(db, id) };
+  });
+
+  app.post('/api/admin/order/dispatch/:id', { config: user, schema: { tags, summary: 'Mark a completed sale dispatched: {order}' } }, async (request) => {
+    const auth = caller(request);
+    const id = parseId((request.params as any).id);
+    await dispatchOrder(db, id, auth);
+    return { order: await presentOrderById(db, id) };
+  });
+}

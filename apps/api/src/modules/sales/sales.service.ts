@@ -1,0 +1,847 @@
+import crypto from 'node:crypto';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { AppError, conflict, forbidden, notFound, validationError, type Violation } from '@pos/domain/errors';
+import { computeOrderTotals, resolveOrderDiscount, type OrderDiscountInput, type OrderTotals } from '@pos/domain/cart';
+import { divRoundHalfAway, parseMoney, parseQuantity, parseRate, quantityToString, toDecimalString, toSafeNumber } from '@pos/domain/money';
+import { allocatePayments, changeDue, roundingAdjustment, validatePaymentAdd } from '@pos/domain/tender';
+import { effectivePrice, variantPrice, type PriceRuleInput } from '@pos/domain/price-rules';
+import { creditCheck } from '@pos/domain/ledger';
+import { ORDER_STATUS, SALE_MESSAGES, type OrderStatus, type SaleInput } from '@pos/domain/schemas/sale';
+import type { Db, Tx } from '../../db/client.ts';
+import {
+  barcode, customer, discount, discountStore, order, orderDiscount, orderPayment, orderProduct, orderProductTax, orderTax,
+  paymentStore, paymentType, product, productPrice, productStore, productTax, productVariant, stockMovement, storeCounter,
+  tax, taxStore, terminal,
+} from '../../db/schema/index.ts';
+import type { AuthInfo } from '../../plugins/auth.ts';
+import { moveStock } from '../../lib/stock.ts';
+import { loadCustomerFigures } from '../customers/customer.figures.ts';
+
+type OrderRow = typeof order.$inferSelect;
+type Cents = number;
+
+// ---------------------------------------------------------------------------------------------
+// Small infrastructure: errors from either driver, retries, idempotency hash
+// ---------------------------------------------------------------------------------------------
+
+/** The SQLSTATE of a database error, looking through Drizzle's wrapper. */
+export function pgCode(e: unknown): string | undefined {
+  let cur: any = e;
+  for (let i = 0; i < 4 && cur; i++) {
+    if (typeof cur.code === 'string' && /^[0-9A-Z]{5}$/.test(cur.code)) return cur.code;
+    cur = cur.cause;
+  }
+  return undefined;
+}
+
+function isUniqueViolation(e: unknown, constraint: string): boolean {
+  if (pgCode(e) !== '23505') return false;
+  let cur: any = e;
+  for (let i = 0; i < 4 && cur; i++) {
+    if (cur.constraint === constraint || String(cur.message ?? '').includes(constraint) || String(cur.detail ?? '').includes(constraint)) return true;
+    cur = cur.cause;
+  }
+  return false;
+}
+
+/** Re-runs a transaction that lost a deadlock or a serialization race (PostgreSQL picks a victim). */
+async function withRetry<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await fn();
+    } catch (e) {
+      const code = pgCode(e);
+      if ((code === '40P01' || code === '40001') && i < attempts) {
+        await new Promise((r) => setTimeout(r, 5 * i + Math.random() * 20));
+        continue;
+      }
+      throw e;
+    }
+  }
+}
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.keys(value as object).sort().filter((k) => (value as any)[k] !== undefined)
+      .map((k) => [k, canonical((value as any)[k])]));
+  }
+  return value;
+}
+
+/** sha256 of the body with its keys sorted: the same submission always hashes the same. */
+export function requestHash(body: unknown): string {
+  return crypto.createHash('sha256').update(JSON.stringify(canonical(body ?? null))).digest('hex');
+}
+
+/**
+ * Linked to this store, or to no store at all (shared). Written out here because Drizzle's exists()
+ * around raw SQL renders without parentheses.
+ */
+function linkedToStore(link: { ownerId: any; storeId: any } & object, ownerCol: any, storeId: number) {
+  return sql`(exists (select 1 from ${link} where ${link.ownerId} = ${ownerCol} and ${link.storeId} = ${storeId})
+    or not exists (select 1 from ${link} where ${link.ownerId} = ${ownerCol}))`;
+}
+
+const fail = (v: Violation[]) => { if (v.length) throw validationError(v); };
+const notFoundRef = (label: string, id: number) => `'${label}' with ID '${id}' not found`;
+
+// ---------------------------------------------------------------------------------------------
+// Pricing: the server prices every sale with @pos/domain; the client's figures are only checked
+// ---------------------------------------------------------------------------------------------
+
+interface LineTax { taxId: number; rate: number /* hundredths of a percent */ }
+
+interface PricedLine {
+  productId: number;
+  variantId: number | null;
+  productName: string;
+  manageInventory: boolean;
+  qtyMilli: number;
+  priceCents: Cents;
+  /** Requested discount (the domain caps it). */
+  discountCents: Cents;
+  taxes: LineTax[];
+  costCents: Cents;
+}
+
+interface StoredDiscount { typeId: number | null; rateType: 'fixed' | 'percent'; rate: number }
+
+interface PaymentRow { typeId: number; totalCents: Cents; receivedCents: Cents; dueCents: Cents }
+
+interface PricedSale {
+  lines: PricedLine[];
+  totals: OrderTotals;
+  orderTax: { typeId: number | null; rate: number } | null;
+  discount: StoredDiscount | null;
+  payments: PaymentRow[];
+  customerId: number | null;
+  customerName: string | null;
+}
+
+interface OriginalOrder {
+  row: OrderRow;
+  lines: (typeof orderProduct.$inferSelect & { taxes: LineTax[] })[];
+  discount: typeof orderDiscount.$inferSelect | null;
+  tax: typeof orderTax.$inferSelect | null;
+  payments: (typeof orderPayment.$inferSelect)[];
+}
+
+interface PriceOptions {
+  storeId: number;
+  now: Date;
+  status: OrderStatus;
+  original: OriginalOrder | null;
+  /** A full refund mirrors the original's payments even if their types were since deactivated. */
+  trustPaymentTypes?: boolean;
+  /** Skip the client-total comparison (server-built input). */
+  skipTotalCheck?: boolean;
+}
+
+function ruleOf(r: typeof productPrice.$inferSelect): PriceRuleInput {
+  let date: string | Date | null = null;
+  if (r.date != null) {
+    // 1-31 is a day of month; anything larger is read as a unix timestamp (seconds).
+    date = r.date >= 1 && r.date <= 31 ? `2000-01-${String(r.date).padStart(2, '0')}` : new Date(r.date * 1000);
+  }
+  return {
+    basePriceCents: parseMoney(r.basePrice), date, time: r.time, timeTo: r.timeTo, day: r.day,
+    week: r.week, month: r.month, quarter: r.quarter,
+  };
+}
+
+function safe<T>(f: () => T, v: Violation[], propertyPath: string, message = 'This value should be a valid number.'): T | undefined {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof RangeError) { v.push({ propertyPath, message }); return undefined; }
+    throw e;
+  }
+}
+
+async function loadOriginal(tx: Tx, id: number, lock: boolean): Promise<OriginalOrder | null> {
+  const q = tx.select().from(order).where(eq(order.id, id));
+  const [row] = lock ? await q.for('update') : await q;
+  if (!row) return null;
+  const [lines, disc, tx2, payments] = await Promise.all([
+    tx.select().from(orderProduct).where(eq(orderProduct.orderId, id)).orderBy(asc(orderProduct.id)),
+    tx.select().from(orderDiscount).where(eq(orderDiscount.orderId, id)),
+    tx.select().from(orderTax).where(eq(orderTax.orderId, id)),
+    tx.select().from(orderPayment).where(eq(orderPayment.orderId, id)).orderBy(asc(orderPayment.id)),
+  ]);
+  const lineTaxes = lines.length
+    ? await tx.select().from(orderProductTax).where(inArray(orderProductTax.orderProductId, lines.map((l) => l.id))).orderBy(asc(orderProductTax.taxId))
+    : [];
+  return {
+    row,
+    lines: lines.map((l) => ({ ...l, taxes: lineTaxes.filter((t) => t.orderProductId === l.id).map((t) => ({ taxId: t.taxId, rate: parseRate(t.rate) })) })),
+    discount: disc[0] ?? null,
+    tax: tx2[0] ?? null,
+    payments,
+  };
+}
+
+/** A fraction of an amount, rounded once half away from zero (pro-rata discounts of a partial return). */
+function proRata(amount: Cents, part: number, whole: number): Cents {
+  if (whole === 0) return 0;
+  return toSafeNumber(divRoundHalfAway(BigInt(amount) * BigInt(Math.abs(part)), BigInt(Math.abs(whole))));
+}
+
+/**
+ * Prices a sale: lines from the catalogue (product, variant or matching price rule, a barcode
+ * price only when it is a barcode record of that product), return lines from the original order,
+ * order tax and discount from their entities, then totals with @pos/domain/cart and payments with
+ * @pos/domain/tender. Throws a 422 naming each faulty field.
+ */
+async function priceSale(tx: Tx, input: SaleInput, opt: PriceOptions): Promise<PricedSale> {
+  const v: Violation[] = [];
+  const { storeId, original } = opt;
+  const productIds = [...new Set(input.items.map((l) => l.productId))];
+  const variantIds = [...new Set(input.items.map((l) => l.variantId).filter((x): x is number => x != null))];
+  const [products, variants, pTaxes, rules, codes, stocks] = await Promise.all([
+    tx.select().from(product).where(inArray(product.id, productIds)),
+    variantIds.length ? tx.select().from(productVariant).where(inArray(productVariant.id, variantIds)) : Promise.resolve([]),
+    tx.select({ productId: productTax.productId, taxId: tax.id, rate: tax.rate }).from(productTax)
+      .innerJoin(tax, eq(tax.id, productTax.otherId))
+      .where(and(inArray(productTax.productId, productIds), eq(tax.isActive, true))).orderBy(asc(tax.id)),
+    tx.select().from(productPrice).where(inArray(productPrice.productId, productIds)).orderBy(asc(productPrice.id)),
+    tx.select({ itemId: barcode.itemId, variantId: barcode.variantId, price: barcode.price }).from(barcode)
+      .where(and(inArray(barcode.itemId, productIds), eq(barcode.isActive, true))),
+    tx.select({ productId: productStore.productId, storeId: productStore.storeId }).from(productStore).where(inArray(productStore.productId, productIds)),
+  ]);
+  const productBy = new Map(products.map((p) => [p.id, p]));
+  const variantBy = new Map(variants.map((x) => [x.id, x]));
+
+  // Return lines consume the original's lines.
+  const remaining = original ? original.lines.map((l) => parseQuantity(l.quantity)) : [];
+
+  const lines: PricedLine[] = [];
+  input.items.forEach((l, i) => {
+    const at = (f: string) => `items[${i}].${f}`;
+    const qtyMilli = safe(() => parseQuantity(l.quantity), v, at('quantity'));
+    if (qtyMilli === undefined) return;
+    if (qtyMilli === 0) { v.push({ propertyPath: at('quantity'), message: SALE_MESSAGES.quantityZero }); return; }
+    const p = productBy.get(l.productId);
+    if (!p) { v.push({ propertyPath: at('item'), message: notFoundRef('Product', l.productId) }); return; }
+    const variant = l.variantId != null ? variantBy.get(l.variantId) : undefined;
+    if (l.variantId != null && (!variant || variant.productId !== p.id)) {
+      v.push({ propertyPath: at('variant'), message: notFoundRef('Product variant', l.variantId) });
+      return;
+    }
+    if (qtyMilli > 0) {
+      if (original) { v.push({ propertyPath: at('quantity'), message: 'A return can only contain returned items (negative quantities)' }); return; }
+      if (!p.isActive) { v.push({ propertyPath: at('item'), message: `'${p.name}' is not for sale` }); return; }
+      const sold = stocks.filter((s) => s.productId === p.id).map((s) => s.storeId);
+      if (sold.length && !sold.includes(storeId)) { v.push({ propertyPath: at('item'), message: `'${p.name}' is not sold in this store` }); return; }
+      const productRules = rules.filter((r) => r.productId === p.id && r.productVariantId == null).map(ruleOf);
+      const base = parseMoney(p.basePrice);
+      let priceCents: Cents;
+      if (variant) {
+        const own = rules.filter((r) => r.productId === p.id && r.productVariantId === variant.id).map(ruleOf);
+        priceCents = variant.price != null
+          ? variantPrice(parseMoney(variant.price), base, productRules, opt.now)
+          : effectivePrice(base, [...own, ...productRules], opt.now);
+      } else {
+        priceCents = effectivePrice(base, productRules, opt.now);
+      }
+      // A weighed / price-embedded barcode of this very product (and variant) may carry its own price.
+      if (l.price != null) {
+        const asked = safe(() => parseMoney(l.price), v, at('price'));
+        if (asked !== undefined && asked !== priceCents
+          && codes.some((c) => c.itemId === p.id && (c.variantId ?? null) === (l.variantId ?? null) && parseMoney(c.price) === asked)) {
+          priceCents = asked;
+        }
+      }
+      const discountCents = safe(() => parseMoney(l.discount), v, at('discount'));
+      if (discountCents === undefined) return;
+      const taxIncluded = l.taxIncluded ?? true;
+      lines.push({
+        productId: p.id, variantId: variant?.id ?? null, productName: p.name, manageInventory: p.manageInventory,
+        qtyMilli, priceCents, discountCents,
+        taxes: taxIncluded ? pTaxes.filter((t) => t.productId === p.id).map((t) => ({ taxId: t.taxId, rate: parseRate(t.rate) })) : [],
+        costCents: variant?.purchasePrice != null ? parseMoney(variant.purchasePrice) : parseMoney(p.cost),
+      });
+      return;
+    }
+    // A return line: priced exactly as it was sold.
+    if (!original) { v.push({ propertyPath: at('quantity'), message: SALE_MESSAGES.negativeWithoutReturn }); return; }
+    const want = -qtyMilli;
+    const key = (x: { productId: number; variantId: number | null }) => `${x.productId}:${x.variantId ?? ''}`;
+    const candidates = original.lines.map((ol, k) => ({ ol, k })).filter(({ ol, k }) => key(ol) === key({ productId: p.id, variantId: l.variantId }) && remaining[k] >= want);
+    const askedPrice = l.price != null ? (() => { try { return parseMoney(l.price); } catch { return null; } })() : null;
+    const hit = candidates.find(({ ol }) => askedPrice !== null && parseMoney(ol.price) === askedPrice) ?? candidates[0];
+    if (!hit) {
+      const left = original.lines.reduce((s, ol, k) => (key(ol) === key({ productId: p.id, variantId: l.variantId }) ? s + remaining[k] : s), 0);
+      v.push({
+        propertyPath: at('quantity'),
+        message: left > 0 ? `Cannot return more than ${quantityToString(left)} of '${p.name}'` : `'${p.name}' is not in order #${original.row.orderId}`,
+      });
+      return;
+    }
+    remaining[hit.k] -= want;
+    const soldQty = parseQuantity(hit.ol.quantity);
+    lines.push({
+      productId: p.id, variantId: hit.ol.variantId, productName: p.name, manageInventory: p.manageInventory,
+      qtyMilli, priceCents: parseMoney(hit.ol.price),
+      // The stored discount is the line's effective discount; a partial return gets its share.
+      discountCents: proRata(Math.abs(parseMoney(hit.ol.discount)), want, soldQty),
+      taxes: hit.ol.taxes,
+      costCents: parseMoney(hit.ol.cost),
+    });
+  });
+  fail(v);
+
+  // Order tax.
+  let orderTaxInfo: PricedSale['orderTax'] = null;
+  if (original) {
+    if (original.tax) orderTaxInfo = { typeId: original.tax.typeId, rate: parseRate(original.tax.rate) };
+  } else if (input.taxId != null) {
+    const [t] = await tx.select().from(tax).where(and(eq(tax.id, input.taxId), eq(tax.isActive, true), linkedToStore(taxStore, tax.id, storeId)));
+    if (!t) v.push({ propertyPath: 'tax', message: notFoundRef('Tax', input.taxId) });
+    else orderTaxInfo = { typeId: t.id, rate: parseRate(t.rate) };
+  }
+
+  // Order discount.
+  let discountInput: OrderDiscountInput = { kind: 'none' };
+  let stored: StoredDiscount | null = null;
+  if (original) {
+    // A return takes back the original's discount: the same percent, or its share of a fixed amount.
+    const od = original.discount;
+    if (od) {
+      if (od.rateType === 'percent') {
+        discountInput = { kind: 'percent', rate: parseRate(od.rate) };
+        stored = { typeId: od.typeId, rateType: 'percent', rate: parseRate(od.rate) };
+      } else {
+        stored = { typeId: od.typeId, rateType: 'fixed', rate: 0 };
+      }
+    }
+  } else if (input.discountId != null) {
+    const [d] = await tx.select().from(discount)
+      .where(and(eq(discount.id, input.discountId), eq(discount.isActive, true), linkedToStore(discountStore, discount.id, storeId)));
+    if (!d) v.push({ propertyPath: 'discount', message: notFoundRef('Discount', input.discountId) });
+    else if (d.scope === 'open' || d.rate == null) {
+      // Open scope: the cashier's amount. On the wire `discountAmount` is the discount total the
+      // till computed (reference client 2.5a), a currency amount whatever the rate type.
+      const amount = safe(() => parseMoney(input.discountAmount), v, 'discountAmount');
+      if (amount !== undefined && amount < 0) v.push({ propertyPath: 'discountAmount', message: 'This value should be either positive or zero.' });
+      else if (amount) { discountInput = { kind: 'fixed', amountCents: amount }; }
+      stored = { typeId: d.id, rateType: 'fixed', rate: amount ?? 0 };
+    } else {
+      discountInput = safe(() => resolveOrderDiscount({ discount: { rateType: d.rateType, scope: d.scope, rate: d.rate } }), v, 'discount') ?? { kind: 'none' };
+      stored = discountInput.kind === 'percent' ? { typeId: d.id, rateType: 'percent', rate: discountInput.rate }
+        : { typeId: d.id, rateType: 'fixed', rate: discountInput.kind === 'fixed' ? discountInput.amountCents : 0 };
+    }
+  }
+  const adjustmentCents = safe(() => parseMoney(input.adjustment), v, 'adjustment') ?? 0;
+  fail(v);
+
+  const cartLines = lines.map((l) => ({
+    priceCents: l.priceCents, qtyMilli: l.qtyMilli, discountCents: l.discountCents, taxIncluded: true, taxRates: l.taxes.map((t) => t.rate),
+  }));
+  const compute = (d: OrderDiscountInput, adj: number) => computeOrderTotals({ lines: cartLines, orderTaxRate: orderTaxInfo?.rate ?? null, discount: d, adjustmentCents: adj });
+  let totals = safe(() => compute(discountInput, adjustmentCents), v, 'items', 'The amounts are out of range.');
+  fail(v);
+  if (original?.discount && original.discount.rateType !== 'percent') {
+    const share = proRata(parseMoney(original.discount.amount),
+      totals!.subTotalCents + totals!.orderTaxCents,
+      parseMoney(original.row.subTotal) + (original.tax ? parseMoney(original.tax.amount) : 0));
+    discountInput = { kind: 'fixed', amountCents: share };
+    stored = { typeId: original.discount.typeId, rateType: 'fixed', rate: share };
+    totals = compute(discountInput, adjustmentCents);
+  }
+  let t = totals!;
+
+  // The adjustment may only round the total to a multiple of 10 (tender.roundingAdjustment).
+  if (adjustmentCents !== 0 && adjustmentCents !== roundingAdjustment(t.totalCents)) {
+    if (opt.status === ORDER_STATUS.ON_HOLD) t = compute(discountInput, 0); // re-checked when the held order is completed
+    else v.push({ propertyPath: 'adjustment', message: `The adjustment can only round the total to a multiple of 10 (${toDecimalString(roundingAdjustment(t.totalCents))})` });
+  }
+  // What the client sent as a total is checked, never stored.
+  if (input.total != null && !opt.skipTotalCheck && opt.status !== ORDER_STATUS.ON_HOLD) {
+    const sent = safe(() => parseMoney(input.total), v, 'total');
+    const tolerance = 1 + lines.length; // clients that do not round per line may drift by a cent per line
+    if (sent !== undefined && Math.abs(sent - t.totalCents) > tolerance) {
+      v.push({
+        propertyPath: 'total',
+        message: `Total mismatch: the order comes to ${toDecimalString(t.totalCents)}, not ${toDecimalString(sent)}. Prices may have changed: reload the items.`,
+      });
+    }
+  }
+  fail(v);
+
+  // Customer.
+  let customerId = input.customerId;
+  let customerName = input.customerName;
+  if (original) {
+    customerId = original.row.customerId;
+    customerName = original.row.customerName;
+  } else if (customerId != null) {
+    const [c] = await tx.select({ id: customer.id }).from(customer).where(eq(customer.id, customerId));
+    if (!c) v.push({ propertyPath: 'customerId', message: notFoundRef('Customer', customerId) });
+  }
+
+  // Payments.
+  const typeIds = [...new Set(input.payments.map((p) => p.typeId))];
+  const types = typeIds.length
+    ? await tx.select().from(paymentType).where(opt.trustPaymentTypes ? inArray(paymentType.id, typeIds)
+      : and(inArray(paymentType.id, typeIds), eq(paymentType.isActive, true), linkedToStore(paymentStore, paymentType.id, storeId)))
+    : [];
+  const typeBy = new Map(types.map((x) => [x.id, x]));
+  const tendered: { index: number; receivedCents: Cents; type: typeof paymentType.$inferSelect }[] = [];
+  input.payments.forEach((p, i) => {
+    const type = typeBy.get(p.typeId);
+    if (!type) { v.push({ propertyPath: `payments[${i}].type`, message: notFoundRef('Payment', p.typeId) }); return; }
+    const receivedCents = safe(() => parseMoney(p.received), v, `payments[${i}].received`);
+    if (receivedCents === undefined) return;
+    tendered.push({ index: i, receivedCents, type });
+  });
+  fail(v);
+  const grand = t.grandTotalCents;
+  const settling = opt.status === ORDER_STATUS.COMPLETED;
+  // A zero payment is meaningless; for a zero total (everything discounted) the till sends one anyway.
+  const kept = tendered.filter((p) => p.receivedCents !== 0 || (settling && grand !== 0));
+  if (settling) {
+    if (kept.length === 0 && grand !== 0) v.push({ propertyPath: 'payments', message: SALE_MESSAGES.noPayments });
+    let already = 0;
+    for (const p of kept) {
+      const msg = validatePaymentAdd({ amountCents: p.receivedCents, paymentType: { name: p.type.name, canHaveChangeDue: p.type.canHaveChangeDue }, alreadyReceivedCents: already, totalCents: grand });
+      if (msg) v.push({ propertyPath: `payments[${p.index}].received`, message: msg });
+      already += p.receivedCents;
+    }
+    if (kept.length && !v.length) {
+      const change = changeDue(grand, kept);
+      if (grand >= 0 ? change < 0 : change > 0) {
+        v.push({ propertyPath: 'payments', message: `The payments do not cover the total: ${toDecimalString(Math.abs(change))} still to ${grand >= 0 ? 'receive' : 'pay back'}` });
+      }
+    }
+    kept.forEach((p) => {
+      if (p.type.type === 'credit' && customerId == null) v.push({ propertyPath: `payments[${p.index}].type`, message: 'A customer is required for credit payments' });
+    });
+  }
+  fail(v);
+  const allocated = allocatePayments(grand, kept.map((p) => ({ receivedCents: p.receivedCents, canHaveChangeDue: p.type.canHaveChangeDue, type: p.type })));
+
+  if (settling && customerId != null) {
+    const newCredit = allocated.filter((p) => p.type.type === 'credit').reduce((s, p) => s + p.totalCents, 0);
+    if (newCredit > 0) {
+      // Lock the customer: two tills cannot both spend the same credit headroom.
+      const [c] = await tx.select().from(customer).where(eq(customer.id, customerId)).for('update');
+      const fig = (await loadCustomerFigures(tx, [customerId])).get(customerId);
+      const msg = creditCheck({
+        limitCents: c.creditLimit == null ? null : parseMoney(c.creditLimit),
+        balanceCents: fig?.balance ?? 0,
+        newCreditCents: newCredit,
+        allowCredit: c.allowCreditSale,
+      });
+      if (msg) v.push({ propertyPath: 'payments', message: msg });
+    }
+  }
+  fail(v);
+
+  return {
+    lines,
+    totals: t,
+    orderTax: orderTaxInfo,
+    discount: stored,
+    payments: allocated.map((p) => ({ typeId: p.type.id, totalCents: p.totalCents, receivedCents: p.receivedCents, dueCents: p.dueCents })),
+    customerId,
+    customerName,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing: numbers, stock, content
+// ---------------------------------------------------------------------------------------------
+
+/** Next number of a store, inside the sale's transaction: the counter row lock makes numbers unique and gap-free. */
+async function nextOrderNumber(tx: Tx, storeId: number): Promise<number> {
+  const [row] = await tx.insert(storeCounter).values({ storeId, lastOrderId: 1 })
+    .onConflictDoUpdate({ target: storeCounter.storeId, set: { lastOrderId: sql`${storeCounter.lastOrderId} + 1` } })
+    .returning({ n: storeCounter.lastOrderId });
+  return row.n;
+}
+
+interface Move { productId: number; variantId: number | null; storeId: number | null; qtyMilli: number }
+
+/**
+ * Applies stock moves through lib/stock (atomic update + ledger row) in one total order
+ * (product, variant, store): every transaction takes the row locks in the same order, so
+ * concurrent sales (and purchases) queue instead of deadlocking.
+ */
+async function applyMoves(tx: Tx, moves: Move[], meta: { orderId: number; reason: string; userId: number }) {
+  const merged = new Map<string, Move>();
+  for (const m of moves) {
+    const k = `${m.productId}:${m.variantId ?? ''}:${m.storeId ?? ''}`;
+    const prev = merged.get(k);
+    if (prev) prev.qtyMilli += m.qtyMilli; else merged.set(k, { ...m });
+  }
+  // One total order shared with purchases: (product, variant or 0, store or 0).
+  const list = [...merged.values()].filter((m) => m.qtyMilli !== 0)
+    .sort((a, b) => a.productId - b.productId || (a.variantId ?? 0) - (b.variantId ?? 0) || (a.storeId ?? 0) - (b.storeId ?? 0));
+  for (const m of list) {
+    await moveStock(tx, {
+      productId: m.productId, variantId: m.variantId, storeId: m.storeId, delta: quantityToString(m.qtyMilli),
+      reason: meta.reason, orderId: meta.orderId, userId: meta.userId,
+    });
+  }
+}
+
+/** Takes a completed order's goods off the shelves (a return line puts them back). */
+async function applySaleStock(tx: Tx, orderId: number, storeId: number, lines: PricedLine[], reason: string, userId: number) {
+  const moves: Move[] = [];
+  for (const l of lines) {
+    if (!l.manageInventory) continue;
+    // Variant stock is global (reference model); the store's product row moves too.
+    if (l.variantId != null) moves.push({ productId: l.productId, variantId: l.variantId, storeId: null, qtyMilli: -l.qtyMilli });
+    moves.push({ productId: l.productId, variantId: null, storeId, qtyMilli: -l.qtyMilli });
+  }
+  await applyMoves(tx, moves, { orderId, reason, userId });
+}
+
+/** Sum of an order's ledger rows per stock row (optionally only some reasons). */
+async function ledgerOf(tx: Tx, orderId: number, reasons?: string[]): Promise<Move[]> {
+  const rows = await tx.select({
+    productId: stockMovement.productId, variantId: stockMovement.variantId, storeId: stockMovement.storeId,
+    qty: sql<string>`sum(${stockMovement.quantity})::text`,
+  }).from(stockMovement)
+    .where(reasons ? and(eq(stockMovement.orderId, orderId), inArray(stockMovement.reason, reasons)) : eq(stockMovement.orderId, orderId))
+    .groupBy(stockMovement.productId, stockMovement.variantId, stockMovement.storeId);
+  return rows.map((r) => ({ productId: r.productId, variantId: r.variantId, storeId: r.storeId, qtyMilli: parseQuantity(r.qty) }));
+}
+
+async function writeContent(tx: Tx, orderId: number, priced: PricedSale) {
+  const { lines, totals } = priced;
+  if (lines.length) {
+    const ids = await tx.insert(orderProduct).values(lines.map((l, i) => ({
+      orderId,
+      productId: l.productId,
+      variantId: l.variantId,
+      quantity: quantityToString(l.qtyMilli),
+      price: toDecimalString(l.priceCents),
+      discount: toDecimalString(totals.lines[i].discountCents),
+      taxesTotal: toDecimalString(totals.lines[i].taxesTotalCents),
+      cost: toDecimalString(l.costCents),
+    }))).returning({ id: orderProduct.id });
+    const taxRows = lines.flatMap((l, i) => l.taxes.map((t) => ({ orderProductId: ids[i].id, taxId: t.taxId, rate: toDecimalString(t.rate) })));
+    if (taxRows.length) await tx.insert(orderProductTax).values(taxRows);
+  }
+  if (priced.payments.length) {
+    await tx.insert(orderPayment).values(priced.payments.map((p) => ({
+      orderId, typeId: p.typeId, total: toDecimalString(p.totalCents), received: toDecimalString(p.receivedCents), due: toDecimalString(p.dueCents),
+    })));
+  }
+  if (priced.discount) {
+    await tx.insert(orderDiscount).values({
+      orderId, typeId: priced.discount.typeId, rateType: priced.discount.rateType,
+      rate: toDecimalString(priced.discount.rate), amount: toDecimalString(totals.discountTotalCents),
+    });
+  }
+  if (priced.orderTax) {
+    await tx.insert(orderTax).values({ orderId, typeId: priced.orderTax.typeId, rate: toDecimalString(priced.orderTax.rate), amount: toDecimalString(totals.orderTaxCents) });
+  }
+}
+
+async function clearContent(tx: Tx, orderId: number) {
+  await tx.delete(orderProduct).where(eq(orderProduct.orderId, orderId));
+  await tx.delete(orderPayment).where(eq(orderPayment.orderId, orderId));
+  await tx.delete(orderDiscount).where(eq(orderDiscount.orderId, orderId));
+  await tx.delete(orderTax).where(eq(orderTax.orderId, orderId));
+}
+
+async function checkStoreTerminal(tx: Tx, input: Pick<SaleInput, 'storeId' | 'terminalId'>, actor: AuthInfo) {
+  if (!actor.storeIds.includes(input.storeId)) throw validationError([{ propertyPath: 'store', message: notFoundRef('Store', input.storeId) }]);
+  const [t] = await tx.select({ id: terminal.id }).from(terminal).where(and(eq(terminal.id, input.terminalId), eq(terminal.storeId, input.storeId)));
+  if (!t) throw validationError([{ propertyPath: 'terminal', message: notFoundRef('Terminal', input.terminalId) }]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Idempotency
+// ---------------------------------------------------------------------------------------------
+
+export interface SaleResult { id: number; replayed: boolean }
+
+class Replay extends Error {
+  constructor(readonly id: number) { super('replay'); }
+}
+
+async function findByClientId(db: Db | Tx, clientId: string) {
+  const [row] = await (db as Db).select({ id: order.id, storeId: order.storeId, requestHash: order.requestHash })
+    .from(order).where(eq(order.clientId, clientId));
+  return row;
+}
+
+function replay(prior: { id: number; storeId: number; requestHash: string | null }, hash: string, actor: AuthInfo): SaleResult {
+  if (prior.requestHash !== hash || !actor.storeIds.includes(prior.storeId)) {
+    throw conflict('This Idempotency-Key was already used for a different sale');
+  }
+  return { id: prior.id, replayed: true };
+}
+
+/** The lines of a return, as a comparable multiset. */
+const lineSignature = (lines: { productId: number; variantId: number | null; qtyMilli: number }[]) =>
+  lines.map((l) => `${l.productId}:${l.variantId ?? ''}:${l.qtyMilli}`).sort().join('|');
+
+// ---------------------------------------------------------------------------------------------
+// Operations
+// ---------------------------------------------------------------------------------------------
+
+export interface SaleOptions {
+  /** Idempotency-Key header (wins over the body's uuid / clientId). */
+  clientId?: string | null;
+  requestHash: string;
+  now?: Date;
+}
+
+async function lockOrder(tx: Tx, id: number, actor: AuthInfo): Promise<OrderRow> {
+  const [row] = await tx.select().from(order).where(eq(order.id, id)).for('update');
+  if (!row || !actor.storeIds.includes(row.storeId)) throw notFound('Order not found');
+  return row;
+}
+
+async function createSaleTx(tx: Tx, input: SaleInput, actor: AuthInfo, clientId: string | null, opts: SaleOptions & { trustPaymentTypes?: boolean; skipTotalCheck?: boolean }): Promise<SaleResult> {
+  await checkStoreTerminal(tx, input, actor);
+  const now = opts.now ?? new Date();
+
+  let original: OriginalOrder | null = null;
+  if (input.refundingFrom != null) {
+    const v: Violation[] = [];
+    const id = input.refundingFrom;
+    original = await loadOriginal(tx, id, true);
+    if (!original || !actor.storeIds.includes(original.row.storeId)) throw validationError([{ propertyPath: 'refundingFrom', message: notFoundRef('Order', id) }]);
+    const o = original.row;
+    if (input.status !== ORDER_STATUS.COMPLETED) v.push({ propertyPath: 'status', message: 'A return is completed at once: it cannot be held or pending' });
+    if (o.storeId !== input.storeId) v.push({ propertyPath: 'store', message: `Order #${o.orderId} was sold in another store: return it there` });
+    if (o.returnedFromId != null) v.push({ propertyPath: 'refundingFrom', message: 'A return cannot be refunded' });
+    fail(v);
+    if (o.isReturned) {
+      // The same return submitted again (a retry, or the old client after POST refund/{id}): answer with it.
+      const [existing] = await tx.select({ id: order.id }).from(order).where(eq(order.returnedFromId, o.id));
+      if (existing) {
+        const lines = await tx.select().from(orderProduct).where(eq(orderProduct.orderId, existing.id));
+        const asked = input.items.map((l) => ({ productId: l.productId, variantId: l.variantId, qtyMilli: (() => { try { return parseQuantity(l.quantity); } catch { return NaN; } })() }));
+        const have = lines.map((l) => ({ productId: l.productId, variantId: l.variantId, qtyMilli: parseQuantity(l.quantity) }));
+        if (lineSignature(asked) === lineSignature(have)) throw new Replay(existing.id);
+      }
+      throw validationError([{ propertyPath: 'refundingFrom', message: `Order #${o.orderId} has already been returned` }]);
+    }
+    if (o.status !== ORDER_STATUS.COMPLETED && o.status !== ORDER_STATUS.DISPATCHED) {
+      throw validationError([{ propertyPath: 'refundingFrom', message: `Order #${o.orderId ?? o.id} is ${o.status}: only completed orders can be refunded` }]);
+    }
+  }
+
+  // The header goes in first: a second submission with the same client id waits here for the
+  // first to commit, then fails on the unique index and is answered with the first result.
+  const held = input.status === ORDER_STATUS.ON_HOLD;
+  const [hdr] = await tx.insert(order).values({
+    storeId: input.storeId, terminalId: input.terminalId, userId: actor.userId, status: input.status,
+    isSuspended: held, clientId, requestHash: opts.requestHash, returnedFromId: original?.row.id ?? null,
+  }).returning({ id: order.id });
+
+  const priced = await priceSale(tx, input, {
+    storeId: input.storeId, now, status: input.status, original,
+    trustPaymentTypes: opts.trustPaymentTypes, skipTotalCheck: opts.skipTotalCheck,
+  });
+  const number = held ? null : await nextOrderNumber(tx, input.storeId);
+  const completed = input.status === ORDER_STATUS.COMPLETED;
+  if (completed) await applySaleStock(tx, hdr.id, input.storeId, priced.lines, original ? 'return' : 'sale', actor.userId);
+  await writeContent(tx, hdr.id, priced);
+  await tx.update(order).set({
+    orderId: number,
+    customerId: priced.customerId,
+    customerName: priced.customerName,
+    description: input.notes,
+    adjustment: toDecimalString(priced.totals.adjustmentCents),
+    subTotal: toDecimalString(priced.totals.subTotalCents),
+    itemTaxes: toDecimalString(priced.totals.itemTaxesCents),
+    total: toDecimalString(priced.totals.totalCents),
+    stockApplied: completed,
+  }).where(eq(order.id, hdr.id));
+  if (original) {
+    await tx.update(order).set({ isReturned: true, status: ORDER_STATUS.RETURNED, updatedAt: new Date() }).where(eq(order.id, original.row.id));
+  }
+  return { id: hdr.id, replayed: false };
+}
+
+/**
+ * Records a sale (POST /api/admin/order/create). Guarantees, in ONE transaction: the order, its
+ * lines, payments, discount and tax, priced by the server (@pos/domain) — the client's total is
+ * compared, never stored; a per-store order number that is unique and gap-free (none while on
+ * hold); stock moved through the ledger for products that manage inventory, only for a completed
+ * order; payment rules (no zero payment, exact amount for types without change, covered total,
+ * credit only for a customer allowed credit within the limit, checked under a row lock). A return
+ * (refundingFrom) prices its lines from the original, gives the stock back and marks the original
+ * Returned; an order is returned at most once. A client id (Idempotency-Key / uuid) makes a retry
+ * return the first result; the same id with a different body is a 409.
+ */
+export async function createSale(db: Db, input: SaleInput, actor: AuthInfo, opts: SaleOptions): Promise<SaleResult> {
+  const clientId = opts.clientId ?? input.clientId ?? null;
+  if (clientId) {
+    const prior = await findByClientId(db, clientId);
+    if (prior) return replay(prior, opts.requestHash, actor);
+  }
+  try {
+    return await withRetry(() => db.transaction((tx) => createSaleTx(tx, input, actor, clientId, opts)));
+  } catch (e) {
+    if (e instanceof Replay) return { id: e.id, replayed: true };
+    if (clientId && isUniqueViolation(e, 'order_client_id_uq')) {
+      const prior = await findByClientId(db, clientId);
+      if (prior) return replay(prior, opts.requestHash, actor);
+    }
+    if (isUniqueViolation(e, 'order_returned_from_uq')) {
+      throw validationError([{ propertyPath: 'refundingFrom', message: 'This order has already been returned' }]);
+    }
+    throw e;
+  }
+}
+
+/**
+ * Edits a pending or held order (PUT /api/admin/order/edit/{id}), replacing its lines, payments,
+ * discount, tax, customer and notes, repriced now. Completing it (status Completed, not suspended)
+ * validates the payments, gives it a number if it has none and moves the stock, all in one
+ * transaction under a lock on the order (two tills cannot complete it twice). A completed,
+ * deleted, returned or dispatched order is not editable: it changes only through its actions.
+ */
+export async function updateSale(db: Db, id: number, input: SaleInput, actor: AuthInfo, opts: { now?: Date } = {}): Promise<SaleResult> {
+  return withRetry(() => db.transaction(async (tx) => {
+    const row = await lockOrder(tx, id, actor);
+    if (row.status !== ORDER_STATUS.PENDING && row.status !== ORDER_STATUS.ON_HOLD) {
+      throw validationError([{ propertyPath: 'status', message: `Order #${row.orderId ?? row.id} is ${row.status}: only pending and held orders can be edited` }]);
+    }
+    if (input.refundingFrom != null) throw validationError([{ propertyPath: 'refundingFrom', message: 'A return cannot be edited into an order: create the return instead' }]);
+    if (input.storeId !== row.storeId) throw validationError([{ propertyPath: 'store', message: 'An order cannot move to another store' }]);
+    await checkStoreTerminal(tx, input, actor);
+    const priced = await priceSale(tx, input, { storeId: row.storeId, now: opts.now ?? new Date(), status: input.status, original: null });
+    const held = input.status === ORDER_STATUS.ON_HOLD;
+    const completed = input.status === ORDER_STATUS.COMPLETED;
+    const number = row.orderId ?? (held ? null : await nextOrderNumber(tx, row.storeId));
+    if (completed) await applySaleStock(tx, row.id, row.storeId, priced.lines, 'sale', actor.userId);
+    await clearContent(tx, row.id);
+    await writeContent(tx, row.id, priced);
+    await tx.update(order).set({
+      orderId: number,
+      status: input.status,
+      isSuspended: held,
+      terminalId: input.terminalId,
+      customerId: priced.customerId,
+      customerName: priced.customerName,
+      description: input.notes,
+      adjustment: toDecimalString(priced.totals.adjustmentCents),
+      subTotal: toDecimalString(priced.totals.subTotalCents),
+      itemTaxes: toDecimalString(priced.totals.itemTaxesCents),
+      total: toDecimalString(priced.totals.totalCents),
+      stockApplied: completed,
+      updatedAt: new Date(),
+    }).where(eq(order.id, row.id));
+    return { id: row.id, replayed: false };
+  }));
+}
+
+/**
+ * Refunds a whole order in one call (POST /api/admin/order/refund/{id}): creates the return order
+ * (every line negated at its sold price, discount, taxes, adjustment and payments mirrored, same
+ * payment types), gives the stock back, marks the original Returned. Once per order: a second
+ * refund is a 422. Answers the return order.
+ */
+export async function refundSale(db: Db, id: number, actor: AuthInfo): Promise<SaleResult> {
+  const snapshot = await db.transaction((tx) => loadOriginal(tx, id, false));
+  if (!snapshot || !actor.storeIds.includes(snapshot.row.storeId)) throw notFound('Order not found');
+  const o = snapshot.row;
+  if (o.isReturned) throw validationError([{ propertyPath: 'id', message: `Order #${o.orderId} has already been returned` }]);
+  if (o.returnedFromId != null) throw validationError([{ propertyPath: 'id', message: 'A return cannot be refunded' }]);
+  if (o.status !== ORDER_STATUS.COMPLETED && o.status !== ORDER_STATUS.DISPATCHED) {
+    throw validationError([{ propertyPath: 'id', message: `Order #${o.orderId ?? o.id} is ${o.status}: only completed orders can be refunded` }]);
+  }
+  if (o.terminalId == null) throw validationError([{ propertyPath: 'terminal', message: 'The order has no terminal' }]);
+  const input: SaleInput = {
+    items: snapshot.lines.map((l) => ({
+      productId: l.productId, variantId: l.variantId, quantity: quantityToString(-parseQuantity(l.quantity)),
+      price: l.price, discount: null, taxIncluded: true,
+    })),
+    discountId: null, discountAmount: null, discountRateType: null, taxId: null,
+    payments: snapshot.payments.filter((p) => p.typeId != null && parseMoney(p.total) !== 0)
+      .map((p) => ({ received: toDecimalString(-parseMoney(p.total)), typeId: p.typeId! })),
+    customerId: o.customerId, customerName: o.customerName, refundingFrom: o.id,
+    notes: `Refund of order #${o.orderId}`, storeId: o.storeId, terminalId: o.terminalId,
+    total: null, adjustment: toDecimalString(-parseMoney(o.adjustment)), isSuspended: false, status: ORDER_STATUS.COMPLETED, clientId: null,
+  };
+  try {
+    return await withRetry(() => db.transaction((tx) => createSaleTx(tx, input, actor, `refund:${o.id}`, {
+      requestHash: requestHash({ refund: o.id }), trustPaymentTypes: true, skipTotalCheck: true,
+    })));
+  } catch (e) {
+    if (e instanceof Replay) throw validationError([{ propertyPath: 'id', message: `Order #${o.orderId} has already been returned` }]);
+    if (isUniqueViolation(e, 'order_client_id_uq') || isUniqueViolation(e, 'order_returned_from_uq')) {
+      throw validationError([{ propertyPath: 'id', message: `Order #${o.orderId} has already been returned` }]);
+    }
+    throw e;
+  }
+}
+
+/**
+ * Deletes an order (DELETE /api/admin/order/{id}). A held order is removed outright (unsuspend:
+ * the till reloads its lines). Otherwise the order is kept as Deleted (status remembered for
+ * restore) and, if its stock was taken, the ledger gives it back. Cashiers may delete held and
+ * pending orders; completed and dispatched ones need an admin. Returns and returned orders are
+ * not deletable (their stock is already accounted for by the return).
+ */
+export async function deleteOrder(db: Db, id: number, actor: AuthInfo): Promise<{ removed: boolean }> {
+  return withRetry(() => db.transaction(async (tx) => {
+    const row = await lockOrder(tx, id, actor);
+    const label = `Order #${row.orderId ?? row.id}`;
+    if (row.status === ORDER_STATUS.ON_HOLD) {
+      await tx.delete(order).where(eq(order.id, row.id));
+      return { removed: true };
+    }
+    if (row.status === ORDER_STATUS.DELETED) throw validationError([{ propertyPath: 'status', message: `${label} is already deleted` }]);
+    if (row.status === ORDER_STATUS.RETURNED) throw validationError([{ propertyPath: 'status', message: `${label} has been returned and cannot be deleted` }]);
+    if (row.returnedFromId != null) throw validationError([{ propertyPath: 'status', message: 'A return cannot be deleted' }]);
+    if (row.status !== ORDER_STATUS.PENDING && !actor.isAdmin) throw forbidden('Only an administrator can delete a completed order');
+    if (row.stockApplied) {
+      const net = await ledgerOf(tx, row.id);
+      await applyMoves(tx, net.map((m) => ({ ...m, qtyMilli: -m.qtyMilli })), { orderId: row.id, reason: 'delete', userId: actor.userId });
+    }
+    await tx.update(order).set({
+      status: ORDER_STATUS.DELETED, previousStatus: row.status, isDeleted: true, stockApplied: false, updatedAt: new Date(),
+    }).where(eq(order.id, row.id));
+    return { removed: false };
+  }));
+}
+
+/** Restores a deleted order to its previous status (admin); a completed or dispatched one takes its stock again. */
+export async function restoreOrder(db: Db, id: number, actor: AuthInfo): Promise<void> {
+  if (!actor.isAdmin) throw forbidden('Only an administrator can restore an order');
+  await withRetry(() => db.transaction(async (tx) => {
+    const row = await lockOrder(tx, id, actor);
+    if (row.status !== ORDER_STATUS.DELETED) {
+      throw validationError([{ propertyPath: 'status', message: `Order #${row.orderId ?? row.id} is ${row.status}: only deleted orders can be restored` }]);
+    }
+    const status = (row.previousStatus as OrderStatus | null) ?? ORDER_STATUS.COMPLETED;
+    const takesStock = status === ORDER_STATUS.COMPLETED || status === ORDER_STATUS.DISPATCHED;
+    if (takesStock) {
+      const applied = await ledgerOf(tx, row.id, ['sale', 'return']);
+      await applyMoves(tx, applied, { orderId: row.id, reason: 'restore', userId: actor.userId });
+    }
+    await tx.update(order).set({
+      status, previousStatus: null, isDeleted: false, stockApplied: takesStock, updatedAt: new Date(),
+    }).where(eq(order.id, row.id));
+  }));
+}
+
+/** Marks a completed sale as dispatched (goods handed over / shipped). */
+export async function dispatchOrder(db: Db, id: number, actor: AuthInfo): Promise<void> {
+  await db.transaction(async (tx) => {
+    const row = await lockOrder(tx, id, actor);
+    if (row.status !== ORDER_STATUS.COMPLETED || row.returnedFromId != null) {
+      throw validationError([{ propertyPath: 'status', message: `Order #${row.orderId ?? row.id} is ${row.returnedFromId != null ? 'a return' : row.status}: only completed sales can be dispatched` }]);
+    }
+    await tx.update(order).set({ status: ORDER_STATUS.DISPATCHED, isDispatched: true, updatedAt: new Date() }).where(eq(order.id, row.id));
+  });
+}
+
+/** 404 unless the order exists in one of the caller's stores. */
+export async function assertOrderVisible(db: Db, id: number, actor: AuthInfo): Promise<void> {
+  const [row] = await db.select({ storeId: order.storeId }).from(order).where(eq(order.id, id));
+  if (!row || !actor.storeIds.includes(row.storeId)) throw notFound('Order not found');
+}
+
+export { AppError };

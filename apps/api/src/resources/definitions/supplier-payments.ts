@@ -1,0 +1,23 @@
+import { supplierPayment, supplierStore } from '../../db/schema/index.ts';
+import type { ResourceDef } from '../engine.ts';
+import { exact } from '../filters.ts';
+import { visibleInStores } from '../../modules/purchasing/purchasing.filters.ts';
+import { presentSupplierPayment } from '../../modules/purchasing/purchasing.present.ts';
+
+/** /api/supplier_payments (list, item): payments to suppliers the caller can see. POST (ROLE_ADMIN) is in modules/purchasing/purchasing.routes.ts. */
+export const supplierPaymentsResource: ResourceDef<typeof supplierPayment.$inferSelect> = {
+  path: 'supplier_payments',
+  type: 'SupplierPayment',
+  table: supplierPayment,
+  filters: {
+    id: exact(supplierPayment.id, 'int'),
+    supplier: exact(supplierPayment.supplierId, 'int'),
+    'supplier.id': exact(supplierPayment.supplierId, 'int'),
+    purchase: exact(supplierPayment.purchaseId, 'int'),
+    'purchase.id': exact(supplierPayment.purchaseId, 'int'),
+  },
+  sorts: { id: supplierPayment.id, createdAt: supplierPayment.createdAt, amount: supplierPayment.amount },
+  scope: (ctx) => visibleInStores(supplierStore, supplierPayment.supplierId, ctx.auth.storeIds),
+  present: (rows, ctx) => presentSupplierPayment(ctx.db, rows),
+  access: { read: 'user', write: 'admin' },
+};

@@ -1,0 +1,300 @@
+/**
+ * Issue 11: input fuzzing of every JSON route, generated from app.routeTable.
+ *
+ * For each POST/PUT/PATCH route: a valid body (hand-written for till operations, otherwise a record
+ * of the same collection as the client would send it back), then
+ *   - targeted mutations: every field replaced by hostile values, removed, or joined by extras;
+ *   - whole-body attacks: malformed JSON, wrong types, 10 000-deep nesting, prototype pollution,
+ *     1 MB strings, bodies over the limit, wrong content types;
+ *   - fast-check properties: arbitrary JSON bodies and valid keys with arbitrary values.
+ * For each GET route: hostile path parameters and query strings (paging, sorting, filters).
+ * Invariants: never a 5xx; every refusal is a 4xx in the error shape; a refused write leaves every
+ * table's row count unchanged and the targeted record as it was; the server still answers after.
+ * FUZZ_RUNS scales the fast-check runs (npm run soak: 50 000).
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { sql } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import { userAccount, userStore } from '../../src/db/schema/index.ts';
+import {
+  apiRoutes, countDiff, createObservedApp, ensureUser, errorShapeProblem, fillPath, FUZZ_RUNS, idOf, membersOf,
+  paramNames, recordOf, report, rowCounts, SOAK, stable, type Route,
+} from './support.ts';
+import { knownBodies, shopFacts } from './fixtures.ts';
+
+const o = await createObservedApp();
+const app = o.app;
+const routes = apiRoutes(app);
+const writeRoutes = routes.filter((r) => r.method === 'post' || r.method === 'put' || r.method === 'patch');
+const readRoutes = routes.filter((r) => r.method === 'get');
+const facts = await shopFacts(app.db);
+const known = knownBodies(facts, 1);
+const fuzzUser = await ensureUser(app.db, 'sec_fuzz', ['ROLE_ADMIN', 'ROLE_USER'], [1, 2]);
+const cashier = (await app.db.select().from(userAccount).where(sql`${userAccount.username} = 'cashier'`))[0];
+const asAdmin = { authorization: `Bearer ${await app.tokens.sign({ id: fuzzUser, username: 'sec_fuzz', roles: ['ROLE_ADMIN'] })}` };
+const asCashier = { authorization: `Bearer ${await app.tokens.sign({ id: cashier.id, username: 'cashier', roles: cashier.roles })}` };
+
+/** fast-check runs per write route (two properties share them); npm test stays near a minute. */
+const RUNS_PER_ROUTE = Math.max(20, Math.ceil((FUZZ_RUNS || 1200) / Math.max(1, writeRoutes.length)));
+const BIG = 'a'.repeat(1_000_000);
+const DEEP_ARRAY = '@@DEEP_ARRAY@@';
+const DEEP_OBJECT = '@@DEEP_OBJECT@@';
+const DEEP_ARRAY_JSON = '['.repeat(10_000) + ']'.repeat(10_000);
+const DEEP_OBJECT_JSON = '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000);
+
+/** Values every field meets, in every run. */
+const HOSTILE_CORE: unknown[] = [
+  -1, 1e308, 'NaN', '1e999', '', null, [], {}, BIG, '\u0000', "'; drop table product; --", '<script>alert(1)</script>', DEEP_ARRAY, true,
+];
+/** More values: all under soak, a rotating handful otherwise. */
+const HOSTILE_EXTRA: unknown[] = [
+  0, -0.01, -1e308, 2 ** 53 + 1, 2147483648, -2147483649, 1e21, 0.1 + 0.2, 123456789012345.678, 'Infinity', '-Infinity', '-0', '0x1F', '1,5', ' 12 ',
+  '١٢٣', '12abc', ' ', '\uD800', '🧾👩‍👩‍👧‍👦', 'İstanbul ǅ ß', 'a\u202Eb', '../../etc/passwd', '%00', '${7*7}{{7*7}}', 'null', 'undefined', 'true',
+  '/api/stores/2', '/api/stores/999999', '/api/products/0', '/api/users/1', 999999, -999999, { '@id': '/api/stores/999999' }, { id: -5 },
+  [null], [1, 'a', {}], [[[[]]]], { a: { b: { c: {} } } }, DEEP_OBJECT, 'x'.repeat(256), 'x'.repeat(70_000), '2025-13-45T99:99', '1970-01-01T00:00',
+];
+
+function payloadText(body: unknown): string {
+  const text = JSON.stringify(body) ?? 'null';
+  return text.replaceAll(`"${DEEP_ARRAY}"`, DEEP_ARRAY_JSON).replaceAll(`"${DEEP_OBJECT}"`, DEEP_OBJECT_JSON);
+}
+
+/** Server-owned fields out, relations as IRIs, unique texts made unique: what the client sends back. */
+function asRequest(rec: Record<string, any>, n: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(rec)) {
+    if (['@id', '@type', '@context', 'id', 'uuid', 'createdAt', 'updatedAt', 'deletedAt'].includes(k) && !(k === 'createdAt' && typeof v === 'string')) continue;
+    if (v && typeof v === 'object' && !Array.isArray(v) && typeof v['@id'] === 'string') out[k] = v['@id'];
+    else if (typeof v === 'string' && /^(name|code|barcode|sku|username|poNumber|purchaseNumber)$/.test(k)) out[k] = `${v.slice(0, 40)} f${n}`;
+    else out[k] = v;
+  }
+  return out;
+}
+
+/** Paths of the fields of a body, one level into objects and into the first element of arrays. */
+function fieldPaths(body: unknown): (string | number)[][] {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return [];
+  const out: (string | number)[][] = [];
+  for (const [k, v] of Object.entries(body)) {
+    out.push([k]);
+    const inner = Array.isArray(v) ? v[0] : v;
+    if (inner && typeof inner === 'object' && !Array.isArray(inner)) {
+      for (const k2 of Object.keys(inner).slice(0, 12)) out.push(Array.isArray(v) ? [k, 0, k2] : [k, k2]);
+    }
+  }
+  return out;
+}
+
+function withValue(body: unknown, path: (string | number)[], value: unknown, remove = false): unknown {
+  const copy = structuredClone(body) as any;
+  let at = copy;
+  for (const p of path.slice(0, -1)) at = at[p];
+  const last = path[path.length - 1];
+  if (remove) { if (Array.isArray(at)) at.splice(Number(last), 1); else delete at[last]; } else at[last] = value;
+  return copy;
+}
+
+const pathText = (p: (string | number)[]) => p.map((x) => (typeof x === 'number' ? `[${x}]` : `.${x}`)).join('').slice(1);
+
+interface Ledger { cases: number; refused: number; accepted: number; dbGaps: Set<string>; failures: string[] }
+const totals = { write: 0, read: 0, refused: 0, accepted: 0, routes: 0 };
+const allGaps = new Set<string>();
+
+/** Sends one case and checks every invariant; records problems instead of throwing (better reports). */
+async function attempt(ledger: Ledger, route: Route, url: string, payload: string | undefined, label: string,
+  opts: { contentType?: string; headers?: Record<string, string>; snapshot?: boolean } = {}): Promise<LightMyRequestResponse> {
+  const isWrite = route.method !== 'get';
+  const snapshot = isWrite && opts.snapshot !== false;
+  const before = snapshot ? await rowCounts(app.db, ['login_attempt', 'password_reset', 'refresh_token']) : null;
+  const target = snapshot && (route.method === 'put' || route.method === 'patch') ? await app.inject({ method: 'GET', url, headers: asAdmin }) : null;
+  o.errors.length = 0;
+  const res = await app.inject({
+    method: route.method.toUpperCase() as any, url, headers: { ...(opts.headers ?? asAdmin), ...(payload !== undefined ? { 'content-type': opts.contentType ?? 'application/json' } : {}) },
+    ...(payload !== undefined ? { payload } : {}),
+  });
+  ledger.cases++;
+  const where = `${route.method.toUpperCase()} ${url} ${label}`;
+  if (res.statusCode >= 500) {
+    ledger.failures.push(`${where}: ${res.statusCode} ${res.body.slice(0, 160)} (${o.errors.map((e) => e.message).join(' | ').slice(0, 300)})`);
+    return res;
+  }
+  if (res.statusCode >= 400) {
+    ledger.refused++;
+    const shape = errorShapeProblem(res);
+    if (shape) ledger.failures.push(`${where}: ${shape}`);
+    const gap = o.errors.find((e) => e.sqlState);
+    if (gap) ledger.dbGaps.add(`${route.method.toUpperCase()} ${route.url} ${label}: SQLSTATE ${gap.sqlState} ${gap.message.replace(/\s+/g, ' ').slice(-120)}`);
+    if (before) {
+      const diff = countDiff(before, await rowCounts(app.db, ['login_attempt', 'password_reset', 'refresh_token']));
+      if (Object.keys(diff).length) ledger.failures.push(`${where}: refused with ${res.statusCode} but rows changed ${JSON.stringify(diff)}`);
+    }
+    if (target && target.statusCode === 200) {
+      const again = await app.inject({ method: 'GET', url, headers: asAdmin });
+      if (JSON.stringify(stable(again.json())) !== JSON.stringify(stable(target.json()))) ledger.failures.push(`${where}: refused with ${res.statusCode} but the record changed`);
+    }
+  } else {
+    ledger.accepted++;
+  }
+  return res;
+}
+
+/** The admin of the run is put back after each route: a fuzzed user update must not lock the suite out. */
+async function heal() {
+  await app.db.update(userAccount).set({ isActive: true, roles: ['ROLE_ADMIN', 'ROLE_USER'] }).where(sql`${userAccount.id} = ${fuzzUser}`);
+  await app.db.delete(userStore).where(sql`${userStore.userId} = ${fuzzUser}`);
+  await app.db.insert(userStore).values([{ userId: fuzzUser, storeId: 1 }, { userId: fuzzUser, storeId: 2 }]).onConflictDoNothing();
+}
+
+async function firstId(base: string): Promise<number | null> {
+  for (const list of [base, `${base}/list`]) {
+    if (!routes.some((x) => x.method === 'get' && x.url === list)) continue;
+    const res = await app.inject({ method: 'GET', url: list, headers: asAdmin });
+    const id = res.statusCode === 200 ? membersOf(res.json())?.map(idOf).find((x) => x != null) : null;
+    if (id) return id;
+  }
+  return null;
+}
+
+/** A body the route should accept, and the URL to send it to. */
+async function validCase(route: Route, n: number): Promise<{ url: string; body: unknown }> {
+  const base = route.url.replace(/\/:[^/]+.*$/, '').replace(/\/(create|edit|update)$/, '');
+  const id = paramNames(route.url).length ? ((await firstId(base)) ?? 1) : null;
+  const url = id == null ? route.url : fillPath(route.url, id);
+  const hand = known[`${route.method} ${route.url}`];
+  if (hand) return { url, body: hand() };
+  if (id != null) {
+    const res = await app.inject({ method: 'GET', url: fillPath(`${base}/:id`, id), headers: asAdmin });
+    const rec = res.statusCode === 200 ? recordOf(res.json()) : null;
+    if (rec) return { url, body: asRequest(rec, n) };
+  }
+  for (const list of [base, `${base}/list`]) {
+    if (!routes.some((x) => x.method === 'get' && x.url === list)) continue;
+    const res = await app.inject({ method: 'GET', url: list, headers: asAdmin });
+    const rec = res.statusCode === 200 ? membersOf(res.json())?.[0] : null;
+    if (rec) return { url, body: asRequest(rec, n) };
+  }
+  return { url, body: {} };
+}
+
+const hostileArb = fc.oneof(
+  fc.constantFrom(...HOSTILE_CORE.filter((v) => v !== BIG), ...HOSTILE_EXTRA.filter((v) => typeof v !== 'string' || v.length < 1000)),
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.double(),
+  fc.integer(),
+  fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }).map((b) => b.toString()),
+  fc.jsonValue({ maxDepth: 3 }),
+);
+
+afterAll(async () => {
+  report(`fuzz: ${totals.routes} write routes + ${readRoutes.length} read routes, ${totals.write} write cases + ${totals.read} read cases = ${totals.write + totals.read} requests (${totals.refused} refused, ${totals.accepted} accepted), 0 crashes`);
+  report(`fuzz: ${allGaps.size} inputs refused by the database instead of validation${allGaps.size ? ':\n  ' + [...allGaps].slice(0, 40).join('\n  ') : ''}`);
+  await o.close();
+});
+
+describe('fuzzing the JSON write routes', () => {
+  it('has write routes to attack', () => {
+    expect(writeRoutes.length).toBeGreaterThan(3);
+  });
+
+  for (const route of writeRoutes) {
+    it(`${route.method.toUpperCase()} ${route.url} [${route.auth}]`, { timeout: 600_000 }, async () => {
+      await heal();
+      const ledger: Ledger = { cases: 0, refused: 0, accepted: 0, dbGaps: new Set(), failures: [] };
+      let n = 0;
+      const valid = await validCase(route, n++);
+      const paths = fieldPaths(valid.body);
+      const extras = SOAK ? HOSTILE_EXTRA : HOSTILE_EXTRA.filter((_, i) => i % 6 === totals.routes % 6);
+
+      // 1. The valid body itself (it may be refused, e.g. a duplicate number: still no 5xx).
+      await attempt(ledger, route, valid.url, payloadText(valid.body), 'valid body');
+
+      // 2. Each field: hostile values, removed; plus unknown extra fields.
+      for (const path of paths) {
+        for (const value of [...HOSTILE_CORE, ...extras]) {
+          const label = `${pathText(path)}=${typeof value === 'string' ? JSON.stringify(value.slice(0, 20)) : JSON.stringify(value)?.slice(0, 20)}`;
+          await attempt(ledger, route, valid.url, payloadText(withValue(valid.body, path, value)), label);
+        }
+        await attempt(ledger, route, valid.url, payloadText(withValue(valid.body, path, undefined, true)), `without ${pathText(path)}`);
+      }
+      await attempt(ledger, route, valid.url, payloadText({ ...(valid.body as object), isAdmin: true, roles: ['ROLE_ADMIN'], store: 999999, __extra: BIG.slice(0, 1000) }), 'extra fields');
+
+      // 3. Whole-body attacks.
+      const raw: [string, string, string?][] = [
+        ['', 'empty body'], ['null', 'null'], ['[]', 'array'], ['"text"', 'string'], ['42', 'number'], ['true', 'boolean'],
+        ['{', 'truncated'], ['{"a":', 'truncated value'], ['NaN', 'NaN literal'], ["{'a':1}", 'single quotes'], ['{"a":1,"a":2}', 'duplicate keys'],
+        ['\uFEFF{}', 'BOM'], [DEEP_ARRAY_JSON, '10 000-deep arrays'], [DEEP_OBJECT_JSON, '10 000-deep objects'],
+        ['{"__proto__":{"isAdmin":true}}', '__proto__'], ['{"constructor":{"prototype":{"isAdmin":true}}}', 'constructor.prototype'],
+        [JSON.stringify(BIG), '1 MB string body'], [JSON.stringify({ x: 'a'.repeat(3 * 1024 * 1024) }), 'over the body limit'],
+        ['name=x&price=1', 'form body as JSON'],
+        ['hello', 'text/plain', 'text/plain'], ['<a/>', 'xml', 'application/xml'], ['{}', 'json with odd charset', 'application/json; charset=utf-7'],
+      ];
+      for (const [text, label, type] of raw) await attempt(ledger, route, valid.url, text, label, { contentType: type });
+
+      // 4. fast-check: arbitrary JSON, and the valid keys with arbitrary values (fields missing at random).
+      const keys = valid.body && typeof valid.body === 'object' && !Array.isArray(valid.body) ? Object.keys(valid.body) : [];
+      await fc.assert(fc.asyncProperty(fc.anything({ maxDepth: 4, maxKeys: 8 }), async (body) => {
+        const res = await attempt(ledger, route, valid.url, payloadText(body), 'fc.anything', { snapshot: true });
+        return res.statusCode < 500;
+      }), { numRuns: Math.ceil(RUNS_PER_ROUTE / 2), seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined });
+      if (keys.length) {
+        const recordArb = fc.record(Object.fromEntries(keys.map((k) => [k, hostileArb])), { requiredKeys: [] });
+        await fc.assert(fc.asyncProperty(recordArb, fc.dictionary(fc.string({ maxLength: 10 }), hostileArb, { maxKeys: 2 }), async (body, extra) => {
+          const res = await attempt(ledger, route, valid.url, payloadText({ ...extra, ...body }), 'fc.record');
+          return res.statusCode < 500;
+        }), { numRuns: Math.ceil(RUNS_PER_ROUTE / 2) });
+      }
+
+      // Still alive.
+      const health = await app.inject({ method: 'GET', url: '/api/health' });
+      expect(health.statusCode).toBe(200);
+
+      totals.routes++;
+      totals.write += ledger.cases;
+      totals.refused += ledger.refused;
+      totals.accepted += ledger.accepted;
+      for (const g of ledger.dbGaps) allGaps.add(g);
+      expect(ledger.failures.slice(0, 15), `${ledger.failures.length} failures in ${ledger.cases} cases`).toEqual([]);
+    });
+  }
+});
+
+describe('fuzzing the read routes (path parameters and query strings)', () => {
+  const HOSTILE_PARAMS = ['0', '-1', '1.5', '1e999', 'abc', "1'--", '%00', '99999999999999999999', 'x'.repeat(3000), '%F0%9F%A7%BE', '..%2F..%2Fetc'];
+  const HOSTILE_QUERIES = [
+    'page=-1', 'page=1e999', 'page=abc', 'itemsPerPage=99999999', 'itemsPerPage=-5', 'limit=NaN', 'offset=-1',
+    'order[id]=sideways', 'order[name;drop table x]=asc', 'order[]=asc', 'order=asc', 'orderBy=1;drop&orderMode=sideways',
+    'store=abc', 'store[]=1&store[]=abc', 'store=/api/stores/999999', 'store.id=2', 'id[]=1&id[]=x', 'id=1e999',
+    "q='; drop table product; --", 'q=%00', 'name=%25%5F', `name=${'x'.repeat(5000)}`, 'dateTimeFrom=garbage&dateTimeTo=2025-99-99',
+    'createdAt[after]=yesterday', 'isActive=maybe', 'status[]=Completed&status[]=<script>', 'bearer=abc', 'role=ROLE_ADMIN',
+    'a[b][c][d][e][f]=1', 'x=' + '%5B'.repeat(500),
+  ];
+  const keyArb = fc.oneof(fc.constantFrom('page', 'itemsPerPage', 'limit', 'order[id]', 'order[name]', 'store', 'store.id', 'q', 'name', 'id', 'status', 'dateTimeFrom', 'isActive', 'customer', 'terminal.id'), fc.string({ maxLength: 12 }));
+  const valueArb = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 30 }), fc.integer().map(String), fc.double().map(String), fc.constantFrom('', 'null', 'undefined', '[]', '{}', '-0', '1e309'));
+
+  it('every GET route answers hostile parameters without a 5xx, in the error shape', { timeout: 600_000 }, async () => {
+    const ledger: Ledger = { cases: 0, refused: 0, accepted: 0, dbGaps: new Set(), failures: [] };
+    await heal();
+    for (const route of readRoutes) {
+      if (route.url === '/api/docs' || route.url === '/api/docs.json') continue;
+      const base = route.url.replace(/\/:[^/]+.*$/, '');
+      const id = paramNames(route.url).length ? ((await firstId(base)) ?? 1) : null;
+      const url = id == null ? route.url : fillPath(route.url, id);
+      for (const p of paramNames(route.url).length ? HOSTILE_PARAMS : []) await attempt(ledger, route, fillPath(route.url, decodeURIComponent(p)), undefined, `param ${p.slice(0, 20)}`);
+      for (const headers of [asAdmin, asCashier]) {
+        for (const q of HOSTILE_QUERIES) await attempt(ledger, route, `${url}?${q}`, undefined, q.slice(0, 40), { headers });
+      }
+      await fc.assert(fc.asyncProperty(fc.array(fc.tuple(keyArb, valueArb), { maxLength: 5 }), async (pairs) => {
+        const qs = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+        const res = await attempt(ledger, route, `${url}?${qs}`, undefined, 'fc query');
+        return res.statusCode < 500;
+      }), { numRuns: SOAK ? Math.ceil(FUZZ_RUNS / 20 / readRoutes.length) + 20 : 12 });
+    }
+    totals.read += ledger.cases;
+    totals.refused += ledger.refused;
+    totals.accepted += ledger.accepted;
+    for (const g of ledger.dbGaps) allGaps.add(g);
+    expect(ledger.failures.slice(0, 20), `${ledger.failures.length} failures in ${ledger.cases} cases`).toEqual([]);
+  });
+});

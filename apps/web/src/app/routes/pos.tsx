@@ -1,0 +1,399 @@
+import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { confirm } from '@/components/ui/confirm-dialog';
+import { toast } from '@/components/ui/toast';
+import { isHttpError } from '@/lib/api-client';
+import { errorText } from '@/lib/form-errors';
+import { useSession } from '@/lib/session';
+import { LogoutButton } from '@/features/auth/components/logout-button';
+import type { Customer, Order, Product, Variant } from '@/features/catalogue-cache/types';
+import { useCatalogue } from '@/features/catalogue-cache/catalogue-store';
+import { CatalogueProgress } from '@/features/catalogue-cache/components/catalogue-progress';
+import { useCatalogueLoader } from '@/features/catalogue-cache/hooks/use-catalogue-loader';
+import { NO_FACETS, buildFacets, isVisibleAt, matchesFacets, type FacetSelection } from '@/features/catalogue-cache/product-index';
+import { addToCart, emptyCart, loadOrder, moveActiveField, moveActiveLine, parseQuantityInput, removeLine, setCustomer, type LoadKind } from '@/features/cart/cart-logic';
+import { cartStore, tryUpdateCart, updateCart, useCart } from '@/features/cart/cart-store';
+import type { CartDefaults } from '@/features/cart/cart-types';
+import { CartTable, lineName } from '@/features/cart/components/cart-table';
+import { CartToolbar } from '@/features/cart/components/cart-toolbar';
+import { CartTotals } from '@/features/cart/components/cart-totals';
+import { DiscountsDialog } from '@/features/cart/components/discounts-dialog';
+import { TaxesDialog } from '@/features/cart/components/taxes-dialog';
+import { focusActiveCartField } from '@/features/cart/components/cart-focus';
+import { CustomersDialog } from '@/features/customers/components/customers-dialog';
+import { CustomerPaymentsDialog } from '@/features/customers/components/customer-payments-dialog';
+import { HelpModal } from '@/features/help/components/help-modal';
+import { ItemDetailDialog } from '@/features/item-search/components/item-detail-dialog';
+import { ItemSearchDialog } from '@/features/item-search/components/item-search-dialog';
+import { VariantChooser } from '@/features/item-search/components/variant-chooser';
+import { deleteOrder } from '@/features/orders/api/delete-order';
+import { findOrder } from '@/features/orders/api/find-order';
+import { OrderDetailDialog } from '@/features/orders/components/order-detail-dialog';
+import { OrderLookupDialog } from '@/features/orders/components/order-lookup-dialog';
+import { PaymentPanel, type PaymentPanelHandle } from '@/features/payment/components/payment-panel';
+import { ReceiptPreviewDialog } from '@/features/receipt/components/receipt-preview-dialog';
+import { RunningOrdersScreen } from '@/features/running-orders/components/running-orders-screen';
+import { findBarcode } from '@/features/sale/api/find-barcode';
+import { CustomerNameBox } from '@/features/sale/components/customer-name-box';
+import { FacetFilters } from '@/features/sale/components/facet-filters';
+import { ModeSelectorDialog } from '@/features/sale/components/mode-selector-dialog';
+import { PosScreen } from '@/features/sale/components/pos-screen';
+import { PosToolbar, type ToolbarAction } from '@/features/sale/components/pos-toolbar';
+import { SearchBar } from '@/features/sale/components/search-bar';
+import { setPreferences, usePreferences, type PosMode } from '@/features/sale/preferences-store';
+import { resolveScan } from '@/features/sale/scan';
+import { SHORTCUTS } from '@/features/shortcuts/shortcut-list';
+import { useShortcuts } from '@/features/shortcuts/use-shortcuts';
+
+// The back office's dialogs download on first use.
+const SettingsModal = lazy(() => import('@/features/settings/components/settings-modal').then((m) => ({ default: m.SettingsModal })));
+const InventoryDialog = lazy(() => import('@/features/inventory/components/inventory-dialog').then((m) => ({ default: m.InventoryDialog })));
+const ExpensesDialog = lazy(() => import('@/features/expenses/components/expenses-dialog').then((m) => ({ default: m.ExpensesDialog })));
+const ClosingDialog = lazy(() => import('@/features/closing/components/closing-dialog').then((m) => ({ default: m.ClosingDialog })));
+const SaleHistoryDialog = lazy(() => import('@/features/history/components/sale-history-dialog').then((m) => ({ default: m.SaleHistoryDialog })));
+
+type DialogId = 'itemSearch' | 'taxes' | 'discounts' | 'customers' | 'help' | 'mode' | 'lookup' | 'settings' | 'inventory' | 'expenses' | 'closing' | 'history';
+
+/** /pos: the till. Composes the sale, cart, payment, search, customers, orders, receipt, running-orders, help and shortcut features. */
+export function PosRoute() {
+  const { t, i18n } = useTranslation('sale');
+  const locale = i18n.resolvedLanguage ?? 'en';
+  const { store, terminal } = useSession();
+  const storeId = store?.id ?? null;
+  const terminalId = terminal?.id ?? null;
+  const prefs = usePreferences((p) => p);
+  const defaults = useMemo<CartDefaults>(
+    () => ({ tax: prefs.defaultTax, discount: prefs.defaultDiscount, paymentType: prefs.defaultPaymentType }),
+    [prefs.defaultTax, prefs.defaultDiscount, prefs.defaultPaymentType],
+  );
+
+  useCatalogueLoader();
+  const products = useCatalogue((s) => s.catalogue.products);
+  const taxes = useCatalogue((s) => s.catalogue.taxes);
+  const discounts = useCatalogue((s) => s.catalogue.discounts);
+  const paymentTypes = useCatalogue((s) => s.catalogue.paymentTypes);
+  const settings = useCatalogue((s) => s.catalogue.settings);
+  const byId = useCatalogue((s) => s.byId);
+  const scanLookup = useCatalogue((s) => s.scan);
+  const version = useCatalogue((s) => s.version);
+
+  // What this till may sell: the store's and terminal's products (indexes built once per load).
+  const visible = useMemo(() => products.filter((p) => isVisibleAt(p, storeId, terminalId)), [products, storeId, terminalId]);
+  const facets = useMemo(() => buildFacets(visible), [visible]);
+  const [facetSel, setFacetSel] = useState<FacetSelection>(NO_FACETS);
+
+  const query = useCart((s) => s.q);
+  const quantity = useCart((s) => s.quantity);
+  const customerName = useCart((s) => s.customerName);
+  const customer = useCart((s) => s.customer);
+  const cartOrderId = useCart((s) => s.orderId);
+
+  const [dialog, setDialog] = useState<DialogId | null>(null);
+  const [chooser, setChooser] = useState<{ product: Product; qtyMilli: number } | null>(null);
+  const [detailProduct, setDetailProduct] = useState<Product | null>(null);
+  const [detailOrder, setDetailOrder] = useState<Order | null>(null);
+  const [receipt, setReceipt] = useState<{ order: Order; auto: boolean } | null>(null);
+  const [historyCustomer, setHistoryCustomer] = useState<Customer | null>(null);
+  const [scanning, setScanning] = useState(false);
+  const [lookupIntent, setLookupIntent] = useState<'view' | 'refund' | 'reorder'>('view');
+  const searchRef = useRef<HTMLInputElement>(null);
+  const payment = useRef<PaymentPanelHandle>(null);
+  const [params, setParams] = useSearchParams();
+  const close = useCallback(() => setDialog(null), []);
+
+  // /settings lands here with ?settings=1.
+  useEffect(() => {
+    if (params.get('settings')) {
+      setDialog('settings');
+      params.delete('settings');
+      setParams(params, { replace: true });
+    }
+  }, [params, setParams]);
+
+  // An empty cart carries the cashier's defaults (also after a reload: the reference lost them).
+  useEffect(() => {
+    const s = cartStore.get();
+    if (s.added.length === 0 && !s.tax && !s.discount && !s.paymentType && (defaults.tax || defaults.discount || defaults.paymentType)) {
+      cartStore.set({ ...s, tax: defaults.tax, discount: defaults.discount, paymentType: defaults.paymentType });
+    }
+  }, [defaults]);
+
+  const focusSearch = () => searchRef.current?.focus();
+
+  const addProduct = useCallback((product: Product, variant: Variant | null, qtyMilli: number, priceCents: number | null = null) => {
+    const error = tryUpdateCart((s) => addToCart(s, { product, variant, qtyMilli, priceCents }));
+    if (error) toast.error(t('messages.quantityBelowOne'));
+  }, [t]);
+
+  /** Adds from the search list or a scan: items with variants open the chooser first. */
+  const addOrChoose = useCallback((product: Product, qtyMilli: number) => {
+    if (product.variants?.length) setChooser({ product, qtyMilli });
+    else addProduct(product, null, qtyMilli);
+  }, [addProduct]);
+
+  const scan = async (code: string) => {
+    const qtyMilli = parseQuantityInput(cartStore.get().quantity);
+    if (qtyMilli === null) {
+      toast.error(t('messages.quantityBelowOne'));
+      return;
+    }
+    setScanning(true);
+    try {
+      const outcome = await resolveScan({
+        code,
+        qtyMilli,
+        lookup: scanLookup,
+        byId,
+        visible: (p) => isVisibleAt(p, storeId, terminalId) && matchesFacets(p, facetSel),
+        findBarcode: (c) => findBarcode(c),
+      });
+      if (outcome.kind === 'not-found') {
+        toast.error(t('messages.codeNotFound', { code: outcome.code }), { placement: 'top', duration: 1000 });
+        return;
+      }
+      if (outcome.kind === 'choose-variant') setChooser({ product: outcome.product, qtyMilli: outcome.qtyMilli });
+      else addProduct(outcome.product, outcome.variant, outcome.qtyMilli, outcome.priceCents);
+      updateCart((s) => ({ ...s, q: '', quantity: '1' }));
+    } catch (error) {
+      toast.error(errorText(error));
+    } finally {
+      setScanning(false);
+      focusSearch();
+    }
+  };
+
+  const load = useCallback((order: Order, kind: LoadKind) => {
+    cartStore.set(loadOrder(order, kind, defaults));
+  }, [defaults]);
+
+  const refundable = (order: Order) => {
+    if (order.status !== 'Completed' || order.returnedFrom) {
+      toast.error(t('messages.notRefundable', { number: order.orderId ?? order.id, status: order.status }));
+      return false;
+    }
+    return true;
+  };
+
+  const loadByNumber = async (text: string, kind: 'refund' | 'reorder') => {
+    if (!text.trim()) {
+      setLookupIntent(kind);
+      setDialog('lookup');
+      return;
+    }
+    try {
+      const order = await findOrder(text);
+      if (!order) {
+        toast.error(t('messages.orderNotFound'), { title: t('messages.notFoundTitle') });
+        return;
+      }
+      if (kind === 'refund' && !refundable(order)) return;
+      load(order, kind);
+    } catch (error) {
+      toast.error(errorText(error));
+    }
+  };
+
+  /** A held order goes back into the cart: the held copy is deleted first (spec 4), then its lines load. */
+  const unsuspend = useCallback(async (order: Order) => {
+    try {
+      await deleteOrder(order.id);
+    } catch (error) {
+      // Already removed (e.g. by the history dialog): just load it.
+      if (!isHttpError(error, 404)) {
+        toast.error(errorText(error));
+        return;
+      }
+    }
+    cartStore.set(loadOrder(order, 'unsuspend', defaults));
+  }, [defaults]);
+
+  const changeMode = (m: PosMode) => {
+    setPreferences({ defaultMode: m });
+    cartStore.set(emptyCart(defaults));
+  };
+
+  const removeActive = async () => {
+    const s = cartStore.get();
+    const line = s.added[s.selected];
+    if (!line) return;
+    if (await confirm(t('cart.removeItem', { item: lineName(line) }), { danger: true })) updateCart((x) => removeLine(x, x.selected));
+  };
+
+  useShortcuts(
+    {
+      help: () => setDialog('help'),
+      focusSearch,
+      focusSearchF3: focusSearch,
+      itemSearch: () => setDialog('itemSearch'),
+      previousLine: () => { updateCart((s) => moveActiveLine(s, -1)); focusActiveCartField(); },
+      nextLine: () => { updateCart((s) => moveActiveLine(s, 1)); focusActiveCartField(); },
+      previousField: () => { updateCart((s) => moveActiveField(s, -1)); focusActiveCartField(); },
+      nextField: () => { updateCart((s) => moveActiveField(s, 1)); focusActiveCartField(); },
+      removeLine: () => void removeActive(),
+      focusPayment: () => payment.current?.focusPayment(),
+      settle: () => payment.current?.settle(),
+      clear: () => payment.current?.clear(),
+      expenses: () => setDialog('expenses'),
+      history: () => setDialog('history'),
+      taxes: () => setDialog('taxes'),
+      discounts: () => setDialog('discounts'),
+      customers: () => setDialog('customers'),
+      paymentType: (index) => payment.current?.selectType(index ?? 0),
+    },
+    prefs.enableShortcuts,
+  );
+
+  const onToolbar = (a: ToolbarAction) => {
+    if (a === 'lookup') setLookupIntent('view');
+    setDialog(a);
+  };
+
+  const mode = prefs.defaultMode;
+  const modeLabel = t(`mode.${mode}`);
+  const requireName = prefs.customerBox && prefs.requireCustomerBox;
+
+  const paymentPanel = storeId !== null && terminalId !== null ? (
+    <PaymentPanel
+      ref={payment}
+      paymentTypes={paymentTypes}
+      mode={mode}
+      storeId={storeId}
+      terminalId={terminalId}
+      defaults={defaults}
+      requireCustomerName={requireName}
+      displayShortcuts={prefs.displayShortcuts}
+      locale={locale}
+      onCompleted={(order) => setReceipt({ order, auto: true })}
+    />
+  ) : null;
+  const cartArea = (
+    <>
+      <CartToolbar />
+      <CartTable storeId={storeId} locale={locale} />
+      <CartTotals locale={locale} onCustomerClick={() => setDialog('customers')} />
+    </>
+  );
+
+  return (
+    <>
+      <PosScreen
+        mode={mode}
+        touch={prefs.enableTouch}
+        progress={<CatalogueProgress />}
+        main={mode === 'payment' && storeId !== null ? (
+          <RunningOrdersScreen
+            storeId={storeId}
+            selectedId={cartOrderId}
+            onSelect={(order) => load(order, 'settle')}
+            cart={cartArea}
+            payment={paymentPanel}
+            locale={locale}
+          />
+        ) : undefined}
+        filters={<FacetFilters facets={facets} selection={facetSel} onChange={setFacetSel} />}
+        searchBar={prefs.searchBox ? (
+          <SearchBar
+            query={query}
+            quantity={quantity}
+            onQueryChange={(q) => updateCart((s) => ({ ...s, q }))}
+            onQuantityChange={(q) => updateCart((s) => ({ ...s, quantity: q }))}
+            onScan={(code) => void scan(code)}
+            onRefund={(n) => void loadByNumber(n, 'refund')}
+            onReorder={(n) => void loadByNumber(n, 'reorder')}
+            onOpenSearch={() => setDialog('itemSearch')}
+            busy={scanning}
+            displayShortcuts={prefs.displayShortcuts}
+            searchRef={searchRef}
+          />
+        ) : null}
+        customerBox={prefs.customerBox && mode !== 'payment' ? (
+          <CustomerNameBox value={customerName} required={requireName} onChange={(v) => updateCart((s) => ({ ...s, customerName: v }))} />
+        ) : null}
+        cartToolbar={<CartToolbar />}
+        cart={<CartTable storeId={storeId} locale={locale} />}
+        totals={<CartTotals locale={locale} onCustomerClick={() => setDialog('customers')} />}
+        payment={paymentPanel}
+        toolbar={<PosToolbar onAction={onToolbar} displayShortcuts={prefs.displayShortcuts} modeLabel={modeLabel} logoutButton={<LogoutButton />} />}
+      />
+
+      <ItemSearchDialog
+        open={dialog === 'itemSearch'}
+        onClose={close}
+        products={visible}
+        version={`${version}:${storeId}:${terminalId}`}
+        byId={byId}
+        facets={facetSel}
+        onAdd={addOrChoose}
+        onView={setDetailProduct}
+        locale={locale}
+      />
+      <VariantChooser
+        product={chooser?.product ?? null}
+        locale={locale}
+        onClose={() => setChooser(null)}
+        onPick={(v) => {
+          if (chooser) addProduct(chooser.product, v, chooser.qtyMilli);
+          setChooser(null);
+        }}
+      />
+      <ItemDetailDialog product={detailProduct} onClose={() => setDetailProduct(null)} locale={locale} />
+      <TaxesDialog open={dialog === 'taxes'} onClose={close} taxes={taxes} />
+      <DiscountsDialog open={dialog === 'discounts'} onClose={close} discounts={discounts} />
+      <CustomersDialog
+        open={dialog === 'customers'}
+        onClose={close}
+        selectedId={customer?.id ?? null}
+        onSelect={(c) => updateCart((s) => setCustomer(s, c))}
+        onHistory={(c) => setHistoryCustomer(c)}
+        locale={locale}
+      />
+      <CustomerPaymentsDialog customer={historyCustomer} onClose={() => setHistoryCustomer(null)} locale={locale} />
+      <HelpModal
+        open={dialog === 'help'}
+        onClose={close}
+        shortcuts={SHORTCUTS}
+        enableShortcuts={prefs.enableShortcuts}
+        displayShortcuts={prefs.displayShortcuts}
+        onChange={setPreferences}
+      />
+      <ModeSelectorDialog open={dialog === 'mode'} onClose={close} mode={mode} onSelect={changeMode} />
+      <OrderLookupDialog
+        open={dialog === 'lookup'}
+        onClose={close}
+        onFound={(order) => {
+          if (lookupIntent === 'view') setDetailOrder(order);
+          else if (lookupIntent === 'reorder') load(order, 'reorder');
+          else if (refundable(order)) load(order, 'refund');
+        }}
+      />
+      <OrderDetailDialog
+        order={detailOrder}
+        locale={locale}
+        onClose={() => setDetailOrder(null)}
+        onPrint={(order) => setReceipt({ order, auto: false })}
+        onReorder={(order) => { load(order, 'reorder'); setDetailOrder(null); }}
+        onRefund={(order) => { if (refundable(order)) { load(order, 'refund'); setDetailOrder(null); } }}
+        onUnsuspend={(order) => { void unsuspend(order); setDetailOrder(null); }}
+      />
+      <ReceiptPreviewDialog order={receipt?.order ?? null} autoPrint={receipt?.auto ?? false} settings={settings} locale={locale} onClose={() => setReceipt(null)} />
+
+      <Suspense fallback={null}>
+        {dialog === 'settings' && <SettingsModal open onClose={close} />}
+        {dialog === 'inventory' && <InventoryDialog open onClose={close} />}
+        {dialog === 'expenses' && <ExpensesDialog open onClose={close} />}
+        {/* Mounted all the time: it opens itself, forced, when the day has not been started. */}
+        <ClosingDialog open={dialog === 'closing'} onClose={close} />
+        {dialog === 'history' && (
+          <SaleHistoryDialog
+            open
+            onClose={close}
+            onRefund={(o) => { close(); load(o as unknown as Order, 'refund'); }}
+            onReorder={(o) => { close(); load(o as unknown as Order, 'reorder'); }}
+            onUnsuspend={(o) => { close(); void unsuspend(o as unknown as Order); }}
+          />
+        )}
+      </Suspense>
+    </>
+  );
+}

@@ -1,0 +1,93 @@
+import { useId, useRef, type ChangeEvent, type InputHTMLAttributes, type MouseEvent, type FocusEvent, type ReactNode, type Ref } from 'react';
+import { Field, describedBy } from './field';
+
+export interface NumberInputProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'size' | 'value' | 'defaultValue'> {
+  label?: ReactNode;
+  error?: string | null;
+  hint?: ReactNode;
+  value?: string | number;
+  defaultValue?: string | number;
+  /** Allow one leading minus sign. */
+  allowNegative?: boolean;
+  /** Allow one decimal separator (default true). */
+  allowDecimal?: boolean;
+  /** Called with the accepted text and its number (null while empty or "-" / "."). */
+  onValueChange?: (text: string, value: number | null) => void;
+  /** Select the whole value on focus as well as on click (till fields). Default true. */
+  selectOnFocus?: boolean;
+  containerClassName?: string;
+  ref?: Ref<HTMLInputElement>;
+}
+
+const ARABIC_DIGITS = /[\u0660-\u0669\u06F0-\u06F9]/g;
+
+/** Arabic-Indic digits become 0-9 and ',' or the Arabic decimal separator become '.'. */
+export function normaliseNumberText(text: string): string {
+  return text
+    .replace(ARABIC_DIGITS, (d) => String((d.charCodeAt(0) & 0xf) % 10))
+    .replace(/[,\u066B]/g, '.');
+}
+
+export function isAcceptedNumberText(text: string, allowNegative: boolean, allowDecimal: boolean): boolean {
+  const pattern = new RegExp(`^${allowNegative ? '-?' : ''}\\d*${allowDecimal ? '(\\.\\d*)?' : ''}$`);
+  return pattern.test(text);
+}
+
+export function parseNumberText(text: string): number | null {
+  if (text === '' || text === '-' || text === '.' || text === '-.') return null;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : null;
+}
+
+/**
+ * A text input that accepts only digits, one decimal separator and (optionally) a leading minus.
+ * Anything else is refused at the keystroke; the value stays a string so no float rounding happens here.
+ */
+export function NumberInput({
+  label, error, hint, id, className, containerClassName, required, allowNegative = false, allowDecimal = true,
+  onValueChange, onChange, onClick, onFocus, selectOnFocus = true, value, defaultValue, ...rest
+}: NumberInputProps) {
+  const autoId = useId();
+  const inputId = id ?? autoId;
+  const lastAccepted = useRef(String(value ?? defaultValue ?? ''));
+  if (value !== undefined) lastAccepted.current = String(value);
+
+  function handleChange(event: ChangeEvent<HTMLInputElement>) {
+    const text = normaliseNumberText(event.target.value);
+    if (!isAcceptedNumberText(text, allowNegative, allowDecimal)) {
+      event.target.value = lastAccepted.current; // refuse the keystroke (uncontrolled use)
+      return;
+    }
+    if (text !== event.target.value) event.target.value = text;
+    lastAccepted.current = text;
+    onChange?.(event);
+    onValueChange?.(text, parseNumberText(text));
+  }
+
+  return (
+    <Field id={inputId} label={label} error={error} hint={hint} required={required} className={containerClassName}>
+      <input
+        id={inputId}
+        type="text"
+        inputMode={allowDecimal ? 'decimal' : 'numeric'}
+        autoComplete="off"
+        className={['input', 'input-number', className].filter(Boolean).join(' ')}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(inputId, error, hint)}
+        required={required}
+        value={value}
+        defaultValue={defaultValue}
+        onChange={handleChange}
+        onClick={(e: MouseEvent<HTMLInputElement>) => {
+          e.currentTarget.select();
+          onClick?.(e);
+        }}
+        onFocus={(e: FocusEvent<HTMLInputElement>) => {
+          if (selectOnFocus) e.currentTarget.select();
+          onFocus?.(e);
+        }}
+        {...rest}
+      />
+    </Field>
+  );
+}

@@ -1,0 +1,21 @@
+import { useCallback } from 'react';
+import { useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { endSession, removeTokens } from '@/lib/session';
+import { logoutRequest } from '../api/logout';
+
+/**
+ * Spec 4 logout: drop the token cookies, tell the server (errors ignored: offline logout still
+ * logs out), end the session, forget cached server data, go to '/'.
+ */
+export function useLogout() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  return useCallback(async () => {
+    removeTokens();
+    await logoutRequest().catch(() => undefined);
+    endSession();
+    queryClient.clear();
+    await navigate('/', { replace: true });
+  }, [navigate, queryClient]);
+}

@@ -1,0 +1,236 @@
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatCurrency } from '@pos/domain/format';
+import { quantityToString, toDecimalString, tryParseMoney, tryParseScaled } from '@pos/domain/money';
+import { Checkbox } from '@/components/ui/checkbox';
+import { confirm } from '@/components/ui/confirm-dialog';
+import { NumberInput } from '@/components/ui/number-input';
+import { Spinner } from '@/components/ui/spinner';
+import { toast } from '@/components/ui/toast';
+import { checkState, removeLine, setLineDiscount, setLineQuantity, toggleAllChecked, toggleChecked } from '@/features/cart/cart-logic';
+import { cartStore, tryUpdateCart, updateCart, useCart } from '@/features/cart/cart-store';
+import { computeCartTotals } from '@/features/cart/cart-totals';
+import type { CartField, CartLine } from '@/features/cart/cart-types';
+import { useStock } from '@/features/cart/api/get-stock';
+import { CART_FOCUS_EVENT } from './cart-focus';
+
+function StockCell({ line, storeId }: { line: CartLine; storeId: number | null }) {
+  const { t } = useTranslation('sale');
+  const enabled = !!line.item.manageInventory && storeId !== null;
+  const { data, isLoading, isError } = useStock({ itemId: line.item.id, variantId: line.variant?.id ?? null, storeId: storeId ?? 0 }, enabled, line.quantity);
+  if (!line.item.manageInventory) return <span className="text-muted">-</span>;
+  if (isLoading) return <Spinner size="sm" label={t('cart.stockLoading')} />;
+  if (isError || !data) return <span className="text-muted">?</span>;
+  const qty = tryParseScaled(data.quantity ?? 0, 3) ?? 0;
+  return (
+    <span className={qty <= 0 ? 'stock stock-warning' : 'stock'} data-testid="stock">
+      {quantityToString(qty)}
+    </span>
+  );
+}
+
+interface EditCellProps {
+  value: string;
+  label: string;
+  active: boolean;
+  disabled?: boolean;
+  allowNegative?: boolean;
+  onCommit: (text: string) => void;
+  onFocus: () => void;
+  inputRef?: (node: HTMLInputElement | null) => void;
+}
+
+/** An inline number cell: edits locally, commits on Enter or blur (so a refused value snaps back). */
+function EditCell({ value, label, active, disabled, allowNegative, onCommit, onFocus, inputRef }: EditCellProps) {
+  const [text, setText] = useState(value);
+  const [editing, setEditing] = useState(false);
+  useEffect(() => {
+    if (!editing) setText(value);
+  }, [value, editing]);
+  const commit = () => {
+    setEditing(false);
+    if (text !== value) onCommit(text);
+  };
+  return (
+    <NumberInput
+      aria-label={label}
+      className={active ? 'cart-input cart-input-active' : 'cart-input'}
+      value={editing ? text : value}
+      disabled={disabled}
+      allowNegative={allowNegative}
+      ref={inputRef}
+      onFocus={() => {
+        setEditing(true);
+        setText(value);
+        onFocus();
+      }}
+      onValueChange={(t) => setText(t)}
+      onBlur={commit}
+      onKeyDown={(e: KeyboardEvent<HTMLInputElement>) => {
+        if (e.key === 'Enter' && !e.ctrlKey) {
+          e.preventDefault();
+          commit();
+          e.currentTarget.blur();
+        } else if (e.key === 'Escape') {
+          setText(value);
+          setEditing(false);
+          e.currentTarget.blur();
+        }
+      }}
+    />
+  );
+}
+
+export interface CartTableProps {
+  storeId: number | null;
+  /** Locale for money display. */
+  locale?: string;
+}
+
+/**
+ * The cart (spec 2.5): Item, Stock, QTY, Disc., Taxes, Rate, Total; select-all with a partial
+ * state; a footer with the item count, the total quantity and the total. Quantity and discount are
+ * edited in place; the rate is shown but disabled.
+ */
+export function CartTable({ storeId, locale = 'en' }: CartTableProps) {
+  const { t } = useTranslation('sale');
+  const lines = useCart((s) => s.added);
+  const selected = useCart((s) => s.selected);
+  const field = useCart((s) => s.cartItemType);
+  const tax = useCart((s) => s.tax);
+  const discount = useCart((s) => s.discount);
+  const discountAmount = useCart((s) => s.discountAmount);
+  const discountRateType = useCart((s) => s.discountRateType);
+  const adjustment = useCart((s) => s.adjustment);
+  const totals = useMemo(
+    () => computeCartTotals({ added: lines, tax, discount, discountAmount, discountRateType, adjustment }),
+    [lines, tax, discount, discountAmount, discountRateType, adjustment],
+  );
+  const inputs = useRef(new Map<string, HTMLInputElement | null>());
+  const all = checkState(lines);
+
+  useEffect(() => {
+    const focus = () => {
+      const { added, selected: index, cartItemType } = cartStore.get();
+      const line = added[index];
+      if (!line) return;
+      inputs.current.get(`${line.key}:${cartItemType}`)?.focus();
+    };
+    window.addEventListener(CART_FOCUS_EVENT, focus);
+    return () => window.removeEventListener(CART_FOCUS_EVENT, focus);
+  }, []);
+
+  const activate = (index: number, f: CartField) => updateCart((s) => ({ ...s, selected: index, cartItemType: f }));
+
+  const commitQuantity = (index: number, text: string) => {
+    const qty = tryParseScaled(text, 3);
+    const error = tryUpdateCart((s) => setLineQuantity(s, index, qty ?? 0));
+    if (error) toast.error(t('messages.quantityBelowOne'));
+  };
+  const commitDiscount = (index: number, text: string) => {
+    const cents = tryParseMoney(text);
+    if (cents === null) return;
+    updateCart((s) => setLineDiscount(s, index, cents));
+  };
+  const remove = async (index: number) => {
+    const line = lines[index];
+    if (!line) return;
+    if (await confirm(t('cart.removeItem', { item: lineName(line) }), { danger: true })) updateCart((s) => removeLine(s, index));
+  };
+
+  return (
+    <div className="cart-table-wrap">
+      <table className="cart-table" aria-label={t('cart.title')}>
+        <thead>
+          <tr>
+            <th className="cart-check">
+              <Checkbox
+                aria-label={t('cart.selectAll')}
+                checked={all === 'all'}
+                indeterminate={all === 'some'}
+                disabled={lines.length === 0}
+                onChange={() => updateCart(toggleAllChecked)}
+              />
+            </th>
+            <th>{t('cart.item')}</th>
+            <th>{t('cart.stock')}</th>
+            <th>{t('cart.qty')}</th>
+            <th>{t('cart.disc')}</th>
+            <th>{t('cart.taxes')}</th>
+            <th>{t('cart.rate')}</th>
+            <th className="num">{t('cart.total')}</th>
+            <th><span className="visually-hidden">{t('cart.actions')}</span></th>
+          </tr>
+        </thead>
+        <tbody>
+          {lines.length === 0 && (
+            <tr>
+              <td colSpan={9} className="cart-empty text-muted">{t('cart.empty')}</td>
+            </tr>
+          )}
+          {lines.map((line, index) => {
+            const lt = totals.lines[index];
+            const active = index === selected;
+            return (
+              <tr key={line.key} className={active ? 'cart-row cart-row-active' : 'cart-row'} aria-selected={active} data-testid="cart-row">
+                <td className="cart-check">
+                  <Checkbox aria-label={t('cart.selectLine', { item: lineName(line) })} checked={line.checked} onChange={() => updateCart((s) => toggleChecked(s, index))} />
+                </td>
+                <td className="cart-item">
+                  <div className="cart-item-name">{line.item.name}</div>
+                  {line.variant?.attributeValue && <div className="cart-item-variant text-muted">{line.variant.attributeValue}</div>}
+                </td>
+                <td><StockCell line={line} storeId={storeId} /></td>
+                <td className="cart-qty">
+                  <EditCell
+                    label={t('cart.qtyOf', { item: lineName(line) })}
+                    value={quantityToString(line.quantity)}
+                    active={active && field === 'quantity'}
+                    allowNegative
+                    disabled={line.quantity < 0}
+                    onFocus={() => activate(index, 'quantity')}
+                    onCommit={(text) => commitQuantity(index, text)}
+                    inputRef={(node) => inputs.current.set(`${line.key}:quantity`, node)}
+                  />
+                </td>
+                <td className="cart-disc">
+                  <EditCell
+                    label={t('cart.discOf', { item: lineName(line) })}
+                    value={toDecimalString(Math.abs(lt?.discountCents ?? line.discount))}
+                    active={active && field === 'discount'}
+                    disabled={line.quantity < 0}
+                    onFocus={() => activate(index, 'discount')}
+                    onCommit={(text) => commitDiscount(index, text)}
+                    inputRef={(node) => inputs.current.set(`${line.key}:discount`, node)}
+                  />
+                </td>
+                <td className="num">{formatCurrency(lt?.taxesTotalCents ?? 0, locale)}</td>
+                <td className="cart-rate">
+                  <input className="input cart-input" aria-label={t('cart.rateOf', { item: lineName(line) })} value={toDecimalString(line.price)} disabled readOnly />
+                </td>
+                <td className="num cart-line-total">{formatCurrency(lt?.totalCents ?? 0, locale)}</td>
+                <td>
+                  <button type="button" className="btn btn-ghost btn-sm" aria-label={t('cart.removeLine', { item: lineName(line) })} onClick={() => void remove(index)}>
+                    ×
+                  </button>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+        <tfoot>
+          <tr>
+            <td colSpan={3} data-testid="cart-count">{t('cart.itemCount', { count: lines.length })}</td>
+            <td data-testid="cart-quantity">{quantityToString(totals.totalQtyMilli)}</td>
+            <td colSpan={3} />
+            <td className="num" data-testid="cart-footer-total">{formatCurrency(totals.subTotalCents, locale)}</td>
+            <td />
+          </tr>
+        </tfoot>
+      </table>
+    </div>
+  );
+}
+
+export const lineName = (line: CartLine): string =>
+  line.variant?.attributeValue ? `${line.item.name} (${line.variant.attributeValue})` : line.item.name;

@@ -1,0 +1,74 @@
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatCurrency } from '@pos/domain/format';
+import { parseMoney } from '@pos/domain/money';
+import { customerBalance } from '@pos/domain/ledger';
+import { confirm } from '@/components/ui/confirm-dialog';
+import { setCustomer } from '@/features/cart/cart-logic';
+import { updateCart, useCart } from '@/features/cart/cart-store';
+import { computeCartTotals } from '@/features/cart/cart-totals';
+
+/**
+ * Cart totals (spec 2.5): sub total, taxable amount, taxes, discount, customer (detach asks
+ * first), total. Figures from @pos/domain/cart, as the server computes them.
+ */
+export function CartTotals({ locale = 'en', onCustomerClick }: { locale?: string; onCustomerClick?: () => void }) {
+  const { t } = useTranslation('sale');
+  const added = useCart((s) => s.added);
+  const tax = useCart((s) => s.tax);
+  const discount = useCart((s) => s.discount);
+  const discountAmount = useCart((s) => s.discountAmount);
+  const discountRateType = useCart((s) => s.discountRateType);
+  const adjustment = useCart((s) => s.adjustment);
+  const customer = useCart((s) => s.customer);
+  const totals = useMemo(
+    () => computeCartTotals({ added, tax, discount, discountAmount, discountRateType, adjustment }),
+    [added, tax, discount, discountAmount, discountRateType, adjustment],
+  );
+  const money = (c: number) => formatCurrency(c, locale);
+  const balance = customer
+    ? customerBalance({ outstandingCents: parseMoney(customer.outstanding ?? 0), openingBalanceCents: parseMoney(customer.openingBalance ?? 0) })
+    : 0;
+
+  const detach = async () => {
+    if (await confirm(t('totals.detachCustomer', { name: customer?.name ?? '' }))) updateCart((s) => setCustomer(s, null));
+  };
+
+  const discountLabel = discountAmount
+    ? `${t('totals.discount')} (${discountRateType === 'percent' ? `${discountAmount}%` : t('discounts.fixed')})`
+    : discount
+      ? `${t('totals.discount')} (${discount.name})`
+      : t('totals.discount');
+
+  return (
+    <table className="cart-totals" aria-label={t('totals.title')}>
+      <tbody>
+        <tr><th scope="row">{t('totals.subTotal')}</th><td data-testid="sub-total">{money(totals.subTotalCents)}</td></tr>
+        <tr><th scope="row">{t('totals.taxableAmount')}</th><td>{money(totals.taxableAmountCents)}</td></tr>
+        <tr>
+          <th scope="row">{tax ? `${t('totals.taxes')} (${tax.name} ${tax.rate}%)` : t('totals.taxes')}</th>
+          <td data-testid="order-tax">{money(totals.orderTaxCents)}</td>
+        </tr>
+        <tr><th scope="row">{discountLabel}</th><td data-testid="order-discount">{money(totals.discountTotalCents)}</td></tr>
+        <tr>
+          <th scope="row">{t('totals.customer')}</th>
+          <td>
+            {customer ? (
+              <span className="row cart-customer">
+                <button type="button" className="btn btn-link btn-sm" onClick={onCustomerClick}>{customer.name}</button>
+                <span className={balance > 0 ? 'text-danger' : 'text-success'} title={t('customers.outstanding')}>{money(Math.abs(balance))}</span>
+                <button type="button" className="btn btn-ghost btn-sm" aria-label={t('totals.detach')} onClick={() => void detach()}>×</button>
+              </span>
+            ) : (
+              <span className="text-muted">-</span>
+            )}
+          </td>
+        </tr>
+        {totals.adjustmentCents !== 0 && (
+          <tr><th scope="row">{t('totals.adjustment')}</th><td className={totals.adjustmentCents < 0 ? 'text-danger' : 'text-success'}>{money(totals.adjustmentCents)}</td></tr>
+        )}
+        <tr className="cart-grand-total"><th scope="row">{t('totals.total')}</th><td data-testid="grand-total">{money(totals.grandTotalCents)}</td></tr>
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,37 @@
+import { useTranslation } from 'react-i18next';
+import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
+import { errorText } from '@/lib/form-errors';
+import { useCatalogue } from '@/features/catalogue-cache/catalogue-store';
+import { startCatalogueLoad } from '@/features/catalogue-cache/hooks/use-catalogue-loader';
+
+/**
+ * The loading sequence's progress message (Products, Discounts, Taxes, Payment types, Devices,
+ * Settings, then Done for 1 second), and the failure with a retry.
+ */
+export function CatalogueProgress() {
+  const { t } = useTranslation('sale');
+  const step = useCatalogue((s) => s.step);
+  const status = useCatalogue((s) => s.status);
+  const progress = useCatalogue((s) => s.progress);
+  const error = useCatalogue((s) => s.error);
+  if (status === 'error') {
+    return (
+      <div className="catalogue-progress catalogue-progress-error" role="alert">
+        <span>{t('loading.failed', { list: t(`loading.steps.${step ?? 'Products'}`) })}</span>
+        {error ? <span className="text-muted"> {errorText(error)}</span> : null}
+        <Button size="sm" variant="secondary" onClick={() => void startCatalogueLoad()}>{t('retry', { ns: 'common' })}</Button>
+      </div>
+    );
+  }
+  if (!step) return null;
+  return (
+    <div className="catalogue-progress" role="status" aria-live="polite" data-testid="catalogue-progress">
+      {step !== 'Done' && <Spinner size="sm" decorative />}
+      <span>{t(`loading.steps.${step}`)}</span>
+      {step === 'Products' && progress ? (
+        <span className="text-muted"> {progress.total ? `${progress.loaded} / ${progress.total}` : progress.loaded}</span>
+      ) : null}
+    </div>
+  );
+}

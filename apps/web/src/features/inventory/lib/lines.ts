@@ -1,0 +1,156 @@
+/**
+ * The line grid shared by the purchase and purchase-order forms: validation, totals (all items AND
+ * all variants, unlike the reference's last-item bug) and the wire lines.
+ */
+import { z } from 'zod';
+import { messages } from '@pos/domain/validation';
+import { isValidMoneyInput, parseQuantity, tryParseMoney, tryParseScaled } from '@pos/domain/money';
+import { purchaseQuantity, purchaseTotal, type PurchaseLineInput } from '@pos/domain/ledger';
+import type { LineVariantWire, ProductBrief, PurchaseItem, PurchaseOrderItem } from './types.ts';
+
+const isNum = (v: string) => isValidMoneyInput(v, { scale: 3, allowNegative: false });
+const qty = () =>
+  z
+    .string({ error: messages.required })
+    .trim()
+    .min(1, { error: messages.required })
+    .refine(isNum, { error: messages.number })
+    .refine((v) => !isNum(v) || parseQuantity(v) > 0, { error: messages.positive });
+const cost = () =>
+  z
+    .string({ error: messages.required })
+    .trim()
+    .min(1, { error: messages.required })
+    .refine((v) => isValidMoneyInput(v, { scale: 2, allowNegative: false }), { error: messages.number });
+
+export const lineVariantSchema = z.object({
+  /** ProductVariant IRI. */
+  variant: z.string(),
+  label: z.string(),
+  quantity: qty(),
+  quantityRequested: z.string(),
+  purchasePrice: cost(),
+  /** The existing line-variant IRI when editing. */
+  id: z.string().optional(),
+});
+
+export const lineSchema = z.object({
+  /** Product IRI. */
+  item: z.string().min(1),
+  name: z.string(),
+  quantity: qty(),
+  quantityRequested: z.string(),
+  purchasePrice: cost(),
+  comments: z.string(),
+  unit: z.string(),
+  variants: z.array(lineVariantSchema),
+});
+
+export const linesSchema = z.array(lineSchema).min(1, { error: messages.addSomeItems });
+
+export type LineVariant = z.input<typeof lineVariantSchema>;
+export type Line = z.input<typeof lineSchema>;
+
+const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+const safeQty = (v: string) => tryParseScaled(v, 3) ?? 0;
+const safeCost = (v: string) => tryParseMoney(v) ?? 0;
+
+/** A new line for a product: quantity 1 at the product's cost; each variant quantity 1 at its price (spec 9). */
+export function newLine(product: ProductBrief): Line {
+  return {
+    item: product['@id'] ?? `/api/products/${product.id}`,
+    name: product.name,
+    quantity: '1',
+    quantityRequested: '',
+    purchasePrice: str(product.cost ?? '0') || '0',
+    comments: '',
+    unit: str(product.purchaseUnit),
+    variants: (product.variants ?? []).map((v) => ({
+      variant: v['@id'] ?? `/api/product_variants/${v.id}`,
+      label: str(v.attributeValue),
+      quantity: '1',
+      quantityRequested: '',
+      purchasePrice: str(v.purchasePrice ?? v.price ?? '0') || '0',
+    })),
+  };
+}
+
+function variantFromWire(v: LineVariantWire, requested: boolean): LineVariant {
+  return {
+    variant: v.variant?.['@id'] ?? (v.variant ? `/api/product_variants/${v.variant.id}` : ''),
+    label: str(v.variant?.attributeValue),
+    quantity: str(v.quantity),
+    quantityRequested: requested ? str(v.quantity) : str(v.quantityRequested),
+    purchasePrice: str(v.purchasePrice),
+    id: requested ? undefined : v['@id'],
+  };
+}
+
+/** Lines of an existing purchase (edit). */
+export function linesFromPurchase(items: PurchaseItem[]): Line[] {
+  return items.map((i) => ({
+    item: i.item?.['@id'] ?? `/api/products/${i.item?.id}`,
+    name: i.item?.name ?? '',
+    quantity: str(i.quantity),
+    quantityRequested: str(i.quantityRequested),
+    purchasePrice: str(i.purchasePrice),
+    comments: str(i.comments),
+    unit: str(i.purchaseUnit),
+    variants: (i.variants ?? []).map((v) => variantFromWire(v, false)),
+  }));
+}
+
+/**
+ * Lines of a purchase order: for a PO edit (requested=false) as they are; for a purchase received
+ * against the PO (requested=true) the ordered quantity becomes "quantity requested" and the default
+ * received quantity.
+ */
+export function linesFromOrder(items: PurchaseOrderItem[], requested: boolean): Line[] {
+  return items.map((i) => ({
+    item: i.item?.['@id'] ?? `/api/products/${i.item?.id}`,
+    name: i.item?.name ?? '',
+    quantity: str(i.quantity),
+    quantityRequested: requested ? str(i.quantity) : '',
+    purchasePrice: str(i.price),
+    comments: str(i.comments),
+    unit: str(i.unit),
+    variants: (i.variants ?? []).map((v) => ({ ...variantFromWire(v, requested), id: requested ? undefined : v['@id'] })),
+  }));
+}
+
+function toInput(lines: readonly Line[]): PurchaseLineInput[] {
+  return lines.map((l) => ({
+    qtyMilli: safeQty(l.quantity),
+    costCents: safeCost(l.purchasePrice),
+    variants: l.variants.map((v) => ({ qtyMilli: safeQty(v.quantity), costCents: safeCost(v.purchasePrice) })),
+  }));
+}
+
+export interface LineTotals {
+  count: number;
+  /** milli */
+  quantity: number;
+  /** cents */
+  cost: number;
+  /** milli */
+  requested: number;
+}
+
+/** Totals row: line count, total quantity and cost over every item and variant. */
+export function lineTotals(lines: readonly Line[]): LineTotals {
+  const input = toInput(lines);
+  let requested = 0;
+  for (const l of lines) {
+    requested += safeQty(l.quantityRequested);
+    for (const v of l.variants) requested += safeQty(v.quantityRequested);
+  }
+  return { count: lines.length, quantity: purchaseQuantity(input), cost: purchaseTotal(input), requested };
+}
+
+/** qty x cost of one row in cents (0 while the inputs are incomplete). */
+export function rowTotal(quantity: string, purchasePrice: string): number {
+  return purchaseTotal([{ qtyMilli: safeQty(quantity), costCents: safeCost(purchasePrice) }]);
+}
+
+/** "5." -> "5", ".5" -> "0.5": what every parser agrees on. */
+export const cleanNumber = (v: string) => v.trim().replace(/\.$/, '').replace(/^\./, '0.');

@@ -1,0 +1,31 @@
+/**
+ * The item search off the main thread: holds the fuse.js index of the visible catalogue and
+ * answers queries with the matching ids (as a transferable Int32Array), best first.
+ */
+import { SearchIndex } from './search-core';
+import type { SearchRequest, SearchResponse } from './search-record';
+
+// Typed by hand: the app's tsconfig carries the DOM lib, which clashes with the WebWorker lib.
+interface WorkerScope {
+  onmessage: ((event: MessageEvent<SearchRequest>) => void) | null;
+  postMessage(message: SearchResponse, transfer?: Transferable[]): void;
+}
+const scope = self as unknown as WorkerScope;
+
+let index: SearchIndex | null = null;
+
+scope.onmessage = (event: MessageEvent<SearchRequest>) => {
+  const msg = event.data;
+  if (msg.type === 'index') {
+    index = new SearchIndex(msg.records, msg.settings);
+    const reply: SearchResponse = { type: 'indexed', version: msg.version, count: msg.records.length };
+    scope.postMessage(reply);
+    return;
+  }
+  if (msg.type === 'search') {
+    const { ids, error } = index ? index.search(msg.query, msg.facets) : { ids: [] as number[], error: undefined };
+    const buffer = Int32Array.from(ids);
+    const reply: SearchResponse = { type: 'result', seq: msg.seq, ids: buffer, error };
+    scope.postMessage(reply, [buffer.buffer]);
+  }
+};

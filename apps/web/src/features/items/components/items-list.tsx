@@ -1,0 +1,155 @@
+import { useMemo, useRef, useState } from 'react';
+import type { ColumnDef } from '@tanstack/react-table';
+import { useTranslation } from 'react-i18next';
+import { Button } from '@/components/ui/button';
+import { toast } from '@/components/ui/toast';
+import { errorText } from '@/lib/form-errors';
+import { ListTable } from '@/features/list-table/components/list-table';
+import { ActiveSwitch } from '@/features/list-table/components/active-switch';
+import { money } from '@/features/list-table/lib/amounts';
+import { ItemFormDialog } from './item-form-dialog.tsx';
+import { exportItemsUrl, useImportItems } from '../api/import-items.ts';
+import type { Product } from '../lib/types.ts';
+
+const names = (list: Array<{ name?: string }> | null | undefined) => (list ?? []).map((x) => x.name).filter(Boolean).join(', ');
+
+/** The products list of the settings modal (spec 2.5 Products list). */
+export function ItemsList() {
+  const { t, i18n } = useTranslation('backoffice');
+  const [editing, setEditing] = useState<Product | null>(null);
+  const [open, setOpen] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const importer = useImportItems();
+  const lng = i18n.language;
+
+  const columns = useMemo<ColumnDef<Product, any>[]>(
+    () => [
+      { id: 'name', accessorKey: 'name', header: t('items.name') },
+      { id: 'barcode', accessorKey: 'barcode', header: t('items.barcode') },
+      { id: 'basePrice', accessorKey: 'basePrice', header: t('items.salePrice'), cell: ({ getValue }) => money(getValue(), lng) },
+      { id: 'cost', accessorKey: 'cost', header: t('items.purchasePrice'), cell: ({ getValue }) => money(getValue(), lng) },
+      { id: 'department.name', accessorFn: (r) => r.department?.name ?? '', header: t('items.department') },
+      { id: 'categories.name', accessorFn: (r) => names(r.categories), header: t('items.categories') },
+      { id: 'suppliers.name', accessorFn: (r) => names(r.suppliers), header: t('items.suppliers') },
+      { id: 'brands.name', accessorFn: (r) => names(r.brands), header: t('items.brands') },
+      {
+        id: 'variants',
+        header: t('items.variants'),
+        enableSorting: false,
+        enableColumnFilter: false,
+        cell: ({ row }) => t('items.variantCount', { count: row.original.variants?.length ?? 0 }),
+      },
+      {
+        id: 'taxes.name',
+        accessorFn: (r) => (r.taxes ?? []).map((x) => `${x.name} ${x.rate ?? ''}%`).join(', '),
+        header: t('items.taxes'),
+      },
+      {
+        id: 'stores',
+        header: t('common.stores'),
+        enableSorting: false,
+        enableColumnFilter: false,
+        accessorFn: (r) => (r.stores ?? []).map((s) => s.store?.name).filter(Boolean).join(', '),
+      },
+      {
+        id: 'terminals',
+        header: t('items.terminals'),
+        enableSorting: false,
+        enableColumnFilter: false,
+        accessorFn: (r) => (r.terminals ?? []).map((x) => x.code ?? x.name).join(', '),
+      },
+      {
+        id: 'actions',
+        header: t('common.actions'),
+        enableSorting: false,
+        enableColumnFilter: false,
+        enableHiding: false,
+        cell: ({ row }) => {
+          const p = row.original;
+          return (
+            <div className="row-actions">
+              <ActiveSwitch
+                path={`/products/${p.id}`}
+                active={p.isActive}
+                question={t(p.isActive ? 'items.deactivateQ' : 'items.activateQ')}
+                label={t('common.activeNamed', { name: p.name })}
+                invalidate={['/products']}
+              />
+              <Button
+                size="sm"
+                variant="secondary"
+                aria-label={t('common.editNamed', { name: p.name })}
+                onClick={() => {
+                  setEditing(p);
+                  setOpen(true);
+                }}
+              >
+                ✎ {t('common.edit')}
+              </Button>
+            </div>
+          );
+        },
+      },
+    ],
+    [t, lng],
+  );
+
+  return (
+    <>
+      <ListTable<Product>
+        url="/products"
+        queryKey={['/products']}
+        columns={columns}
+        loaderRows={12}
+        loaderLines={10}
+        toolbar={
+          <>
+            <input
+              ref={fileInput}
+              type="file"
+              accept="text/csv,.csv"
+              hidden
+              aria-label={t('items.uploadFile')}
+              onChange={async (e) => {
+                const file = e.target.files?.[0];
+                e.target.value = '';
+                if (!file) return;
+                try {
+                  await importer.mutateAsync(file);
+                  toast.success(t('items.imported'));
+                } catch (error) {
+                  toast.error(errorText(error));
+                }
+              }}
+            />
+            <Button variant="secondary" loading={importer.isPending} onClick={() => fileInput.current?.click()}>
+              ⇪ {t('items.upload')}
+            </Button>
+            <Button variant="secondary" onClick={() => window.open(exportItemsUrl(), '_blank', 'noopener')}>
+              ⇩ {t('items.export')}
+            </Button>
+            <Button
+              onClick={() => {
+                setEditing(null);
+                setOpen(true);
+              }}
+            >
+              + {t('items.add')}
+            </Button>
+          </>
+        }
+      />
+      {open && (
+        <ItemFormDialog
+          key={editing?.id ?? 'new'}
+          open={open}
+          product={editing}
+          onClose={() => {
+            setOpen(false);
+            setEditing(null);
+          }}
+        />
+      )}
+    </>
+  );
+}

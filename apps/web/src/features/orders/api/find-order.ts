@@ -1,0 +1,18 @@
+import { apiFetch } from '@/lib/api-client';
+import type { HydraCollection, Order } from '@/features/catalogue-cache/types';
+
+/** The order number as typed or scanned (a QR code or barcode may carry text around the digits). */
+export function orderNumberOf(text: string): string {
+  const trimmed = text.trim();
+  if (/^\d+$/.test(trimmed)) return trimmed;
+  const digits = /(\d+)\s*$/.exec(trimmed);
+  return digits ? digits[1] : '';
+}
+
+/** GET /api/orders?orderId= -> the first member, or null ("Order not found"). */
+export async function findOrder(orderNumber: string, signal?: AbortSignal): Promise<Order | null> {
+  const n = orderNumberOf(orderNumber);
+  if (!n) return null;
+  const page = await apiFetch<HydraCollection<Order>>('/orders', { query: { orderId: n }, signal });
+  return page['hydra:member']?.[0] ?? null;
+}

@@ -1,0 +1,89 @@
+/**
+ * The body of POST /api/admin/order/create (and PUT /api/admin/order/edit/{id}), following
+ * reference-client 2.5a without its defects: quantities and money are wire decimals made from
+ * exact integers, `taxAmount` is the real order tax, `discountAmount` is what the cashier TYPED
+ * for an open discount (a percent when discountRateType is 'percent'; the server recomputes the
+ * amount with the same domain maths), `total` excludes the adjustment, and every sale carries
+ * the cart's client `uuid` (also sent as Idempotency-Key) so a retried submit is stored once.
+ */
+import { quantityToDecimal, toDecimal } from '@pos/domain/money';
+import type { OrderTotals } from '@pos/domain/cart';
+import type { CartState } from '@/features/cart/cart-types';
+import type { WirePayment } from './payment-logic';
+
+export type SaleStatus = 'Completed' | 'Pending';
+
+export interface SaleBody {
+  uuid: string;
+  items: Array<{
+    item: { id: number; '@id': string; name: string };
+    variant: { id: number; '@id': string; attributeValue: string | null } | null;
+    quantity: number;
+    price: number;
+    discount: number;
+    taxIncluded: boolean;
+    discountIncluded: boolean;
+    taxes: Array<{ id: number; '@id': string; name: string; rate: number | string }>;
+  }>;
+  discount: { id: number; '@id': string; name: string; rate?: number | string | null; rateType?: string | null; scope?: string | null } | null;
+  tax: { id: number; '@id': string; name: string; rate: number | string } | null;
+  taxAmount: number;
+  discountAmount: number | null;
+  discountRateType: 'fixed' | 'percent' | null;
+  payments: WirePayment[];
+  customerId: number | null;
+  customer: string | null;
+  refundingFrom: number | null;
+  notes: string | null;
+  store: number;
+  terminal: number;
+  total: number;
+  adjustment: number;
+  isSuspended: boolean;
+  status: SaleStatus;
+}
+
+export interface BuildSaleInput {
+  cart: CartState;
+  totals: OrderTotals;
+  payments: WirePayment[];
+  storeId: number;
+  terminalId: number;
+  status: SaleStatus;
+  suspend?: boolean;
+}
+
+export function buildSaleBody({ cart, totals, payments, storeId, terminalId, status, suspend = false }: BuildSaleInput): SaleBody {
+  const typed = cart.discountAmount !== null && cart.discountAmount.trim() !== '' ? Number(cart.discountAmount) : null;
+  return {
+    uuid: cart.uuid,
+    items: cart.added.map((l) => ({
+      item: { id: l.item.id, '@id': `/api/products/${l.item.id}`, name: l.item.name },
+      variant: l.variant ? { id: l.variant.id, '@id': `/api/product_variants/${l.variant.id}`, attributeValue: l.variant.attributeValue ?? null } : null,
+      quantity: quantityToDecimal(l.quantity),
+      price: toDecimal(l.price),
+      discount: toDecimal(l.discount),
+      taxIncluded: l.taxIncluded,
+      discountIncluded: l.discountIncluded ?? false,
+      taxes: l.taxes.map((t) => ({ id: t.id, '@id': `/api/taxes/${t.id}`, name: t.name, rate: t.rate })),
+    })),
+    discount: cart.discount
+      ? { id: cart.discount.id, '@id': `/api/discounts/${cart.discount.id}`, name: cart.discount.name, rate: cart.discount.rate, rateType: cart.discount.rateType, scope: cart.discount.scope }
+      : null,
+    tax: cart.tax ? { id: cart.tax.id, '@id': `/api/taxes/${cart.tax.id}`, name: cart.tax.name, rate: cart.tax.rate } : null,
+    taxAmount: toDecimal(totals.orderTaxCents),
+    discountAmount: typed !== null && Number.isFinite(typed) && typed !== 0 ? Math.abs(typed) : null,
+    discountRateType: typed ? cart.discountRateType : null,
+    payments: suspend ? [] : payments,
+    customerId: cart.customer?.id ?? null,
+    customer: cart.customerName.trim() || null,
+    refundingFrom: cart.refundingFrom,
+    notes: cart.notes.trim() || null,
+    store: storeId,
+    terminal: terminalId,
+    total: toDecimal(totals.totalCents),
+    adjustment: toDecimal(totals.adjustmentCents),
+    isSuspended: suspend,
+    status,
+  };
+}

@@ -1,0 +1,348 @@
+import { useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type KeyboardEvent, type Ref } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatCurrency } from '@pos/domain/format';
+import { QUICK_CASH_DENOMINATIONS, canSettle, isPaymentTypeAvailable, roundingAdjustment } from '@pos/domain/tender';
+import { Button } from '@/components/ui/button';
+import { NumberInput } from '@/components/ui/number-input';
+import { toast } from '@/components/ui/toast';
+import { HttpError } from '@/lib/api-client';
+import { errorText } from '@/lib/form-errors';
+import type { Order, PaymentType } from '@/features/catalogue-cache/types';
+import { emptyCart, setPaymentType } from '@/features/cart/cart-logic';
+import { cartStore, updateCart, useCart } from '@/features/cart/cart-store';
+import { computeCartTotals } from '@/features/cart/cart-totals';
+import type { CartDefaults } from '@/features/cart/cart-types';
+import { saveOrder } from '@/features/payment/api/save-order';
+import { buildSaleBody } from '@/features/payment/build-sale';
+import {
+  amountText, applyNote, changeDueOf, parseReceived, remaining, tendered, validateAdd, wirePayments,
+  type QuickCashMode, type TenderRow,
+} from '@/features/payment/payment-logic';
+
+export type PaymentMode = 'pos' | 'order' | 'payment';
+
+export interface PaymentPanelHandle {
+  /** ctrl+enter: focus the received field. */
+  focusPayment(): void;
+  /** ctrl+s: settle (same as Done). */
+  settle(): void;
+  /** ctrl+x: clear the cart (or cancel the order being edited). */
+  clear(): void;
+  /** alt+p+index: pick the payment type at index. */
+  selectType(index: number): void;
+}
+
+export interface PaymentPanelProps {
+  paymentTypes: PaymentType[];
+  mode: PaymentMode;
+  storeId: number;
+  terminalId: number;
+  defaults: CartDefaults;
+  /** Require a name in the customer-name box (when the box is shown). */
+  requireCustomerName: boolean;
+  displayShortcuts?: boolean;
+  locale?: string;
+  /** A completed sale: print and preview the receipt. */
+  onCompleted?: (order: Order) => void;
+  /** Any saved order (completed, pending, held). */
+  onSaved?: (order: Order) => void;
+  ref?: Ref<PaymentPanelHandle>;
+}
+
+let rowSeq = 0;
+
+/**
+ * The payment panel (spec 2.5): payment-type buttons (alt+p+index), the received amount with quick
+ * cash notes, Exact, Add and Subtract, split payment rows, change due or 'Receivable', the
+ * round-to-10 helper, notes, Done (ctrl+s), suspend and clear (ctrl+x). Totals and tender maths
+ * come from @pos/domain, the same functions the server applies.
+ */
+export function PaymentPanel({
+  paymentTypes, mode, storeId, terminalId, defaults, requireCustomerName, displayShortcuts = false, locale = 'en', onCompleted, onSaved, ref,
+}: PaymentPanelProps) {
+  const { t } = useTranslation('sale');
+  const added = useCart((s) => s.added);
+  const tax = useCart((s) => s.tax);
+  const discount = useCart((s) => s.discount);
+  const discountAmount = useCart((s) => s.discountAmount);
+  const discountRateType = useCart((s) => s.discountRateType);
+  const adjustment = useCart((s) => s.adjustment);
+  const customer = useCart((s) => s.customer);
+  const selectedType = useCart((s) => s.paymentType);
+  const notes = useCart((s) => s.notes);
+  const uuid = useCart((s) => s.uuid);
+  const totals = useMemo(
+    () => computeCartTotals({ added, tax, discount, discountAmount, discountRateType, adjustment }),
+    [added, tax, discount, discountAmount, discountRateType, adjustment],
+  );
+  const grand = totals.grandTotalCents;
+  const [rows, setRows] = useState<TenderRow[]>([]);
+  const [field, setField] = useState(() => amountText(grand));
+  const [touched, setTouched] = useState(false);
+  const [noteMode, setNoteMode] = useState<QuickCashMode>('add');
+  const [noteCounts, setNoteCounts] = useState<Record<number, number>>({});
+  const [saving, setSaving] = useState(false);
+  const fieldRef = useRef<HTMLInputElement | null>(null);
+  const takesPayment = mode !== 'order';
+
+  // A new sale (new uuid) starts with no tender.
+  useEffect(() => {
+    setRows([]);
+    setNoteCounts({});
+  }, [uuid]);
+
+  // The field resets to what is still to be paid after every change of the total or the rows.
+  useEffect(() => {
+    setField(amountText(remaining(grand, rows)));
+    setTouched(false);
+  }, [grand, rows]);
+
+  const type = useMemo(() => {
+    const usable = (p: PaymentType) => isPaymentTypeAvailable({ type: p.type, hasCustomer: !!customer, lineCount: added.length });
+    if (selectedType && paymentTypes.some((p) => p.id === selectedType.id) && usable(selectedType)) return selectedType;
+    return paymentTypes.find((p) => p.id === defaults.paymentType?.id && usable(p)) ?? paymentTypes.find(usable) ?? null;
+  }, [selectedType, paymentTypes, defaults.paymentType, customer, added.length]);
+
+  const fieldCents = parseReceived(field);
+  const all = tendered(rows, fieldCents, type);
+  const change = changeDueOf(grand, all);
+  const doneEnabled = takesPayment
+    ? canSettle({ lineCount: added.length, saving, changeDueCents: change }) && fieldCents !== null
+    : added.length > 0 && !saving;
+
+  const selectType = useCallback((p: PaymentType) => updateCart((s) => setPaymentType(s, p)), []);
+
+  const addRow = useCallback(() => {
+    if (!type) return;
+    const amount = parseReceived(field);
+    if (amount === null) {
+      toast.error(t('messages.number'));
+      return;
+    }
+    const problem = validateAdd(amount, type, rows, grand);
+    if (problem) {
+      toast.error(problem === 'Amount cannot be zero' ? t('messages.amountZero') : t('messages.exactAmount', { name: type.name }));
+      return;
+    }
+    setRows((r) => [...r, { key: `p${++rowSeq}`, type, receivedCents: amount }]);
+  }, [type, field, rows, grand, t]);
+
+  const clear = useCallback(() => {
+    cartStore.set(emptyCart(defaults));
+    setRows([]);
+    setNoteCounts({});
+  }, [defaults]);
+
+  const submit = useCallback(async (suspend: boolean) => {
+    const cart = cartStore.get();
+    if (!cart.added.length || saving) return;
+    if (requireCustomerName && mode !== 'payment' && !cart.customerName.trim()) {
+      toast.error(t('messages.addCustomerName'));
+      return;
+    }
+    let payments: ReturnType<typeof wirePayments> = [];
+    if (takesPayment && !suspend) {
+      const pending = parseReceived(field);
+      if (pending === null) {
+        toast.error(t('messages.number'));
+        return;
+      }
+      if (pending !== 0 && type) {
+        const problem = validateAdd(pending, type, rows, grand);
+        if (problem && problem !== 'Amount cannot be zero') {
+          toast.error(t('messages.exactAmount', { name: type.name }));
+          return;
+        }
+      }
+      const list = tendered(rows, pending, type);
+      if (!canSettle({ lineCount: cart.added.length, saving, changeDueCents: changeDueOf(grand, list) })) return;
+      payments = wirePayments(grand, list);
+    }
+    const status = mode === 'order' ? 'Pending' : 'Completed';
+    const body = buildSaleBody({ cart, totals: computeCartTotals(cart), payments, storeId, terminalId, status, suspend });
+    setSaving(true);
+    try {
+      const { order } = await saveOrder(body, cart.orderId);
+      cartStore.set(emptyCart(defaults));
+      setRows([]);
+      setNoteCounts({});
+      if (suspend) toast.success(t('payment.held'));
+      else if (status === 'Pending') toast.success(t('payment.orderPlaced', { number: order.orderId ?? order.id }));
+      onSaved?.(order);
+      // Only a completed order prints its receipt (spec 4).
+      if (order.status === 'Completed' && !suspend) onCompleted?.(order);
+    } catch (error) {
+      if (error instanceof HttpError && error.status < 500) {
+        // Refused: nothing was stored, so the next attempt is a new request with a new key.
+        cartStore.set((s) => ({ ...s, uuid: emptyCart().uuid }));
+      }
+      if (error instanceof HttpError && error.status === 422 && error.violations.length) {
+        toast.error(error.violations.map((v) => v.message).join(', '));
+      } else {
+        toast.error(errorText(error));
+      }
+    } finally {
+      setSaving(false);
+    }
+  }, [saving, requireCustomerName, mode, takesPayment, field, type, rows, grand, storeId, terminalId, defaults, onSaved, onCompleted, t]);
+
+  useImperativeHandle(ref, () => ({
+    focusPayment: () => fieldRef.current?.focus(),
+    settle: () => {
+      if (doneEnabled) void submit(false);
+    },
+    clear,
+    selectType: (index: number) => {
+      const p = paymentTypes[index];
+      if (p && isPaymentTypeAvailable({ type: p.type, hasCustomer: !!cartStore.get().customer, lineCount: cartStore.get().added.length })) selectType(p);
+    },
+  }), [doneEnabled, submit, clear, paymentTypes, selectType]);
+
+  const applyQuickNote = (units: number) => {
+    const cents = units * 100;
+    const next = applyNote(fieldCents ?? 0, touched, cents, noteMode);
+    setField(amountText(next));
+    setTouched(true);
+    setNoteCounts((c) => ({ ...c, [units]: (c[units] ?? 0) + (noteMode === 'add' ? 1 : -1) }));
+  };
+
+  const rounding = roundingAdjustment(totals.totalCents);
+  const money = (c: number) => formatCurrency(c, locale);
+
+  return (
+    <section className="payment-panel" aria-label={t('payment.title')}>
+      <div className="payment-total">
+        <span>{t('payment.total')}</span>
+        <strong data-testid="payment-total">{money(grand)}</strong>
+      </div>
+
+      {added.length > 0 && (rounding !== 0 || adjustment !== 0) && (
+        <div className="row payment-rounding">
+          {adjustment === 0 ? (
+            <Button size="sm" variant="secondary" onClick={() => updateCart((s) => ({ ...s, adjustment: roundingAdjustment(computeCartTotals(s).totalCents) }))}>
+              {t('payment.roundTo10')} <span className={rounding < 0 ? 'text-danger' : 'text-success'}>({money(rounding)})</span>
+            </Button>
+          ) : (
+            <Button size="sm" variant="ghost" onClick={() => updateCart((s) => ({ ...s, adjustment: 0 }))}>
+              {t('payment.removeRounding')} <span className={adjustment < 0 ? 'text-danger' : 'text-success'}>({money(adjustment)})</span>
+            </Button>
+          )}
+        </div>
+      )}
+
+      {takesPayment ? (
+        <>
+          <div className="payment-types" role="radiogroup" aria-label={t('payment.types')}>
+            {paymentTypes.map((p, i) => {
+              const available = isPaymentTypeAvailable({ type: p.type, hasCustomer: !!customer, lineCount: added.length });
+              return (
+                <Button
+                  key={p.id}
+                  size="sm"
+                  role="radio"
+                  aria-checked={type?.id === p.id}
+                  variant={type?.id === p.id ? 'primary' : 'secondary'}
+                  disabled={!available}
+                  onClick={() => selectType(p)}
+                  title={`alt+p+${i + 1}`}
+                >
+                  {p.name}
+                  {displayShortcuts && <kbd className="shortcut-hint">alt+p+{i + 1}</kbd>}
+                </Button>
+              );
+            })}
+          </div>
+
+          <div className="payment-received row">
+            <NumberInput
+              label={t('payment.received')}
+              value={field}
+              allowNegative
+              ref={fieldRef}
+              containerClassName="grow"
+              onValueChange={(text) => {
+                setField(text);
+                setTouched(true);
+              }}
+              onKeyDown={(e: KeyboardEvent<HTMLInputElement>) => {
+                if (e.key === 'Enter') {
+                  // Enter or ctrl+enter in the field adds a split payment row.
+                  e.preventDefault();
+                  addRow();
+                }
+              }}
+            />
+            <Button size="sm" variant="secondary" aria-label={t('payment.addPayment')} onClick={addRow} disabled={!added.length}>+</Button>
+          </div>
+
+          <div className="quick-cash">
+            <div className="row">
+              <Button size="sm" variant="success" disabled={!added.length} onClick={() => { setField(amountText(remaining(grand, rows))); setTouched(true); }}>
+                {t('payment.exact')}
+              </Button>
+              <div className="row" role="radiogroup" aria-label={t('payment.noteMode')}>
+                {(['add', 'subtract'] as const).map((m) => (
+                  <Button key={m} size="sm" role="radio" aria-checked={noteMode === m} variant={noteMode === m ? 'primary' : 'ghost'} onClick={() => setNoteMode(m)}>
+                    {t(`payment.${m}`)}
+                  </Button>
+                ))}
+              </div>
+            </div>
+            <div className="quick-cash-notes">
+              {QUICK_CASH_DENOMINATIONS.map((units) => (
+                <Button key={units} size="sm" variant="secondary" disabled={!added.length} onClick={() => applyQuickNote(units)}>
+                  {units}
+                  {noteCounts[units] ? <span className="badge">{noteCounts[units]}</span> : null}
+                </Button>
+              ))}
+            </div>
+          </div>
+
+          {rows.length > 0 && (
+            <ul className="payment-rows" aria-label={t('payment.payments')}>
+              {rows.map((r) => (
+                <li key={r.key} className="row">
+                  <span className="grow">{r.type.name}</span>
+                  <span>{money(r.receivedCents)}</span>
+                  <button type="button" className="btn btn-ghost btn-sm" aria-label={t('payment.removePayment', { name: r.type.name })} onClick={() => setRows((list) => list.filter((x) => x.key !== r.key))}>
+                    ×
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+
+          <div className={change < 0 ? 'payment-change payment-receivable' : 'payment-change'} data-testid="change-due">
+            <span>{change < 0 ? t('payment.receivable') : t('payment.changeDue')}</span>
+            <strong>{money(Math.abs(change))}</strong>
+          </div>
+        </>
+      ) : (
+        <p className="text-muted">{t('payment.orderOnly')}</p>
+      )}
+
+      <textarea
+        className="input payment-notes"
+        aria-label={t('payment.notes')}
+        placeholder={t('payment.notes')}
+        value={notes}
+        rows={2}
+        onChange={(e) => updateCart((s) => ({ ...s, notes: e.target.value }))}
+      />
+
+      <div className="payment-actions">
+        <Button variant="success" size="lg" block loading={saving} disabled={!doneEnabled} onClick={() => void submit(false)}>
+          {t('payment.done')}
+          {displayShortcuts && <kbd className="shortcut-hint">ctrl+s</kbd>}
+        </Button>
+        <div className="row">
+          <Button variant="secondary" className="grow" disabled={!added.length || saving} onClick={() => void submit(true)}>{t('payment.hold')}</Button>
+          <Button variant="danger" className="grow" disabled={saving} onClick={clear}>
+            {t('payment.clear')}
+            {displayShortcuts && <kbd className="shortcut-hint">ctrl+x</kbd>}
+          </Button>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,75 @@
+import { useTranslation } from 'react-i18next';
+import { formatCurrency, formatDateTime } from '@pos/domain/format';
+import { quantityToString } from '@pos/domain/money';
+import type { Order, Setting } from '@/features/catalogue-cache/types';
+import { receiptFigures } from '@/features/receipt/receipt-figures';
+
+export const RECEIPT_FOOTER = 'Thank you for your visit';
+
+/** Shop name and footer from the cached 'sale_receipt' settings. */
+export function receiptSettings(settings: Setting[]): { shopName: string; footer: string | null } {
+  const own = settings.filter((s) => s.type === 'sale_receipt');
+  const get = (name: string) => own.find((s) => s.name === name)?.value?.trim() || null;
+  return { shopName: get('shop_name') ?? 'Shop name', footer: get('receipt_footer') };
+}
+
+/** The 3.5-inch sale receipt. Rendered in the preview and copied into the print frame. */
+export function Receipt({ order, settings, locale = 'en', ref }: { order: Order; settings: Setting[]; locale?: string; ref?: React.Ref<HTMLDivElement> }) {
+  const { t } = useTranslation('sale');
+  const f = receiptFigures(order);
+  const s = receiptSettings(settings);
+  const money = (c: number) => formatCurrency(c, locale);
+  const customer = typeof order.customer === 'string' ? order.customer : order.customer?.name ?? order.customerName ?? null;
+  return (
+    <div className="receipt" ref={ref} data-testid="receipt">
+      <h1>{s.shopName}</h1>
+      <p>{t('order.number', { number: order.orderId ?? order.id })}</p>
+      <p>{formatDateTime(order.createdAt)}</p>
+      {order.store?.name && <p>{order.store.name}{order.terminal?.code ? ` / ${order.terminal.code}` : ''}</p>}
+      {order.user?.displayName && <p>{t('receipt.cashier')}: {order.user.displayName}</p>}
+      {customer && <p>{t('receipt.customer')}: {customer}</p>}
+      {order.returnedFrom && <p>{t('receipt.refundOf', { number: order.returnedFrom.orderId ?? order.returnedFrom.id })}</p>}
+      <hr />
+      <table>
+        <thead>
+          <tr>
+            <th>{t('cart.item')}</th>
+            <th className="num">{t('cart.qty')}</th>
+            <th className="num">{t('cart.rate')}</th>
+            <th className="num">{t('cart.total')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {f.lines.map((l, i) => (
+            <tr key={i}>
+              <td>
+                {l.name}
+                {l.variant && <div className="receipt-variant">{l.variant}</div>}
+              </td>
+              <td className="num">{quantityToString(l.qtyMilli)}</td>
+              <td className="num">{money(l.priceCents)}</td>
+              <td className="num">{money(l.totalCents)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <hr />
+      <table>
+        <tbody>
+          <tr><td>{t('receipt.itemsTotal')}</td><td className="num">{money(f.itemsTotalCents)}</td></tr>
+          {f.discountCents !== 0 && <tr><td>{t('totals.discount')}</td><td className="num">{money(-f.discountCents)}</td></tr>}
+          {f.taxCents !== 0 && <tr><td>{t('totals.taxes')}</td><td className="num">{money(f.taxCents)}</td></tr>}
+          <tr><td><strong>{t('receipt.netTotal')}</strong></td><td className="num"><strong>{money(f.netTotalCents)}</strong></td></tr>
+          {f.adjustmentCents !== 0 && <tr><td>{t('totals.adjustment')}</td><td className="num">{money(f.adjustmentCents)}</td></tr>}
+          {f.adjustmentCents !== 0 && <tr><td><strong>{t('totals.total')}</strong></td><td className="num"><strong>{money(f.grandTotalCents)}</strong></td></tr>}
+          {f.payments.map((p, i) => (
+            <tr key={i}><td>{p.name}</td><td className="num">{money(p.receivedCents)}</td></tr>
+          ))}
+          {f.changeCents !== 0 && <tr><td>{t('payment.changeDue')}</td><td className="num" data-testid="receipt-change">{money(f.changeCents)}</td></tr>}
+        </tbody>
+      </table>
+      {order.notes && <p>{order.notes}</p>}
+      <p className="receipt-footer">{s.footer ?? t('receipt.footer')}</p>
+    </div>
+  );
+}

@@ -1,0 +1,148 @@
+import { useMemo, useState, type ComponentType } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { ColumnDef } from '@tanstack/react-table';
+import { useTranslation } from 'react-i18next';
+import { Button } from '@/components/ui/button';
+import { confirm } from '@/components/ui/confirm-dialog';
+import { toast } from '@/components/ui/toast';
+import { ListTable } from '@/features/list-table/components/list-table';
+import { ActiveSwitch } from '@/features/list-table/components/active-switch';
+import { apiDelete } from '@/features/list-table/api/http';
+import type { ParamValue } from '@/features/list-table/lib/list-query';
+
+export interface EntityFormProps<T> {
+  open: boolean;
+  onClose: () => void;
+  /** null: create. */
+  entity: T | null;
+}
+
+export interface CrudTabProps<T extends { id: number; isActive?: boolean }> {
+  /** API collection path, e.g. '/stores'; also the cache key. */
+  url: string;
+  params?: Readonly<Record<string, ParamValue>>;
+  columns: ColumnDef<T, any>[];
+  /** Text of the add button ('Store'). */
+  addLabel: string;
+  /** Label of the row being acted on, for accessible names. */
+  rowLabel: (row: T) => string;
+  toggle?: { question: (row: T) => string };
+  remove?: { question: (row: T) => string };
+  Form: ComponentType<EntityFormProps<T>>;
+  loaderRows?: number;
+  loaderLines?: number;
+}
+
+/** A settings-style list (spec 2.5): the paged table, an add button, edit plus toggle or delete per row. */
+export function CrudTab<T extends { id: number; isActive?: boolean }>({
+  url,
+  params,
+  columns,
+  addLabel,
+  rowLabel,
+  toggle,
+  remove,
+  Form,
+  loaderRows = 3,
+  loaderLines = 1,
+}: CrudTabProps<T>) {
+  const { t } = useTranslation('backoffice');
+  const client = useQueryClient();
+  const [editing, setEditing] = useState<T | null>(null);
+  const [open, setOpen] = useState(false);
+  const queryKey = useMemo(() => [url] as const, [url]);
+
+  const allColumns = useMemo<ColumnDef<T, any>[]>(
+    () => [
+      ...columns,
+      {
+        id: 'actions',
+        header: t('common.actions'),
+        enableSorting: false,
+        enableColumnFilter: false,
+        enableHiding: false,
+        cell: ({ row }) => {
+          const r = row.original;
+          return (
+            <div className="row-actions">
+              <Button
+                size="sm"
+                variant="secondary"
+                aria-label={t('common.editNamed', { name: rowLabel(r) })}
+                onClick={() => {
+                  setEditing(r);
+                  setOpen(true);
+                }}
+              >
+                ✎ {t('common.edit')}
+              </Button>
+              {toggle && (
+                <ActiveSwitch
+                  path={`${url}/${r.id}`}
+                  active={!!r.isActive}
+                  question={toggle.question(r)}
+                  label={t('common.activeNamed', { name: rowLabel(r) })}
+                  invalidate={queryKey}
+                />
+              )}
+              {remove && (
+                <Button
+                  size="sm"
+                  variant="danger"
+                  aria-label={t('common.deleteNamed', { name: rowLabel(r) })}
+                  onClick={async () => {
+                    if (!(await confirm(remove.question(r), { danger: true }))) return;
+                    try {
+                      await apiDelete(`${url}/${r.id}`);
+                      await client.invalidateQueries({ queryKey });
+                    } catch (error) {
+                      toast.error(error instanceof Error ? error.message : String(error));
+                    }
+                  }}
+                >
+                  🗑 {t('common.delete')}
+                </Button>
+              )}
+            </div>
+          );
+        },
+      },
+    ],
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [columns, t, url],
+  );
+
+  return (
+    <>
+      <ListTable<T>
+        url={url}
+        queryKey={queryKey}
+        params={params}
+        columns={allColumns}
+        loaderRows={loaderRows}
+        loaderLines={loaderLines}
+        toolbar={
+          <Button
+            onClick={() => {
+              setEditing(null);
+              setOpen(true);
+            }}
+          >
+            + {addLabel}
+          </Button>
+        }
+      />
+      {open && (
+        <Form
+          key={editing?.id ?? 'new'}
+          open={open}
+          entity={editing}
+          onClose={() => {
+            setOpen(false);
+            setEditing(null);
+          }}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,117 @@
+import { useMemo } from 'react';
+import type { ColumnDef } from '@tanstack/react-table';
+import { useTranslation } from 'react-i18next';
+import { Controller, useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Input } from '@/components/ui/input';
+import { FormDialog } from '@/features/list-table/components/form-dialog';
+import { MultiSelect } from '@/features/list-table/components/multi-select';
+import { CrudTab, type EntityFormProps } from './crud-tab.tsx';
+import { userSchema, type UserForm } from '../lib/schemas.ts';
+import { useFormSubmit } from '../lib/use-form-submit.ts';
+import { storeIds, storeNames, useStoreOptions } from '../lib/store-options.ts';
+import type { UserRow } from '../lib/types.ts';
+
+const FIELDS = ['displayName', 'username', 'email', 'password', 'roles', 'stores'];
+const ROLE_OPTIONS = [
+  { value: 'ROLE_USER', label: 'ROLE_USER' },
+  { value: 'ROLE_ADMIN', label: 'ROLE_ADMIN' },
+];
+
+function UserFormDialog({ open, onClose, entity }: EntityFormProps<UserRow>) {
+  const { t } = useTranslation('backoffice');
+  const stores = useStoreOptions();
+  const mode = entity ? 'update' : 'create';
+  const schema = useMemo(() => userSchema(mode), [mode]);
+  const { register, handleSubmit, setError, formState, control } = useForm<UserForm>({
+    resolver: zodResolver(schema),
+    defaultValues: {
+      displayName: entity?.displayName ?? '',
+      username: entity?.username ?? '',
+      email: entity?.email ?? '',
+      password: '',
+      roles: entity?.roles?.filter((r) => r === 'ROLE_USER' || r === 'ROLE_ADMIN') ?? ['ROLE_USER'],
+      stores: storeIds(entity?.stores),
+    },
+  });
+  const { submit, saving } = useFormSubmit<UserForm>({
+    createPath: '/admin/user/create',
+    updatePath: (id) => `/admin/user/${id}`,
+    invalidate: [['/users']],
+    id: entity?.id,
+    onDone: onClose,
+    setError,
+    fields: FIELDS,
+  });
+  const e = formState.errors;
+  return (
+    <FormDialog
+      open={open}
+      onClose={onClose}
+      title={entity ? t('users.update') : t('users.create')}
+      saving={saving}
+      onSubmit={handleSubmit((v) => {
+        const body: Record<string, unknown> = {
+          displayName: v.displayName.trim(),
+          username: v.username.trim(),
+          email: v.email.trim(),
+          roles: v.roles,
+          stores: v.stores, // numeric ids as strings (reference client 2.12)
+        };
+        if (v.password) body.password = v.password;
+        return submit(body);
+      })}
+    >
+      <Input label={t('users.displayName')} required autoFocus error={e.displayName?.message} {...register('displayName')} />
+      <Input label={t('users.username')} required autoComplete="off" error={e.username?.message} {...register('username')} />
+      <Input label={t('users.email')} type="email" required error={e.email?.message} {...register('email')} />
+      <Input
+        label={t('users.password')}
+        type="password"
+        autoComplete="new-password"
+        required={!entity}
+        hint={entity ? t('users.passwordHint') : undefined}
+        error={e.password?.message}
+        {...register('password')}
+      />
+      <Controller
+        control={control}
+        name="roles"
+        render={({ field, fieldState }) => (
+          <MultiSelect label={t('users.roles')} required options={ROLE_OPTIONS} value={field.value} onChange={field.onChange} error={fieldState.error?.message} />
+        )}
+      />
+      <Controller
+        control={control}
+        name="stores"
+        render={({ field, fieldState }) => (
+          <MultiSelect label={t('common.stores')} required options={stores} value={field.value} onChange={field.onChange} error={fieldState.error?.message} />
+        )}
+      />
+    </FormDialog>
+  );
+}
+
+export function UsersTab() {
+  const { t } = useTranslation('backoffice');
+  const columns = useMemo<ColumnDef<UserRow, any>[]>(
+    () => [
+      { id: 'displayName', accessorKey: 'displayName', header: t('users.name') },
+      { id: 'username', accessorKey: 'username', header: t('users.username') },
+      { id: 'email', accessorKey: 'email', header: t('users.email') },
+      { id: 'roles', accessorFn: (r) => (r.roles ?? []).join(', '), header: t('users.roles'), enableSorting: false, enableColumnFilter: false },
+      { id: 'stores', accessorFn: (r) => storeNames(r.stores), header: t('common.stores'), enableSorting: false, enableColumnFilter: false },
+    ],
+    [t],
+  );
+  return (
+    <CrudTab<UserRow>
+      url="/users"
+      columns={columns}
+      addLabel={t('users.add')}
+      rowLabel={(r) => r.displayName || r.username}
+      toggle={{ question: (r) => t(r.isActive ? 'users.deactivateQ' : 'users.activateQ') }}
+      Form={UserFormDialog}
+    />
+  );
+}

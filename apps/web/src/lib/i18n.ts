@@ -1,0 +1,67 @@
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+
+export const LANGUAGES = ['en', 'ar'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const LOCALE_STORAGE_KEY = 'locale';
+const RTL: ReadonlySet<string> = new Set(['ar']);
+
+/*
+ * Namespaces are files: src/locales/<lang>/<namespace>.json. Adding a file registers it (Vite glob);
+ * a feature reads its own with useTranslation('<namespace>'). Keys missing in a namespace fall back
+ * to 'common', and a missing Arabic text falls back to English.
+ */
+const files = import.meta.glob<Record<string, unknown>>('../locales/*/*.json', { eager: true, import: 'default' });
+const resources: Record<string, Record<string, Record<string, unknown>>> = {};
+for (const [file, content] of Object.entries(files)) {
+  const match = /locales\/([^/]+)\/([^/]+)\.json$/.exec(file);
+  if (!match) continue;
+  const [, lang, ns] = match;
+  (resources[lang] ??= {})[ns] = content;
+}
+
+export function storedLanguage(): Language {
+  try {
+    const saved = localStorage.getItem(LOCALE_STORAGE_KEY);
+    return (LANGUAGES as readonly string[]).includes(saved ?? '') ? (saved as Language) : 'en';
+  } catch {
+    return 'en';
+  }
+}
+
+export const isRtl = (lng: string): boolean => RTL.has(lng);
+
+function applyDocumentLanguage(lng: string) {
+  if (typeof document === 'undefined') return;
+  document.documentElement.lang = lng;
+  document.documentElement.dir = isRtl(lng) ? 'rtl' : 'ltr';
+}
+
+i18n.on('languageChanged', applyDocumentLanguage);
+
+void i18n.use(initReactI18next).init({
+  resources,
+  lng: storedLanguage(),
+  fallbackLng: 'en',
+  supportedLngs: [...LANGUAGES],
+  ns: Object.keys(resources.en ?? { common: {} }),
+  defaultNS: 'common',
+  fallbackNS: 'common',
+  interpolation: { escapeValue: false }, // React escapes
+  initAsync: false, // resources are bundled: ready before the first render
+  react: { useSuspense: false },
+  showSupportNotice: false,
+});
+applyDocumentLanguage(i18n.language);
+
+/** Switch language: stored in localStorage 'locale', `dir`/`lang` set on <html>. */
+export async function setLanguage(lng: Language): Promise<void> {
+  try {
+    localStorage.setItem(LOCALE_STORAGE_KEY, lng);
+  } catch {
+    // private mode: the choice lasts for this page only
+  }
+  await i18n.changeLanguage(lng);
+}
+
+export default i18n;

@@ -1,0 +1,18 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router/dom';
+import '@/lib/i18n';
+import '@/styles/index.css';
+import '@/styles/ui.css';
+import { AppProviders } from '@/app/providers';
+import { createAppRouter } from '@/app/router';
+
+const router = createAppRouter();
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <AppProviders>
+      <RouterProvider router={router} />
+    </AppProviders>
+  </StrictMode>,
+);

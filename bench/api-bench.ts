@@ -1,0 +1,403 @@
+/**
+ * The API half of `npm run bench`: catalogue generator, product pages, sale history / day-closing
+ * over many orders, and 20 tills selling at once against PostgreSQL next to a plain-SQL ceiling.
+ *
+ *   node --import tsx bench/api-bench.ts [--quick] [--keep]
+ *
+ * Everything runs on this machine over loopback: PostgreSQL (throwaway databases, dropped at the
+ * end unless --keep), the API server as its own process (apps/api/src/server.ts, production mode),
+ * and the load generator (this process). Results go to bench/out/api.json; scripts/bench.mjs
+ * turns them into bench/results.md.
+ */
+import pg from 'pg';
+import { computeOrderTotals } from '@pos/domain/cart';
+import { parseMoney, parseRate, toDecimal } from '@pos/domain/money';
+import { generateCatalogue } from './generate-catalogue.ts';
+import { generateOrders } from './generate-orders.ts';
+import {
+  QUICK, cleanupOnExit, createThrowawayDb, dropAll, log, login, median, metric, percentile, pgReachable, request, round,
+  sleep, startServer, stopAllServers, writeResults, type Metric, type Server, type ThrowawayDb,
+} from './lib.ts';
+
+const KEEP = process.argv.includes('--keep');
+const CFG = QUICK
+  ? { products: 20_000, catalogueRuns: 1, orders: 100_000, pageRequests: 60, pageRuns: 2, historyRequests: 10, historyRuns: 3, tills: 20, saleSeconds: 5, saleRuns: 1 }
+  : { products: 100_000, catalogueRuns: 3, orders: 1_000_000, pageRequests: 200, pageRuns: 3, historyRequests: 20, historyRuns: 5, tills: 20, saleSeconds: 20, saleRuns: 3 };
+
+const metrics: Metric[] = [];
+const extra: Record<string, unknown> = { config: CFG };
+
+/** Runs `fn` `runs` times, each giving a list of samples: returns the medians over runs of p50 and p95. */
+function summarise(runs: number[][]) {
+  return { median: round(median(runs.map((r) => median(r))), 1), p95: round(median(runs.map((r) => percentile(r, 95))), 1), runs: runs.length };
+}
+
+/** Sequential GETs (one client, keep-alive): latency samples in ms. Fails on a non-2xx. */
+async function timeGets(url: string, headers: Record<string, string>, n: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = await request('GET', url, undefined, headers);
+    if (r.status !== 200) throw new Error(`GET ${url}: ${r.status} ${r.body.slice(0, 300)}`);
+    out.push(r.ms);
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------------------------------------
+// 1. Catalogue generator
+// ------------------------------------------------------------------------------------------------
+async function benchGenerator(): Promise<ThrowawayDb> {
+  const times: number[] = [];
+  let keep: ThrowawayDb | undefined;
+  for (let run = 0; run < CFG.catalogueRuns; run++) {
+    const db = await createThrowawayDb('cat');
+    const stats = await generateCatalogue(db.url, { products: CFG.products });
+    times.push(stats.ms.total);
+    log(`catalogue run ${run + 1}: ${stats.products} products, ${stats.variants} variants, ${stats.productStores} stock rows, ${stats.movements} ledger rows in ${stats.ms.total} ms ${JSON.stringify(stats.ms)}`);
+    extra.catalogue = stats;
+    if (keep) await keep.drop();
+    keep = db;
+  }
+  metrics.push(metric({
+    id: 'catalogue.generate', section: 'Catalogue', metric: `Generate ${CFG.products.toLocaleString('en')} products (variants, 3 stores, stock, ledger, taxes, categories)`,
+    unit: 's', budget: '< 60 s', limit: { op: '<=', value: 60 }, on: 'median',
+    median: round(median(times) / 1000, 1), p95: round(Math.max(...times) / 1000, 1), runs: times.length, note: 'p95 column = slowest run',
+  }));
+  return keep!;
+}
+
+// ------------------------------------------------------------------------------------------------
+// 2. GET /api/products pages of 100
+// ------------------------------------------------------------------------------------------------
+async function benchProductPages(server: Server, till: Record<string, string>, admin: Record<string, string>) {
+  const first = await request('GET', `${server.url}/api/products?itemsPerPage=100&page=1&isActive=true`, undefined, till);
+  if (first.status !== 200) {
+    for (const page of ['first', 'middle', 'last']) {
+      metrics.push(metric({ id: `products.page.${page}`, section: 'Catalogue', metric: `GET /api/products page (${page}) of 100`, unit: 'ms', budget: 'p95 <= 20 ms', skipped: `route answered ${first.status}` }));
+    }
+    return;
+  }
+  const total = JSON.parse(first.body)['hydra:totalItems'] as number;
+  const last = Math.max(1, Math.ceil(total / 100));
+  extra.productPageBytes = first.body.length;
+  // Warm-up: JIT, pool, caches.
+  await timeGets(`${server.url}/api/products?itemsPerPage=100&page=2&isActive=true`, till, 30);
+  const pages: [string, number][] = [['first', 1], ['middle', Math.ceil(last / 2)], ['last', last]];
+  for (const [label, page] of pages) {
+    const url = `${server.url}/api/products?itemsPerPage=100&page=${page}&isActive=true`;
+    const runs: number[][] = [];
+    for (let r = 0; r < CFG.pageRuns; r++) runs.push(await timeGets(url, till, CFG.pageRequests));
+    metrics.push(metric({
+      id: `products.page.${label}`, section: 'Catalogue', metric: `GET /api/products?itemsPerPage=100&isActive=true, page ${page} of ${last} (till user)`,
+      unit: 'ms', budget: 'p95 <= 20 ms', limit: { op: '<=', value: 20 }, ...summarise(runs),
+    }));
+  }
+  // Admin (all stores) on the settings table, page 1 sorted by name: informational.
+  {
+    const url = `${server.url}/api/products?itemsPerPage=100&page=${Math.ceil(last / 2)}&order%5Bname%5D=asc`;
+    const runs = [await timeGets(url, admin, Math.ceil(CFG.pageRequests / 4))];
+    metrics.push(metric({ id: 'products.page.admin-sorted', section: 'Catalogue', metric: `GET /api/products page ${Math.ceil(last / 2)} sorted by name (admin, 3 stores)`, unit: 'ms', budget: 'p95 <= 20 ms', limit: { op: '<=', value: 20 }, ...summarise(runs) }));
+  }
+  // The reference client's cold start: every page, one after another, until an empty page.
+  {
+    const t0 = performance.now();
+    let page = 1;
+    let rows = 0;
+    for (;;) {
+      const r = await request('GET', `${server.url}/api/products?itemsPerPage=100&page=${page}&isActive=true`, undefined, till);
+      const n = (JSON.parse(r.body)['hydra:member'] as unknown[]).length;
+      if (!n) break;
+      rows += n;
+      page++;
+    }
+    const s = (performance.now() - t0) / 1000;
+    metrics.push(metric({ id: 'products.walk', section: 'Catalogue', metric: `Reference-client walk: ${page} sequential pages of 100 (${rows} products)`, unit: 's', budget: 'info (the till uses its own sync)', on: 'median', median: round(s, 1), p95: round(s, 1), runs: 1 }));
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// 3. Sale history and day closing over many orders
+// ------------------------------------------------------------------------------------------------
+const pad = (n: number) => String(n).padStart(2, '0');
+const localMinute = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+
+async function benchHistory(server: Server, admin: Record<string, string>, till: Record<string, string>, ids: { store: number; terminal: number }) {
+  const now = new Date();
+  const today0 = new Date(now.getFullYear(), now.getMonth(), now.getDate());
+  const yesterday0 = new Date(today0.getTime() - 86_400_000);
+  const today2359 = new Date(today0.getTime() + 86_400_000 - 60_000);
+  const monthAgo = new Date(today0.getTime() - 30 * 86_400_000);
+  const e = encodeURIComponent;
+  const cases: { id: string; label: string; path: string; headers: Record<string, string>; budget?: boolean }[] = [
+    { id: 'history.default', label: 'Sale history, default view (yesterday 00:00 - today 23:59, newest first, page 1 of 10, all stores)',
+      path: `/api/admin/order/list?page=1&itemsPerPage=10&order%5BorderId%5D=desc&dateTimeFrom=${e(localMinute(yesterday0))}&dateTimeTo=${e(localMinute(today2359))}`, headers: admin, budget: true },
+    { id: 'history.search', label: 'Sale history, search q=Customer 1 over 2 days',
+      path: `/api/admin/order/list?page=1&itemsPerPage=10&order%5BorderId%5D=desc&q=${e('Customer 1')}&dateTimeFrom=${e(localMinute(yesterday0))}&dateTimeTo=${e(localMinute(today2359))}`, headers: admin, budget: true },
+    { id: 'history.page5', label: 'Sale history, 2 days, page 5 of 25 per page',
+      path: `/api/admin/order/list?page=5&itemsPerPage=25&order%5BorderId%5D=desc&dateTimeFrom=${e(localMinute(yesterday0))}&dateTimeTo=${e(localMinute(today2359))}`, headers: admin, budget: true },
+    { id: 'history.30d', label: 'Sale history, last 30 days (all stores)',
+      path: `/api/admin/order/list?page=1&itemsPerPage=10&order%5BorderId%5D=desc&dateTimeFrom=${e(localMinute(monthAgo))}&dateTimeTo=${e(localMinute(today2359))}`, headers: admin, budget: true },
+    { id: 'closing.summary', label: 'Day-closing summary: order list since today 00:00 for one store (payments aggregate)',
+      path: `/api/admin/order/list?dateTimeFrom=${e(today0.toISOString())}&store=${ids.store}&page=1&itemsPerPage=10`, headers: till, budget: true },
+    { id: 'closing.opened', label: 'GET /api/admin/closing/opened (store, terminal)',
+      path: `/api/admin/closing/opened?store=${ids.store}&terminal=${ids.terminal}`, headers: till, budget: true },
+  ];
+  for (const c of cases) {
+    const url = `${server.url}${c.path}`;
+    const probe = await request('GET', url, undefined, c.headers);
+    if (probe.status !== 200) {
+      metrics.push(metric({ id: c.id, section: 'History', metric: c.label, unit: 'ms', budget: '<= 200 ms', skipped: `answered ${probe.status}: ${probe.body.slice(0, 120)}` }));
+      continue;
+    }
+    if (c.id === 'history.default') {
+      const b = JSON.parse(probe.body);
+      extra.historyDefault = { total: b.total, count: b.count, payments: b.payments };
+    }
+    await timeGets(url, c.headers, 3);
+    const runs: number[][] = [];
+    for (let r = 0; r < CFG.historyRuns; r++) runs.push(await timeGets(url, c.headers, CFG.historyRequests));
+    metrics.push(metric({ id: c.id, section: 'History', metric: `${c.label} — ${CFG.orders.toLocaleString('en')} orders`, unit: 'ms', budget: 'p95 <= 200 ms', limit: { op: '<=', value: 200 }, ...summarise(runs) }));
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// 4. Sales: 20 tills at once, and the plain-SQL ceiling
+// ------------------------------------------------------------------------------------------------
+interface Till { user: string; headers: Record<string, string>; storeId: number; terminalId: number }
+interface CachedProduct { obj: Record<string, any>; priceCents: number; taxRates: number[]; variants: Record<string, any>[] }
+
+/** Builds a sale body exactly like the reference client (2.5a): whole cached objects, 5 lines, cash. */
+function saleBody(products: CachedProduct[], till: Till, cash: Record<string, any>, rnd: () => number) {
+  const items: Record<string, unknown>[] = [];
+  const lines: { priceCents: number; qtyMilli: number; discountCents: number; taxIncluded: boolean; taxRates: number[] }[] = [];
+  const used = new Set<number>();
+  while (items.length < 5) {
+    const p = products[Math.floor(rnd() * products.length)];
+    if (used.has(p.obj.id)) continue;
+    used.add(p.obj.id);
+    const variant = p.variants.length ? p.variants[Math.floor(rnd() * p.variants.length)] : null;
+    const priceCents = variant?.price != null ? parseMoney(variant.price) : p.priceCents;
+    const qty = 1 + Math.floor(rnd() * 3);
+    items.push({ item: p.obj, variant, quantity: qty, price: toDecimal(priceCents), discount: 0, taxIncluded: true, taxes: p.obj.taxes, stock: 0 });
+    lines.push({ priceCents, qtyMilli: qty * 1000, discountCents: 0, taxIncluded: true, taxRates: p.taxRates });
+  }
+  const totals = computeOrderTotals({ lines, orderTaxRate: null, discount: { kind: 'none' }, adjustmentCents: 0 });
+  const received = Math.ceil(totals.totalCents / 1000) * 1000;
+  return {
+    items, discount: null, tax: null, taxAmount: 0, discountAmount: 0, discountRateType: undefined,
+    payments: [{ received: toDecimal(received), total: toDecimal(totals.totalCents), due: 0, type: cash }],
+    customer: '', notes: undefined, store: till.storeId, terminal: till.terminalId,
+    total: toDecimal(totals.totalCents), adjustment: 0, isSuspended: false, status: 'Completed',
+    uuid: crypto.randomUUID(),
+  };
+}
+
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => { s = (s * 1664525 + 1013904223) >>> 0; return s / 2 ** 32; };
+}
+
+interface LoadResult { latencies: number[]; ok: number; errors: number; seconds: number; firstError?: string }
+
+/** `workers` loops doing `once()` back to back for `seconds`; latency of each call. */
+async function closedLoop(workers: number, seconds: number, once: (w: number) => Promise<void>): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let ok = 0;
+  let errors = 0;
+  let firstError: string | undefined;
+  const t0 = performance.now();
+  const end = t0 + seconds * 1000;
+  await Promise.all(Array.from({ length: workers }, async (_, w) => {
+    while (performance.now() < end) {
+      const s = performance.now();
+      try {
+        await once(w);
+        latencies.push(performance.now() - s);
+        ok++;
+      } catch (e) {
+        errors++;
+        firstError ??= String((e as Error).message ?? e).slice(0, 300);
+        if (errors > 50 && errors > ok) return;
+      }
+    }
+  }));
+  return { latencies, ok, errors, seconds: (performance.now() - t0) / 1000, firstError };
+}
+
+async function loadSaleCatalogue(server: Server, headers: Record<string, string>, pages: number): Promise<CachedProduct[]> {
+  const out: CachedProduct[] = [];
+  const first = JSON.parse((await request('GET', `${server.url}/api/products?itemsPerPage=100&page=1&isActive=true`, undefined, headers)).body);
+  const last = Math.max(1, Math.ceil(first['hydra:totalItems'] / 100));
+  for (let i = 0; i < pages; i++) {
+    const page = 1 + Math.floor((i * last) / pages);
+    const r = await request('GET', `${server.url}/api/products?itemsPerPage=100&page=${page}&isActive=true`, undefined, headers);
+    for (const p of JSON.parse(r.body)['hydra:member'] as any[]) {
+      if ((p.prices ?? []).length) continue; // keep the client-side total simple: no price rules
+      out.push({ obj: p, priceCents: parseMoney(p.basePrice), taxRates: (p.taxes ?? []).map((t: any) => parseRate(t.rate)), variants: p.variants ?? [] });
+    }
+  }
+  return out;
+}
+
+async function benchSales(server: Server, dbUrl: string, tills: Till[], cash: Record<string, any>) {
+  const probe = await request('GET', `${server.url}/api/admin/order/list?page=1&itemsPerPage=1`, undefined, tills[0].headers);
+  const cat = await loadSaleCatalogue(server, tills[0].headers, QUICK ? 10 : 30);
+  extra.saleCatalogue = cat.length;
+  const body0 = saleBody(cat, tills[0], cash, rng(1));
+  const first = await request('POST', `${server.url}/api/admin/order/create`, body0, tills[0].headers);
+  if (first.status !== 201 || probe.status !== 200) {
+    const why = `POST /api/admin/order/create answered ${first.status}: ${first.body.slice(0, 200)}`;
+    for (const id of ['sales.p95', 'sales.throughput', 'sales.ratio', 'sales.rss']) metrics.push(metric({ id, section: 'Sales', metric: id, unit: '', budget: '', skipped: why }));
+    return;
+  }
+  extra.saleBodyBytes = JSON.stringify(body0).length;
+
+  // Warm-up at full concurrency, then the measured runs.
+  const once = (w: number) => {
+    const till = tills[w % tills.length];
+    const rnd = rngs[w];
+    return request('POST', `${server.url}/api/admin/order/create`, saleBody(cat, till, cash, rnd), till.headers).then((r) => {
+      if (r.status !== 201) throw new Error(`${r.status} ${r.body.slice(0, 200)}`);
+    });
+  };
+  const rngs = tills.map((_, i) => rng(1000 + i));
+  await closedLoop(CFG.tills, 2, once);
+  const runs: LoadResult[] = [];
+  const rss: number[] = [];
+  for (let r = 0; r < CFG.saleRuns; r++) {
+    let peak = 0;
+    const timer = setInterval(() => { peak = Math.max(peak, server.rssMb()); }, 200);
+    const res = await closedLoop(CFG.tills, CFG.saleSeconds, once);
+    clearInterval(timer);
+    peak = Math.max(peak, server.rssMb());
+    rss.push(peak);
+    runs.push(res);
+    log(`sales run ${r + 1}: ${res.ok} sales, ${res.errors} errors in ${res.seconds.toFixed(1)} s = ${(res.ok / res.seconds).toFixed(0)}/s, p50 ${percentile(res.latencies, 50).toFixed(1)} ms, p95 ${percentile(res.latencies, 95).toFixed(1)} ms, peak RSS ${peak.toFixed(0)} MB${res.firstError ? `; first error: ${res.firstError}` : ''}`);
+    await sleep(1000);
+  }
+  const tput = runs.map((r) => r.ok / r.seconds);
+  const errors = runs.reduce((s, r) => s + r.errors, 0);
+  metrics.push(metric({ id: 'sales.p95', section: 'Sales', metric: `POST /api/admin/order/create, ${CFG.tills} tills at once, 5-line cash sales (latency)`, unit: 'ms', budget: 'p95 <= 50 ms', limit: { op: '<=', value: 50 }, ...summarise(runs.map((r) => r.latencies)), note: errors ? `${errors} errors: ${runs.find((r) => r.firstError)?.firstError}` : undefined }));
+  metrics.push(metric({ id: 'sales.throughput', section: 'Sales', metric: `Sales per second, ${CFG.tills} tills`, unit: 'sales/s', budget: '>= 300 /s', limit: { op: '>=', value: 300 }, on: 'median', median: round(median(tput), 0), p95: round(Math.min(...tput), 0), runs: runs.length, note: 'p95 column = worst run' }));
+  metrics.push(metric({ id: 'sales.rss', section: 'Sales', metric: 'API server memory (peak RSS) under the sale load', unit: 'MB', budget: '<= 300 MB', limit: { op: '<=', value: 300 }, on: 'median', median: round(median(rss), 0), p95: round(Math.max(...rss), 0), runs: rss.length, note: 'p95 column = highest run' }));
+
+  // The ceiling: the same rows through plain pg transactions, same concurrency.
+  const ceiling = await benchCeiling(dbUrl, tills, cat, cash);
+  const ratio = median(tput) / median(ceiling.tput);
+  metrics.push(metric({ id: 'sales.ceiling', section: 'Sales', metric: `Ceiling: the same rows by plain SQL transactions (pg driver, ${CFG.tills} connections)`, unit: 'sales/s', budget: 'info', on: 'median', median: round(median(ceiling.tput), 0), p95: round(ceiling.p95, 1), runs: ceiling.tput.length, note: `p95 column = latency p95 ${round(ceiling.p95, 1)} ms` }));
+  metrics.push(metric({ id: 'sales.ratio', section: 'Sales', metric: 'Our sales/s as a share of the plain-SQL ceiling', unit: '×', budget: '>= 0.5', limit: { op: '>=', value: 0.5 }, on: 'median', median: round(ratio, 2), p95: round(ratio, 2), runs: 1 }));
+}
+
+/**
+ * What a sale writes, by hand: the counter row (number), the order, 5 lines, their tax rows, the
+ * payment, the per-store stock (one UPDATE ... FROM VALUES, rows in product order) and its ledger
+ * rows, and the variant stock for variant lines. One transaction, 8-9 statements.
+ */
+async function benchCeiling(dbUrl: string, tills: Till[], cat: CachedProduct[], cash: Record<string, any>) {
+  const pool = new pg.Pool({ connectionString: dbUrl, max: CFG.tills });
+  const rngs = tills.map((_, i) => rng(5000 + i));
+  const once = async (w: number) => {
+    const till = tills[w % tills.length];
+    const body = saleBody(cat, till, cash, rngs[w]);
+    const lines = (body.items as any[]).map((l) => ({ productId: l.item.id as number, variantId: (l.variant?.id ?? null) as number | null, qty: l.quantity as number, price: String(l.price), cost: String(l.item.cost), taxes: (l.item.taxes ?? []) as any[], manage: Boolean(l.item.manageInventory) }))
+      .sort((a, b) => a.productId - b.productId);
+    const c = await pool.connect();
+    try {
+      await c.query('begin');
+      const { rows: [{ n }] } = await c.query('update store_counter set last_order_id = last_order_id + 1 where store_id = $1 returning last_order_id as n', [till.storeId]);
+      const { rows: [{ id }] } = await c.query(`insert into "order" (order_id, user_id, store_id, terminal_id, status, sub_total, item_taxes, total, adjustment, stock_applied, client_id)
+        values ($1, null, $2, $3, 'Completed', $4, 0, $4, 0, true, $5) returning id`, [n, till.storeId, till.terminalId, body.total, body.uuid]);
+      const values = lines.map((_, i) => `($1, $${2 + i * 5}, $${3 + i * 5}, $${4 + i * 5}, $${5 + i * 5}, $${6 + i * 5}, 0, 0)`).join(',');
+      const { rows: lineIds } = await c.query(`insert into order_product ("orderId", product_id, variant_id, quantity, price, cost, discount, taxes_total) values ${values} returning id`,
+        [id, ...lines.flatMap((l) => [l.productId, l.variantId, l.qty, l.price, l.cost])]);
+      const taxRows = lines.flatMap((l, i) => l.taxes.map((t) => [lineIds[i].id, t.id, t.rate]));
+      if (taxRows.length) await c.query(`insert into order_product_tax (order_product_id, tax_id, rate) values ${taxRows.map((_, i) => `($${i * 3 + 1}, $${i * 3 + 2}, $${i * 3 + 3})`).join(',')}`, taxRows.flat());
+      await c.query('insert into order_payment (order_id, type_id, total, received, due) values ($1, $2, $3, $4, 0)', [id, cash.id, body.total, body.payments[0].received]);
+      const managed = lines.filter((l) => l.manage);
+      if (managed.length) {
+        await c.query(`update product_store ps set quantity = ps.quantity - v.q from (select unnest($1::int[]) as p, unnest($2::numeric[]) as q) v
+          where ps.product_id = v.p and ps.store_id = $3`, [managed.map((l) => l.productId), managed.map((l) => l.qty), till.storeId]);
+        const variantLines = managed.filter((l) => l.variantId != null);
+        if (variantLines.length) {
+          await c.query(`update product_variant pv set quantity = pv.quantity - v.q from (select unnest($1::int[]) as id, unnest($2::numeric[]) as q) v where pv.id = v.id`,
+            [variantLines.map((l) => l.variantId), variantLines.map((l) => l.qty)]);
+        }
+        const moves = [...managed.map((l) => [l.productId, null, till.storeId, -l.qty]), ...variantLines.map((l) => [l.productId, l.variantId, null, -l.qty])];
+        await c.query(`insert into stock_movement (product_id, variant_id, store_id, quantity, reason, order_id)
+          select p, v, s, q, 'sale', $5 from unnest($1::int[], $2::int[], $3::int[], $4::numeric[]) as m(p, v, s, q)`,
+        [moves.map((m) => m[0]), moves.map((m) => m[1]), moves.map((m) => m[2]), moves.map((m) => m[3]), id]);
+      }
+      await c.query('commit');
+    } catch (e) {
+      await c.query('rollback').catch(() => {});
+      throw e;
+    } finally {
+      c.release();
+    }
+  };
+  await closedLoop(CFG.tills, 2, once);
+  const tput: number[] = [];
+  const p95s: number[] = [];
+  for (let r = 0; r < CFG.saleRuns; r++) {
+    const res = await closedLoop(CFG.tills, CFG.saleSeconds, once);
+    tput.push(res.ok / res.seconds);
+    p95s.push(percentile(res.latencies, 95));
+    log(`ceiling run ${r + 1}: ${res.ok} sales, ${res.errors} errors = ${(res.ok / res.seconds).toFixed(0)}/s, p50 ${percentile(res.latencies, 50).toFixed(1)} ms, p95 ${percentile(res.latencies, 95).toFixed(1)} ms${res.firstError ? `; first error: ${res.firstError}` : ''}`);
+    await sleep(1000);
+  }
+  await pool.end();
+  return { tput, p95: median(p95s) };
+}
+
+// ------------------------------------------------------------------------------------------------
+
+async function main() {
+  cleanupOnExit();
+  if (!(await pgReachable())) {
+    log('PostgreSQL is not reachable: API bench not measured');
+    metrics.push(metric({ id: 'api', section: 'API', metric: 'API bench', unit: '', budget: '', skipped: 'PostgreSQL not reachable at 127.0.0.1:5432' }));
+    writeResults('api.json', metrics, extra);
+    return;
+  }
+  const db = await benchGenerator();
+  let server = await startServer(db.url);
+  try {
+    const adminH = await login(server.url, 'admin', 'admin');
+    const tillNames = Array.from({ length: CFG.tills }, (_, i) => `till${pad(i + 1)}`);
+    const c = new pg.Client({ connectionString: db.url });
+    await c.connect();
+    const { rows } = await c.query(`select u.username, us.store_id, t.id as terminal_id from user_account u join user_store us on us.user_id = u.id
+      join terminal t on t.code = 'T' || substr(u.username, 5) where u.username = any($1)`, [tillNames]);
+    const { rows: [cash] } = await c.query(`select id, name, type, can_have_change_due from payment where type = 'cash' order by id limit 1`);
+    await c.end();
+    const tills: Till[] = [];
+    for (const r of rows) tills.push({ user: r.username, headers: await login(server.url, r.username, 'till'), storeId: r.store_id, terminalId: r.terminal_id });
+    tills.sort((a, b) => a.user.localeCompare(b.user));
+
+    await benchProductPages(server, tills[0].headers, adminH);
+
+    log(`generating ${CFG.orders.toLocaleString('en')} orders...`);
+    const orders = await generateOrders(db.url, { orders: CFG.orders });
+    extra.ordersGenerated = orders;
+    log(`orders generated in ${orders.ms} ms`);
+    await server.stop(); // fresh process after the bulk load (plans, caches)
+    server = await startServer(db.url);
+    await benchHistory(server, adminH, tills[0].headers, { store: tills[0].storeId, terminal: tills[0].terminalId });
+
+    const cashObj = { '@id': `/api/payments/${cash.id}`, id: cash.id, name: cash.name, type: cash.type, canHaveChangeDue: cash.can_have_change_due, isActive: true };
+    await benchSales(server, db.url, tills, cashObj);
+  } finally {
+    await stopAllServers();
+    if (KEEP) log(`kept database: ${db.url}`);
+    else await dropAll();
+  }
+  writeResults('api.json', metrics, extra);
+  for (const m of metrics) log(`${m.id}: median ${m.median} p95 ${m.p95} ${m.unit}${m.skipped ? ` (not measured: ${m.skipped})` : ''}`);
+}
+
+main().catch(async (e) => {
+  console.error(e);
+  await stopAllServers();
+  if (!KEEP) await dropAll();
+  process.exit(1);
+});

@@ -1,0 +1,244 @@
+/**
+ * Shared helpers of the benchmark: throwaway PostgreSQL databases, the API server as a child
+ * process, a keep-alive HTTP client, percentiles and the result format read by scripts/bench.mjs.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const OUT_DIR = path.join(ROOT, 'bench', 'out');
+export const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const QUICK = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
+
+// ---------------------------------------------------------------- statistics
+
+export function percentile(values: number[], p: number): number {
+  if (!values.length) return NaN;
+  const s = [...values].sort((a, b) => a - b);
+  const i = Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1));
+  return s[i];
+}
+export const median = (values: number[]) => percentile(values, 50);
+export const round = (n: number, d = 1) => (Number.isFinite(n) ? Math.round(n * 10 ** d) / 10 ** d : n);
+
+/** One line of the results table. `median` and `p95` are medians over the runs of the run's p50 / p95. */
+export interface Metric {
+  id: string;
+  section: string;
+  metric: string;
+  unit: string;
+  /** Human text of the budget, e.g. "<= 20 ms". */
+  budget: string;
+  /** Budget check on the headline value; undefined = informational. */
+  limit?: { op: '<=' | '>='; value: number };
+  /** Which figure the budget applies to. */
+  on: 'median' | 'p95';
+  median: number | null;
+  p95: number | null;
+  runs: number;
+  note?: string;
+  /** Set when the metric could not be measured (route missing, till not ready...). */
+  skipped?: string;
+}
+
+export function metric(m: Omit<Metric, 'on' | 'median' | 'p95' | 'runs'> & Partial<Pick<Metric, 'on' | 'median' | 'p95' | 'runs'>>): Metric {
+  return { on: 'p95', median: null, p95: null, runs: 0, ...m };
+}
+
+export function passOf(m: Metric): 'pass' | 'FAIL' | 'info' | 'not measured' {
+  if (m.skipped) return 'not measured';
+  if (!m.limit) return 'info';
+  const v = m.on === 'p95' ? m.p95 : m.median;
+  if (v == null || !Number.isFinite(v)) return 'FAIL';
+  return (m.limit.op === '<=' ? v <= m.limit.value : v >= m.limit.value) ? 'pass' : 'FAIL';
+}
+
+export function writeResults(file: string, metrics: Metric[], extra: Record<string, unknown> = {}) {
+  fs.mkdirSync(OUT_DIR, { recursive: true });
+  fs.writeFileSync(path.join(OUT_DIR, file), JSON.stringify({ at: new Date().toISOString(), quick: QUICK, machine: machine(), metrics, ...extra }, null, 2));
+}
+
+export function machine() {
+  return {
+    cores: os.cpus().length,
+    cpu: os.cpus()[0]?.model ?? '?',
+    memoryGb: round(os.totalmem() / 1024 ** 3, 1),
+    node: process.version,
+    platform: `${os.type()} ${os.release()}`,
+  };
+}
+
+export function log(...args: unknown[]) {
+  console.log(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...args);
+}
+
+// ---------------------------------------------------------------- PostgreSQL
+
+export async function pgReachable(): Promise<boolean> {
+  const u = new URL(PG_ADMIN_URL);
+  return new Promise((resolve) => {
+    const s = net.connect({ host: u.hostname, port: Number(u.port || 5432) });
+    s.setTimeout(2000);
+    s.on('connect', () => { s.destroy(); resolve(true); });
+    s.on('error', () => resolve(false));
+    s.on('timeout', () => { s.destroy(); resolve(false); });
+  });
+}
+
+async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await c.connect();
+  try { return await fn(c); } finally { await c.end(); }
+}
+
+export interface ThrowawayDb { name: string; url: string; drop(): Promise<void> }
+
+/** A fresh, empty database named pos_bench_<pid>_<random>; drop() removes it (also on exit via dropAll). */
+export async function createThrowawayDb(label = 'db'): Promise<ThrowawayDb> {
+  const name = `pos_bench_${label}_${process.pid}_${crypto.randomBytes(3).toString('hex')}`;
+  await admin((c) => c.query(`create database ${name}`));
+  const url = PG_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`);
+  const db: ThrowawayDb = {
+    name, url,
+    drop: async () => {
+      created.delete(db);
+      await admin((c) => c.query(`drop database if exists ${name} with (force)`));
+    },
+  };
+  created.add(db);
+  return db;
+}
+const created = new Set<ThrowawayDb>();
+export async function dropAll() {
+  for (const db of [...created]) await db.drop().catch(() => {});
+}
+
+// ---------------------------------------------------------------- the API server as a child process
+
+export interface Server { url: string; port: number; pid: number; child: ChildProcess; stop(): Promise<void>; rssMb(): number }
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+/** Reads VmRSS of a process in MB (Linux /proc). */
+export function rssOf(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch { return NaN; }
+}
+
+/**
+ * Starts apps/api/src/server.ts (the production entry) on a free loopback port, in its own process
+ * (`node --import tsx`, so the pid is the server itself), production mode, request logs at `warn`.
+ */
+export async function startServer(databaseUrl: string, env: Record<string, string> = {}): Promise<Server> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/api/src/server.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      JWT_SECRET: 'bench-secret-bench-secret-bench-secret',
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SEED_DEMO: 'false',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      BCRYPT_ROUNDS: '4',
+      LOGIN_MAX_FAILURES: '1000',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => { output = (output + d).slice(-20000); });
+  child.stderr!.on('data', (d) => { output = (output + d).slice(-20000); });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode != null) throw new Error(`API server exited (${child.exitCode}):\n${output}`);
+    if (Date.now() > deadline) { child.kill('SIGKILL'); throw new Error(`API server did not start in 60 s:\n${output}`); }
+    try {
+      const r = await request('GET', `${url}/api/health`);
+      if (r.status === 200) break;
+    } catch { /* not listening yet */ }
+    await sleep(200);
+  }
+  const server: Server = {
+    url, port, pid: child.pid!, child,
+    rssMb: () => rssOf(child.pid!),
+    stop: async () => {
+      servers.delete(server);
+      if (child.exitCode != null) return;
+      const done = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await done;
+      clearTimeout(t);
+    },
+  };
+  servers.add(server);
+  return server;
+}
+const servers = new Set<Server>();
+export async function stopAllServers() {
+  for (const s of [...servers]) await s.stop().catch(() => {});
+}
+
+// ---------------------------------------------------------------- HTTP over loopback with keep-alive
+
+export const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+export interface Res { status: number; body: string; ms: number }
+
+/** One HTTP request; `ms` is the time from send to the last byte of the body. */
+export function request(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Res> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    const t0 = performance.now();
+    const req = http.request(url, {
+      method, agent,
+      headers: { accept: 'application/json', ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}), ...headers },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - t0 }));
+      res.on('error', reject);
+    });
+    req.setTimeout(30_000, () => req.destroy(new Error(`timeout ${method} ${url}`)));
+    req.on('error', reject);
+    if (payload) req.write(payload);
+    req.end();
+  });
+}
+
+export async function login(baseUrl: string, username: string, password: string): Promise<Record<string, string>> {
+  const r = await request('POST', `${baseUrl}/api/auth/login_check`, { username, password });
+  if (r.status !== 200) throw new Error(`login ${username}: ${r.status} ${r.body.slice(0, 300)}`);
+  return { authorization: `Bearer ${JSON.parse(r.body).token}` };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Stop children and drop databases on Ctrl-C or a crash. */
+export function cleanupOnExit() {
+  const bail = async (code: number) => { await stopAllServers(); await dropAll(); process.exit(code); };
+  process.once('SIGINT', () => void bail(130));
+  process.once('SIGTERM', () => void bail(143));
+}
