@@ -16,7 +16,7 @@ import { generateCatalogue } from './generate-catalogue.ts';
 import { generateOrders } from './generate-orders.ts';
 import {
   QUICK, cleanupOnExit, createThrowawayDb, dropAll, log, login, median, metric, percentile, pgReachable, request, round,
-  sleep, startServer, stopAllServers, writeResults, type Metric, type Server, type ThrowawayDb,
+  cpuCost, sleep, startServer, stopAllServers, waitQuiet, writeResults, type Metric, type Server, type ThrowawayDb,
 } from './lib.ts';
 
 const KEEP = process.argv.includes('--keep');
@@ -25,6 +25,9 @@ const CFG = QUICK
   : { products: 100_000, catalogueRuns: 3, orders: 1_000_000, pageRequests: 200, pageRuns: 3, historyRequests: 20, historyRuns: 5, tills: 20, saleSeconds: 20, saleRuns: 3 };
 
 const metrics: Metric[] = [];
+let DB_NAME = '';
+const cpuNote = (c: { nodeMs: number; pgMs: number }, n: number, what = 'request') =>
+  `CPU per ${what}: ${round((c.nodeMs + c.pgMs) / n, 1)} ms (API ${round(c.nodeMs / n, 1)} + PostgreSQL ${round(c.pgMs / n, 1)})`;
 const extra: Record<string, unknown> = { config: CFG };
 
 /** Runs `fn` `runs` times, each giving a list of samples: returns the medians over runs of p50 and p95. */
@@ -50,6 +53,7 @@ async function benchGenerator(): Promise<ThrowawayDb> {
   const times: number[] = [];
   let keep: ThrowawayDb | undefined;
   for (let run = 0; run < CFG.catalogueRuns; run++) {
+    await waitQuiet('catalogue generator');
     const db = await createThrowawayDb('cat');
     const stats = await generateCatalogue(db.url, { products: CFG.products });
     times.push(stats.ms.total);
@@ -86,20 +90,29 @@ async function benchProductPages(server: Server, till: Record<string, string>, a
   for (const [label, page] of pages) {
     const url = `${server.url}/api/products?itemsPerPage=100&page=${page}&isActive=true`;
     const runs: number[][] = [];
-    for (let r = 0; r < CFG.pageRuns; r++) runs.push(await timeGets(url, till, CFG.pageRequests));
+    let cpu = { nodeMs: 0, pgMs: 0 };
+    for (let r = 0; r < CFG.pageRuns; r++) {
+      await waitQuiet(`products page ${page}`);
+      const c = await cpuCost(server.pid, DB_NAME, () => timeGets(url, till, CFG.pageRequests));
+      runs.push(c.result);
+      cpu = { nodeMs: cpu.nodeMs + c.nodeMs, pgMs: cpu.pgMs + c.pgMs };
+    }
     metrics.push(metric({
       id: `products.page.${label}`, section: 'Catalogue', metric: `GET /api/products?itemsPerPage=100&isActive=true, page ${page} of ${last} (till user)`,
-      unit: 'ms', budget: 'p95 <= 20 ms', limit: { op: '<=', value: 20 }, ...summarise(runs),
+      unit: 'ms', budget: 'p95 <= 20 ms', limit: { op: '<=', value: 20 }, ...summarise(runs), note: cpuNote(cpu, CFG.pageRuns * CFG.pageRequests),
     }));
   }
   // Admin (all stores) on the settings table, page 1 sorted by name: informational.
   {
     const url = `${server.url}/api/products?itemsPerPage=100&page=${Math.ceil(last / 2)}&order%5Bname%5D=asc`;
-    const runs = [await timeGets(url, admin, Math.ceil(CFG.pageRequests / 4))];
-    metrics.push(metric({ id: 'products.page.admin-sorted', section: 'Catalogue', metric: `GET /api/products page ${Math.ceil(last / 2)} sorted by name (admin, 3 stores)`, unit: 'ms', budget: 'p95 <= 20 ms', limit: { op: '<=', value: 20 }, ...summarise(runs) }));
+    await waitQuiet('products admin sorted');
+    const n = Math.ceil(CFG.pageRequests / 4);
+    const c = await cpuCost(server.pid, DB_NAME, () => timeGets(url, admin, n));
+    metrics.push(metric({ id: 'products.page.admin-sorted', section: 'Catalogue', metric: `GET /api/products page ${Math.ceil(last / 2)} sorted by name (admin, 3 stores)`, unit: 'ms', budget: 'p95 <= 20 ms', limit: { op: '<=', value: 20 }, ...summarise([c.result]), note: cpuNote(c, n) }));
   }
   // The reference client's cold start: every page, one after another, until an empty page.
   {
+    await waitQuiet('reference walk');
     const t0 = performance.now();
     let page = 1;
     let rows = 0;
@@ -155,8 +168,14 @@ async function benchHistory(server: Server, admin: Record<string, string>, till:
     }
     await timeGets(url, c.headers, 3);
     const runs: number[][] = [];
-    for (let r = 0; r < CFG.historyRuns; r++) runs.push(await timeGets(url, c.headers, CFG.historyRequests));
-    metrics.push(metric({ id: c.id, section: 'History', metric: `${c.label} — ${CFG.orders.toLocaleString('en')} orders`, unit: 'ms', budget: 'p95 <= 200 ms', limit: { op: '<=', value: 200 }, ...summarise(runs) }));
+    let cpu = { nodeMs: 0, pgMs: 0 };
+    for (let r = 0; r < CFG.historyRuns; r++) {
+      await waitQuiet(c.id);
+      const k = await cpuCost(server.pid, DB_NAME, () => timeGets(url, c.headers, CFG.historyRequests));
+      runs.push(k.result);
+      cpu = { nodeMs: cpu.nodeMs + k.nodeMs, pgMs: cpu.pgMs + k.pgMs };
+    }
+    metrics.push(metric({ id: c.id, section: 'History', metric: `${c.label} — ${CFG.orders.toLocaleString('en')} orders`, unit: 'ms', budget: 'p95 <= 200 ms', limit: { op: '<=', value: 200 }, ...summarise(runs), note: cpuNote(cpu, CFG.historyRuns * CFG.historyRequests) }));
   }
 }
 
@@ -264,10 +283,16 @@ async function benchSales(server: Server, dbUrl: string, tills: Till[], cash: Re
   await closedLoop(CFG.tills, 2, once);
   const runs: LoadResult[] = [];
   const rss: number[] = [];
+  let cpu = { nodeMs: 0, pgMs: 0, clientMs: 0, sales: 0 };
   for (let r = 0; r < CFG.saleRuns; r++) {
+    await waitQuiet(`sales run ${r + 1}`);
     let peak = 0;
     const timer = setInterval(() => { peak = Math.max(peak, server.rssMb()); }, 200);
-    const res = await closedLoop(CFG.tills, CFG.saleSeconds, once);
+    const self0 = process.cpuUsage();
+    const k = await cpuCost(server.pid, DB_NAME, () => closedLoop(CFG.tills, CFG.saleSeconds, once));
+    const self = process.cpuUsage(self0);
+    const res = k.result;
+    cpu = { nodeMs: cpu.nodeMs + k.nodeMs, pgMs: cpu.pgMs + k.pgMs, clientMs: cpu.clientMs + (self.user + self.system) / 1000, sales: cpu.sales + res.ok };
     clearInterval(timer);
     peak = Math.max(peak, server.rssMb());
     rss.push(peak);
@@ -277,14 +302,18 @@ async function benchSales(server: Server, dbUrl: string, tills: Till[], cash: Re
   }
   const tput = runs.map((r) => r.ok / r.seconds);
   const errors = runs.reduce((s, r) => s + r.errors, 0);
+  const perSale = { node: cpu.nodeMs / cpu.sales, pg: cpu.pgMs / cpu.sales, client: cpu.clientMs / cpu.sales };
+  extra.saleCpu = perSale;
   metrics.push(metric({ id: 'sales.p95', section: 'Sales', metric: `POST /api/admin/order/create, ${CFG.tills} tills at once, 5-line cash sales (latency)`, unit: 'ms', budget: 'p95 <= 50 ms', limit: { op: '<=', value: 50 }, ...summarise(runs.map((r) => r.latencies)), note: errors ? `${errors} errors: ${runs.find((r) => r.firstError)?.firstError}` : undefined }));
-  metrics.push(metric({ id: 'sales.throughput', section: 'Sales', metric: `Sales per second, ${CFG.tills} tills`, unit: 'sales/s', budget: '>= 300 /s', limit: { op: '>=', value: 300 }, on: 'median', median: round(median(tput), 0), p95: round(Math.min(...tput), 0), runs: runs.length, note: 'p95 column = worst run' }));
+  const cores = (await import('node:os')).cpus().length;
+  metrics.push(metric({ id: 'sales.throughput', section: 'Sales', metric: `Sales per second, ${CFG.tills} tills`, unit: 'sales/s', budget: '>= 300 /s', limit: { op: '>=', value: 300 }, on: 'median', median: round(median(tput), 0), p95: round(Math.min(...tput), 0), runs: runs.length,
+    note: `p95 column = worst run. ${cpuNote({ nodeMs: cpu.nodeMs, pgMs: cpu.pgMs }, cpu.sales, 'sale')} + load generator ${round(perSale.client, 1)}; CPU-bound limit of this machine if idle ≈ ${round((cores * 1000) / (perSale.node + perSale.pg + perSale.client), 0)}/s` }));
   metrics.push(metric({ id: 'sales.rss', section: 'Sales', metric: 'API server memory (peak RSS) under the sale load', unit: 'MB', budget: '<= 300 MB', limit: { op: '<=', value: 300 }, on: 'median', median: round(median(rss), 0), p95: round(Math.max(...rss), 0), runs: rss.length, note: 'p95 column = highest run' }));
 
   // The ceiling: the same rows through plain pg transactions, same concurrency.
   const ceiling = await benchCeiling(dbUrl, tills, cat, cash);
   const ratio = median(tput) / median(ceiling.tput);
-  metrics.push(metric({ id: 'sales.ceiling', section: 'Sales', metric: `Ceiling: the same rows by plain SQL transactions (pg driver, ${CFG.tills} connections)`, unit: 'sales/s', budget: 'info', on: 'median', median: round(median(ceiling.tput), 0), p95: round(ceiling.p95, 1), runs: ceiling.tput.length, note: `p95 column = latency p95 ${round(ceiling.p95, 1)} ms` }));
+  metrics.push(metric({ id: 'sales.ceiling', section: 'Sales', metric: `Ceiling: the same rows by plain SQL transactions (pg driver, ${CFG.tills} connections)`, unit: 'sales/s', budget: 'info', on: 'median', median: round(median(ceiling.tput), 0), p95: round(ceiling.p95, 1), runs: ceiling.tput.length, note: `p95 column = latency p95 ${round(ceiling.p95, 1)} ms; CPU per sale: PostgreSQL ${round(ceiling.cpu.pg, 1)} ms + driver/load generator ${round(ceiling.cpu.client, 1)} ms` }));
   metrics.push(metric({ id: 'sales.ratio', section: 'Sales', metric: 'Our sales/s as a share of the plain-SQL ceiling', unit: '×', budget: '>= 0.5', limit: { op: '>=', value: 0.5 }, on: 'median', median: round(ratio, 2), p95: round(ratio, 2), runs: 1 }));
 }
 
@@ -338,15 +367,21 @@ async function benchCeiling(dbUrl: string, tills: Till[], cat: CachedProduct[], 
   await closedLoop(CFG.tills, 2, once);
   const tput: number[] = [];
   const p95s: number[] = [];
+  let cpu = { pgMs: 0, clientMs: 0, sales: 0 };
   for (let r = 0; r < CFG.saleRuns; r++) {
-    const res = await closedLoop(CFG.tills, CFG.saleSeconds, once);
+    await waitQuiet(`ceiling run ${r + 1}`);
+    const self0 = process.cpuUsage();
+    const k = await cpuCost(null, DB_NAME, () => closedLoop(CFG.tills, CFG.saleSeconds, once));
+    const self = process.cpuUsage(self0);
+    const res = k.result;
+    cpu = { pgMs: cpu.pgMs + k.pgMs, clientMs: cpu.clientMs + (self.user + self.system) / 1000, sales: cpu.sales + res.ok };
     tput.push(res.ok / res.seconds);
     p95s.push(percentile(res.latencies, 95));
     log(`ceiling run ${r + 1}: ${res.ok} sales, ${res.errors} errors = ${(res.ok / res.seconds).toFixed(0)}/s, p50 ${percentile(res.latencies, 50).toFixed(1)} ms, p95 ${percentile(res.latencies, 95).toFixed(1)} ms${res.firstError ? `; first error: ${res.firstError}` : ''}`);
     await sleep(1000);
   }
   await pool.end();
-  return { tput, p95: median(p95s) };
+  return { tput, p95: median(p95s), cpu: { pg: cpu.pgMs / cpu.sales, client: cpu.clientMs / cpu.sales } };
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -360,6 +395,7 @@ async function main() {
     return;
   }
   const db = await benchGenerator();
+  DB_NAME = db.name;
   let server = await startServer(db.url);
   try {
     const adminH = await login(server.url, 'admin', 'admin');

@@ -46,10 +46,12 @@ export interface Metric {
   note?: string;
   /** Set when the metric could not be measured (route missing, till not ready...). */
   skipped?: string;
+  /** Share of the machine's CPU busy (0-100) just before the measurement, while the bench was idle: other people's work. */
+  backgroundBusy?: number;
 }
 
 export function metric(m: Omit<Metric, 'on' | 'median' | 'p95' | 'runs'> & Partial<Pick<Metric, 'on' | 'median' | 'p95' | 'runs'>>): Metric {
-  return { on: 'p95', median: null, p95: null, runs: 0, ...m };
+  return { on: 'p95', median: null, p95: null, runs: 0, ...(m.skipped ? {} : { backgroundBusy: lastBackground }), ...m };
 }
 
 export function passOf(m: Metric): 'pass' | 'FAIL' | 'info' | 'not measured' {
@@ -62,7 +64,7 @@ export function passOf(m: Metric): 'pass' | 'FAIL' | 'info' | 'not measured' {
 
 export function writeResults(file: string, metrics: Metric[], extra: Record<string, unknown> = {}) {
   fs.mkdirSync(OUT_DIR, { recursive: true });
-  fs.writeFileSync(path.join(OUT_DIR, file), JSON.stringify({ at: new Date().toISOString(), quick: QUICK, machine: machine(), metrics, ...extra }, null, 2));
+  fs.writeFileSync(path.join(OUT_DIR, file), JSON.stringify({ part: file.replace(/\.json$/, ''), at: new Date().toISOString(), quick: QUICK, machine: machine(), metrics, ...extra }, null, 2));
 }
 
 export function machine() {
@@ -74,6 +76,78 @@ export function machine() {
     platform: `${os.type()} ${os.release()}`,
   };
 }
+
+// ---------------------------------------------------------------- machine load (shared machine)
+
+function cpuTimes(): { busy: number; total: number } {
+  const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const idle = (line[3] ?? 0) + (line[4] ?? 0);
+  const total = line.reduce((a, b) => a + b, 0);
+  return { busy: total - idle, total };
+}
+
+/** Share (0-100) of all CPUs busy during the next `ms`. */
+export async function cpuBusy(ms = 1000): Promise<number> {
+  try {
+    const a = cpuTimes();
+    await sleep(ms);
+    const b = cpuTimes();
+    return round((100 * (b.busy - a.busy)) / Math.max(1, b.total - a.total), 0);
+  } catch { return NaN; }
+}
+
+/** CPU time (user + system, ms) a process has used so far; NaN when gone. Linux /proc, 10 ms ticks. */
+export function cpuMsOf(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch { return NaN; }
+}
+
+/** PostgreSQL backends connected to a database (their pids), read through the admin connection. */
+export async function backendsOf(dbName: string): Promise<number[]> {
+  return admin(async (c) => (await c.query('select pid from pg_stat_activity where datname = $1', [dbName])).rows.map((r) => r.pid as number));
+}
+
+/**
+ * CPU cost of a piece of work, independent of how busy the (shared) machine is: CPU time used by
+ * the API server process and by the PostgreSQL backends of the bench database while `fn` runs.
+ */
+export async function cpuCost<T>(serverPid: number | null, dbName: string, fn: () => Promise<T>): Promise<{ result: T; nodeMs: number; pgMs: number }> {
+  const snap = async () => {
+    const pids = await backendsOf(dbName);
+    return { server: serverPid ? cpuMsOf(serverPid) : 0, pg: new Map(pids.map((p) => [p, cpuMsOf(p)])) };
+  };
+  const a = await snap();
+  const result = await fn();
+  const b = await snap();
+  let pgMs = 0;
+  for (const [pid, after] of b.pg) {
+    const before = a.pg.get(pid) ?? 0; // a backend opened during the work counts whole
+    if (Number.isFinite(after)) pgMs += after - before;
+  }
+  return { result, nodeMs: b.server - a.server, pgMs };
+}
+
+let lastBackground = NaN;
+/**
+ * Waits (up to `maxWaitS`) until the machine is quiet — less than `maxBusy`% of all CPUs busy over
+ * 2 s while the bench itself idles — so other work on a shared machine does not skew a measurement.
+ * Returns the last reading; metrics record it as `backgroundBusy`.
+ */
+export async function waitQuiet(label: string, maxBusy = Number(process.env.BENCH_MAX_BUSY ?? 30), maxWaitS = Number(process.env.BENCH_QUIET_WAIT ?? 120)): Promise<number> {
+  const t0 = Date.now();
+  let busy = await cpuBusy(2000);
+  while (busy > maxBusy && Date.now() - t0 < maxWaitS * 1000) {
+    log(`${label}: machine busy ${busy}% (others' work), waiting for < ${maxBusy}%...`);
+    busy = await cpuBusy(5000);
+  }
+  if (busy > maxBusy) log(`${label}: still ${busy}% busy after ${maxWaitS} s; measuring anyway (flagged)`);
+  lastBackground = busy;
+  return busy;
+}
+export const background = () => lastBackground;
 
 export function log(...args: unknown[]) {
   console.log(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...args);
@@ -205,7 +279,7 @@ export async function stopAllServers() {
 
 export const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
-export interface Res { status: number; body: string; ms: number }
+export interface Res { status: number; body: string; ms: number; headers: http.IncomingHttpHeaders }
 
 /** One HTTP request; `ms` is the time from send to the last byte of the body. */
 export function request(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Res> {
@@ -218,7 +292,7 @@ export function request(method: string, url: string, body?: unknown, headers: Re
     }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - t0 }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - t0, headers: res.headers }));
       res.on('error', reject);
     });
     req.setTimeout(30_000, () => req.destroy(new Error(`timeout ${method} ${url}`)));

@@ -67,7 +67,8 @@ export function parseCsv(text: string): ParsedCsv {
 }
 
 /** Cells a spreadsheet would run as a formula start with one of these. */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/** Already-neutralised-looking text ("'=x") gets one more apostrophe, so the round trip stays exact. */
+const NEEDS_APOSTROPHE = /^'*[=+\-@\t\r]/;
 
 /**
  * Formats one cell: a leading = + - @ (or tab/CR) is neutralised with a leading apostrophe (CSV
@@ -75,14 +76,14 @@ const FORMULA_START = /^[=+\-@\t\r]/;
  */
 export function formatCell(value: string | number | boolean | null | undefined): string {
   let s = value === null || value === undefined ? '' : String(value);
-  if (FORMULA_START.test(s)) s = `'${s}`;
+  if (NEEDS_APOSTROPHE.test(s)) s = `'${s}`;
   if (/[",\r\n]/.test(s) || /^\s|\s$/.test(s)) s = `"${s.replace(/"/g, '""')}"`;
   return s;
 }
 
 /** Undoes formatCell's neutralisation on import, so an export re-imports unchanged. */
 export function unneutralise(s: string): string {
-  return s.length > 1 && s[0] === "'" && FORMULA_START.test(s.slice(1)) ? s.slice(1) : s;
+  return s.length > 1 && s[0] === "'" && NEEDS_APOSTROPHE.test(s.slice(1)) ? s.slice(1) : s;
 }
 
 export function formatRow(cells: (string | number | boolean | null | undefined)[]): string {

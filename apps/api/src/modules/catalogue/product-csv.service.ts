@@ -432,6 +432,8 @@ export async function importProducts(db: Db, buf: Buffer, ctx: ResourceCtx): Pro
         productId = row.id;
         const cur = existing.get(productId)!;
         const diff: Partial<typeof product.$inferInsert> = {};
+        // A department the caller cannot see was exported as an empty cell: keep it.
+        if (fields.departmentId === null && cur.departmentId != null && !lk.department.byId.has(cur.departmentId)) delete fields.departmentId;
         for (const [k, v] of Object.entries(fields)) {
           const now = (cur as any)[k];
           const same = k === 'cost' || k === 'basePrice' ? parseQuantity(now) === parseQuantity(v as string) : now === v;

@@ -1,8 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import {
-  BLANK, TOO_LONG, decimal, flag, optionalDecimal, optionalRef, optionalText, parseRef, ref, refList, text,
-} from '@pos/domain/wire-fields';
+import { BLANK, TOO_LONG, decimal, flag, optionalRef, parseRef, ref, refList, text } from '@pos/domain/wire-fields';
 import { validationError, type Violation } from '@pos/domain/errors';
 import { parseQuantity, quantityToString } from '@pos/domain/money';
 import { generateVariants } from '@pos/domain/variants';
@@ -13,7 +11,7 @@ import {
 } from '../../db/schema/index.ts';
 import type { ResourceCtx } from '../../resources/engine.ts';
 import { moveStock, type StockReason } from '../../lib/stock.ts';
-import { INVALID_VARIANTS, assertBarcodesFree, assertVisible, intField, replaceLinks, scopes, visibleIds, type BarcodeClaim } from './shared.ts';
+import { INVALID_VARIANTS, assertBarcodesFree, assertVisible, intField, replaceLinks, scopes, visibleIds, type BarcodeClaim, optDecimal, optText, orNull } from './shared.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Wire schemas (reference client 2.3a). Relations are IRIs or ids; money and stock are strings or numbers.
@@ -26,7 +24,7 @@ export const barcodeText = () =>
     if (s.length > 255) { ctx.addIssue({ code: 'custom', message: TOO_LONG }); return z.NEVER; }
     return s;
   });
-const optionalBarcode = () => z.union([z.null(), z.literal(''), barcodeText()]).optional().transform((v) => (v === '' ? null : v));
+const optionalBarcode = () => orNull(barcodeText());
 
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
@@ -38,7 +36,7 @@ const timeOfDay = () => z.union([z.null(), z.literal(''), z.string()]).optional(
   return `${m[1].padStart(2, '0')}:${m[2]}`;
 });
 
-const optionalInt = (min: number, max: number) => z.union([z.null(), z.literal(''), intField(min, max)]).optional().transform((v) => (v === '' || v === undefined ? null : v));
+const optionalInt = (min: number, max: number) => orNull(intField(min, max)).transform((v) => v ?? null);
 
 /** A price rule: basePrice plus optional date (day of month), day (weekday), week, month, quarter, time window. */
 const priceRow = z.object({
@@ -63,10 +61,10 @@ const priceRow = z.object({
   week: optionalInt(1, 53),
   month: optionalInt(1, 12),
   quarter: optionalInt(1, 4),
-  rate: optionalDecimal(),
-  minQuantity: optionalDecimal({ min: 0 }),
-  maxQuantity: optionalDecimal({ min: 0 }),
-  baseQuantity: optionalDecimal({ min: 0 }),
+  rate: optDecimal(),
+  minQuantity: optDecimal({ min: 0 }),
+  maxQuantity: optDecimal({ min: 0 }),
+  baseQuantity: optDecimal({ min: 0 }),
   productVariant: optionalRef(),
 });
 export type PriceInput = z.output<typeof priceRow>;
@@ -74,22 +72,22 @@ export type PriceInput = z.output<typeof priceRow>;
 const storeRow = z.object({
   store: ref(),
   /** Stock to set for this store; empty keeps the current stock (0 for a new row). */
-  quantity: optionalDecimal(),
-  location: optionalText(),
-  reOrderLevel: optionalDecimal({ min: 0 }),
+  quantity: optDecimal(),
+  location: optText(),
+  reOrderLevel: optDecimal({ min: 0 }),
 });
 export type StoreRowInput = z.output<typeof storeRow>;
 
 const variantRow = z.object({
-  name: optionalText(),
-  attributeName: optionalText(),
+  name: optText(),
+  attributeName: optText(),
   attributeValue: text(),
   barcode: optionalBarcode(),
-  sku: optionalText(),
+  sku: optText(),
   /** Sale price; null/'' = the product's price applies. */
-  price: optionalDecimal({ min: 0 }),
+  price: optDecimal({ min: 0 }),
   /** Stock (global across stores); empty keeps the current stock (0 for a new variant). */
-  quantity: optionalDecimal(),
+  quantity: optDecimal(),
 });
 export interface VariantInput extends z.output<typeof variantRow> { id: number | null }
 
@@ -140,27 +138,27 @@ const groupsField = () => z.array(z.object({
 export const productBody = z.object({
   name: text(),
   barcode: barcodeText(),
-  sku: optionalText(),
+  sku: optText(),
   basePrice: decimal({ min: 0 }),
   cost: decimal({ min: 0 }),
   saleUnit: text(20),
   purchaseUnit: text(20),
   department: ref(),
-  baseQuantity: z.union([z.null(), intField(0, 1_000_000)]).optional(),
+  baseQuantity: orNull(intField(0, 1_000_000)),
   isAvailable: flag().optional(),
   isActive: flag().optional(),
   manageInventory: flag().optional(),
   /** Legacy global quantity of the reference model (stock is per store). */
-  quantity: optionalDecimal(),
+  quantity: optDecimal(),
   categories: refList(BLANK),
   suppliers: refList(BLANK),
   brands: refList(BLANK),
-  taxes: z.union([z.null(), refList()]).optional(),
-  terminals: z.union([z.null(), refList()]).optional(),
+  taxes: orNull(refList(), false),
+  terminals: orNull(refList(), false),
   stores: z.array(storeRow, { error: 'This value should be of type array.' }).min(1, BLANK).max(1000),
-  variants: z.union([z.null(), variantsField()]).optional(),
-  groups: z.union([z.null(), groupsField()]).optional(),
-  prices: z.union([z.null(), z.array(priceRow).max(1000)]).optional(),
+  variants: orNull(variantsField(), false),
+  groups: orNull(groupsField(), false),
+  prices: orNull(z.array(priceRow, { error: 'This value should be of type array.' }).max(1000), false),
 });
 export type ProductInput = z.output<typeof productBody>;
 

@@ -190,14 +190,19 @@ describe('products: update', () => {
     expect(await ledgerMismatches(t.app.db as any)).toEqual([]);
   });
 
-  it('removing a store row empties it through the ledger; other stores\' rows are untouched', async () => {
-    const res = await mall.put('/api/products/6', { stores: [] });
+  it('removing a store row empties it through the ledger; an empty quantity keeps the stock', async () => {
+    const before = (await admin.get('/api/products/6')).json().stores.find((s: any) => s.store.id === 1);
+    const res = await admin.put('/api/products/6', { stores: [{ store: '/api/stores/1', quantity: '', location: 'Front' }] });
     expect(res.statusCode).toBe(200);
-    expect(res.json().stores).toEqual([]);
+    expect(res.json().stores).toEqual([{ ...before, location: 'Front' }]);
     const rows = await t.app.db.select().from(productStore).where(eq(productStore.productId, 6));
     expect(rows.map((r) => r.storeId)).toEqual([1]);
     expect(await ledgerSum(6, 2)).toBe(0);
     expect(await ledgerMismatches(t.app.db as any)).toEqual([]);
+    // The Mall admin no longer sees it (stocked at Main Street only now).
+    expect((await mall.get('/api/products/6')).statusCode).toBe(404);
+    const empty = await admin.put('/api/products/6', { stores: [] });
+    expect(messageAt(empty, 'stores')).toBe('This value should not be blank.');
   });
 
   it('syncs variants: updates by id, creates new rows, deletes missing ones', async () => {

@@ -2,7 +2,7 @@ import { and, eq, exists, inArray, notExists, or, sql, type SQL } from 'drizzle-
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { validationError } from '@pos/domain/errors';
-import { BLANK, NOT_CHOICE } from '@pos/domain/wire-fields';
+import { BLANK, NOT_CHOICE, TOO_LONG, decimal, parseRef } from '@pos/domain/wire-fields';
 import type { Db, Tx } from '../../db/client.ts';
 import {
   barcode as barcodeTable, brand, brandStore, category, categoryStore, department, product, productStore, productVariant,
@@ -185,3 +185,47 @@ export const scopes = {
   department: { table: department, scope: storeColumnScope(department.storeId) },
   user: { table: userAccount, scope: (ctx: ResourceCtx) => userVisible(userAccount.id, ctx.auth.storeIds) },
 } satisfies Record<string, Pick<ResourceDef, 'table' | 'scope'>>;
+
+/**
+ * `schema`, or null (also for '' when blankToNull), or absent. Unlike z.union([z.null(), schema]),
+ * the inner schema's own messages reach the client (a failed union only says "Invalid input").
+ */
+export const orNull = <T extends z.ZodType>(schema: T, blankToNull = true) =>
+  z.unknown().transform((v, ctx): z.output<T> | null | undefined => {
+    if (v === undefined) return undefined;
+    if (v === null || (blankToNull && v === '')) return null;
+    const r = schema.safeParse(v);
+    if (!r.success) {
+      for (const issue of r.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path as (string | number)[] });
+      return z.NEVER;
+    }
+    return r.data;
+  }).optional();
+
+/** Optional decimal ('' and null = none) with the spec messages. */
+export const optDecimal = (opts: { min?: number; positive?: boolean } = {}) => orNull(decimal(opts));
+/** Optional trimmed text (null allowed) with 'This value is too long.' */
+export const optText = (max = 255) => orNull(z.string({ error: 'This value should be of type string.' }).trim().max(max, TOO_LONG), false);
+
+/**
+ * A list of references that may mix ids, id strings ("1"), IRIs and {id}/{@id}/{value} objects, as
+ * the client sends them. Bad items are reported at [i]; `minMessage` when the list is empty.
+ * null stays null (the terminal rule treats it as "not given").
+ */
+export const refsField = (minMessage?: string) =>
+  z.unknown().transform((v, ctx): number[] | null | undefined => {
+    if (v === undefined) return undefined;
+    if (v === null) {
+      if (minMessage) { ctx.addIssue({ code: 'custom', message: minMessage }); return z.NEVER; }
+      return null;
+    }
+    if (!Array.isArray(v)) { ctx.addIssue({ code: 'custom', message: 'This value should be of type array.' }); return z.NEVER; }
+    const out: number[] = [];
+    v.forEach((item, i) => {
+      const id = parseRef(item);
+      if (id == null) ctx.addIssue({ code: 'custom', message: 'This value is not a valid reference.', path: [i] });
+      else out.push(id);
+    });
+    if (minMessage && v.length === 0) ctx.addIssue({ code: 'custom', message: minMessage });
+    return [...new Set(out)];
+  }).optional();

@@ -1,17 +1,14 @@
 import { and, asc, eq, exists, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { flag, optionalText, ref, text } from '@pos/domain/wire-fields';
+import { flag, ref, text } from '@pos/domain/wire-fields';
 import { notFound, validationError } from '@pos/domain/errors';
 import type { Db, Tx } from '../../db/client.ts';
 import { closing, order, product, productCategory, productTerminal, store, terminal } from '../../db/schema/index.ts';
 import type { ResourceCtx } from '../../resources/engine.ts';
-import { refIds } from '../../lib/refs.ts';
 import { dateObj, presentStoreBrief } from '../../lib/present.ts';
 import { assertCallerStore } from '../../lib/scope.ts';
-import { assertVisible, productVisible, scopes } from './shared.ts';
+import { assertVisible, productVisible, scopes, optText, refsField } from './shared.ts';
 
-/** A list of references that may mix ids, id strings, IRIs and {value}/{id} objects (the client does). */
-const refArray = (path: string) => z.unknown().optional().transform((v) => (v === undefined ? undefined : v === null ? null : refIds(v, path)));
 
 /**
  * Terminal create/update body of /api/admin/terminal/*: {code, description, store, products,
@@ -20,11 +17,11 @@ const refArray = (path: string) => z.unknown().optional().transform((v) => (v ==
  */
 export const terminalBody = z.object({
   code: text(),
-  description: optionalText(),
+  description: optText(),
   store: ref(),
-  products: refArray('products'),
-  categories: refArray('categories'),
-  excludeProducts: refArray('excludeProducts'),
+  products: refsField(),
+  categories: refsField(),
+  excludeProducts: refsField(),
   isActive: flag().optional(),
 });
 export const terminalUpdateBody = terminalBody.partial();

@@ -5,11 +5,10 @@ import { notFound, validationError } from '@pos/domain/errors';
 import type { Db, Tx } from '../../db/client.ts';
 import { expense, purchase, refreshToken, store, terminal, userAccount, userStore } from '../../db/schema/index.ts';
 import type { ResourceCtx } from '../../resources/engine.ts';
-import { refIds } from '../../lib/refs.ts';
 import { dateObj, presentStoreBrief } from '../../lib/present.ts';
 import { assertCallerStores } from '../../lib/scope.ts';
 import { hashPassword } from '../../lib/passwords.ts';
-import { ADD_STORES, isUniqueViolation, scopes } from './shared.ts';
+import { ADD_STORES, isUniqueViolation, orNull, refsField, scopes } from './shared.ts';
 
 export const ROLES = ['ROLE_USER', 'ROLE_ADMIN'] as const;
 const USED = 'This value is already used.';
@@ -22,11 +21,9 @@ const rolesField = () => z.array(z.unknown(), { error: 'This value should be of 
 });
 
 /** Stores as the client sends them: id strings ("1"), also numbers, IRIs or {id}/{value} objects. */
-const storesField = () => z.unknown().transform((v, ctx) => {
-  if (v === undefined || v === null) { ctx.addIssue({ code: 'custom', message: ADD_STORES }); return z.NEVER; }
-  const ids = refIds(v, 'stores');
-  if (!ids.length) { ctx.addIssue({ code: 'custom', message: ADD_STORES }); return z.NEVER; }
-  return [...new Set(ids)];
+const storesField = () => refsField(ADD_STORES).transform((v, ctx) => {
+  if (v === undefined) { ctx.addIssue({ code: 'custom', message: ADD_STORES }); return z.NEVER; }
+  return v ?? [];
 });
 
 const password = () => z.string({ error: BLANK })
@@ -47,7 +44,7 @@ export const userCreateBody = z.object({
 
 /** PUT /api/admin/user/{id}: a merge; an empty or null password keeps the current one. */
 export const userUpdateBody = userCreateBody.extend({
-  password: z.union([z.null(), z.literal(''), password()]).transform((v) => v || null),
+  password: orNull(password()),
 }).partial();
 export type UserUpdateInput = z.output<typeof userUpdateBody>;
 

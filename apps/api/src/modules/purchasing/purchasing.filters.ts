@@ -1,27 +1,16 @@
-import { inArray, or, sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FilterFn } from '../../resources/engine.ts';
 
 /** Filter and sort helpers for purchasing lists that reach through a foreign key. */
+const first = (v: string | string[]) => (Array.isArray(v) ? v[0] : v);
+const likeValue = (v: string | string[]) => `%${first(v).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * EXISTS (subquery). Drizzle's `exists(sql\`select ...\`)` renders `exists select ...` without
  * parentheses, a syntax error, so raw subqueries go through here.
  */
 export const existsQ = (q: SQL): SQL => sql`exists (${q})`;
-export const notExistsQ = (q: SQL): SQL => sql`not exists (${q})`;
-
-/**
- * An entity linked to stores through a link table is visible when linked to one of `storeIds`
- * or linked to no store at all (shared). Same rule as resources/filters.ts linkedToStores.
- */
-export function visibleInStores(link: PgTable & { ownerId: PgColumn; storeId: PgColumn }, ownerIdCol: PgColumn, storeIds: number[]): SQL {
-  const anyLink = sql`select 1 from ${link} where ${link.ownerId} = ${ownerIdCol}`;
-  if (!storeIds.length) return notExistsQ(anyLink);
-  return or(existsQ(sql`select 1 from ${link} where ${link.ownerId} = ${ownerIdCol} and ${inArray(link.storeId, storeIds)}`), notExistsQ(anyLink))!;
-}
-const first = (v: string | string[]) => (Array.isArray(v) ? v[0] : v);
-const likeValue = (v: string | string[]) => `%${first(v).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** `supplier.name=acme`: the row whose related record's column contains the text (case-insensitive). */
 export const relatedPartial = (fk: PgColumn, other: PgTable & { id: PgColumn }, col: PgColumn): FilterFn =>

@@ -6,7 +6,7 @@ import { toDecimal } from '@pos/domain/money';
 import { supplier, supplierStore } from '../../db/schema/index.ts';
 import { caller } from '../../plugins/auth.ts';
 import { getResource, hydraCollection, iriOf, listResource, parseBody, parseId, parseListQuery, type ResourceCtx, type ResourceDef } from '../../resources/engine.ts';
-import { visibleInStores } from './purchasing.filters.ts';
+import { linkedToStores } from '../../resources/filters.ts';
 import { purchasesResource } from '../../resources/definitions/purchases.ts';
 import { purchaseOrdersResource } from '../../resources/definitions/purchase-orders.ts';
 import { supplierPaymentsResource } from '../../resources/definitions/supplier-payments.ts';
@@ -95,7 +95,7 @@ export default async function purchasingRoutes(app: FastifyInstance) {
     const auth = caller(request);
     const id = parseId((request.params as { id: string }).id);
     const [row] = await app.db.select({ id: supplier.id }).from(supplier)
-      .where(and(eq(supplier.id, id), visibleInStores(supplierStore, supplier.id, auth.storeIds)));
+      .where(and(eq(supplier.id, id), linkedToStores(supplierStore, supplier.id, auth.storeIds)));
     if (!row) throw notFound('Supplier not found');
     return { id, ctx: { db: app.db, auth } };
   }

@@ -11,7 +11,7 @@ import {
 import { moveStock } from '../../lib/stock.ts';
 import { assertCallerStore } from '../../lib/scope.ts';
 import { assertStoreAccess, type AuthInfo } from '../../plugins/auth.ts';
-import { visibleInStores } from './purchasing.filters.ts';
+import { linkedToStores } from '../../resources/filters.ts';
 import type { PurchaseBody, PurchaseOrderBody, PurchaseUpdateBody, SupplierPaymentBody, VariantRef } from './purchasing.schemas.ts';
 
 /**
@@ -59,13 +59,13 @@ async function write<T>(db: Conn, fn: (tx: Tx) => Promise<T>): Promise<T> {
 
 async function assertSupplier(tx: Tx, id: number, actor: AuthInfo, propertyPath = 'supplier') {
   const [row] = await tx.select({ id: supplier.id }).from(supplier)
-    .where(and(eq(supplier.id, id), visibleInStores(supplierStore, supplier.id, actor.storeIds)));
+    .where(and(eq(supplier.id, id), linkedToStores(supplierStore, supplier.id, actor.storeIds)));
   if (!row) throw notFoundRef(propertyPath, 'Supplier', id);
 }
 
 async function assertPaymentType(tx: Tx, id: number, actor: AuthInfo) {
   const [row] = await tx.select({ id: paymentType.id }).from(paymentType)
-    .where(and(eq(paymentType.id, id), visibleInStores(paymentStore, paymentType.id, actor.storeIds)));
+    .where(and(eq(paymentType.id, id), linkedToStores(paymentStore, paymentType.id, actor.storeIds)));
   if (!row) throw notFoundRef('paymentType', 'Payment', id);
 }
 
@@ -146,10 +146,17 @@ async function resolveLines(tx: Tx, items: LineInput[], ownKind: 'purchaseItemVa
 
 /** Server-computed purchase total in cents: quantity x cost over every line and every variant. */
 export function linesTotalCents(lines: ResolvedLine[]): number {
-  return purchaseTotal(lines.map((l) => ({
-    qtyMilli: parseQuantity(l.quantity), costCents: parseMoney(l.price),
-    variants: l.variants.map((v) => ({ qtyMilli: parseQuantity(v.quantity), costCents: parseMoney(v.price) })),
-  })));
+  try {
+    const cents = purchaseTotal(lines.map((l) => ({
+      qtyMilli: parseQuantity(l.quantity), costCents: parseMoney(l.price),
+      variants: l.variants.map((v) => ({ qtyMilli: parseQuantity(v.quantity), costCents: parseMoney(v.price) })),
+    })));
+    if (Math.abs(cents) >= 1e17) throw new RangeError('total out of range');
+    return cents;
+  } catch (e) {
+    if (e instanceof RangeError) throw validationError([{ propertyPath: 'items', message: 'The purchase total is too large.' }]);
+    throw e;
+  }
 }
 
 const centsText = (cents: number) => (cents / 100).toFixed(2);

@@ -323,6 +323,7 @@ describe('validation and access', () => {
       [purchaseBody({ supplier: '/api/suppliers/99999' }), ['supplier']],
       [purchaseBody({ paymentType: '/api/payments/99999' }), ['paymentType']],
       [purchaseBody({ createdAt: 'yesterday-ish' }), ['createdAt']],
+      [purchaseBody({ items: [{ item: managed.id, quantity: '999999999999999', purchasePrice: '999999999999999' }] }), ['items']],
     ];
     for (const [payload, paths] of cases) {
       const res = await inject('POST', '/api/purchases', payload);

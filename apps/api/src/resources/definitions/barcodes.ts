@@ -1,13 +1,13 @@
 import { eq, inArray, sql, exists } from 'drizzle-orm';
 import { z } from 'zod';
-import { flag, optionalRef, optionalText, ref, decimal } from '@pos/domain/wire-fields';
+import { flag, optionalRef, ref, decimal } from '@pos/domain/wire-fields';
 import { validationError } from '@pos/domain/errors';
 import { barcode, product, productVariant } from '../../db/schema/index.ts';
 import type { FilterFn, ResourceDef } from '../engine.ts';
 import { bool, exact, partial } from '../filters.ts';
 import { presentProducts, presentVariant } from '../../modules/catalogue/products.presenter.ts';
 import { barcodeText } from '../../modules/catalogue/products.service.ts';
-import { assertBarcodesFree, assertVisible, intField, productVisible, scopes, stamps } from '../../modules/catalogue/shared.ts';
+import { assertBarcodesFree, assertVisible, intField, productVisible, scopes, stamps, optText, orNull } from '../../modules/catalogue/shared.ts';
 
 const first = (v: string | string[]) => (Array.isArray(v) ? v[0] : v);
 const like = (v: string | string[]) => `%${first(v).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -23,9 +23,9 @@ const body = z.object({
   price: decimal({ min: 0 }),
   /** The quantity the code stands for, e.g. '0.5' (kg); the till uses it as the line quantity. */
   measurement: z.union([z.null(), z.string(), z.number()]).optional().transform((v) => (v === undefined ? undefined : v === null ? null : String(v).trim() || null)),
-  unit: optionalText(),
-  usages: z.union([z.null(), intField(0, 2147483647)]).optional(),
-  used: z.union([z.null(), intField(0, 2147483647)]).optional(),
+  unit: optText(),
+  usages: orNull(intField(0, 2147483647)),
+  used: orNull(intField(0, 2147483647)),
   isActive: flag().optional(),
 });
 

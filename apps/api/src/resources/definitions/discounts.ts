@@ -1,13 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { text, refList, flag, optionalDecimal, BLANK } from '@pos/domain/wire-fields';
+import { text, refList, flag, BLANK } from '@pos/domain/wire-fields';
 import { validationError } from '@pos/domain/errors';
 import { discount, discountStore } from '../../db/schema/index.ts';
 import type { ResourceDef } from '../engine.ts';
 import { bool, exact, partial, storeLinkFilter, storeLinkScope } from '../filters.ts';
 import { num, setStoreLinks, storesByOwner } from '../../lib/present.ts';
 import { assertCallerStores } from '../../lib/scope.ts';
-import { ADD_STORES, choice, stamps } from '../../modules/catalogue/shared.ts';
+import { ADD_STORES, choice, stamps, optDecimal } from '../../modules/catalogue/shared.ts';
 
 export const RATE_TYPES = ['percent', 'fixed'] as const;
 export const DISCOUNT_SCOPES = ['exact', 'open'] as const;
@@ -15,7 +15,7 @@ export const DISCOUNT_SCOPES = ['exact', 'open'] as const;
 const body = z.object({
   name: text(),
   /** The client drops an empty rate from the body; '' and null both mean "no rate" (open discounts). */
-  rate: optionalDecimal({ min: 0 }),
+  rate: optDecimal({ min: 0 }),
   rateType: choice(RATE_TYPES),
   scope: choice(DISCOUNT_SCOPES),
   stores: refList(ADD_STORES),

@@ -1,6 +1,7 @@
 import { eq, isNull, or } from 'drizzle-orm';
 import { z } from 'zod';
-import { text, optionalText, optionalRef } from '@pos/domain/wire-fields';
+import { text, optionalRef } from '@pos/domain/wire-fields';
+import { optText } from '../../modules/catalogue/shared.ts';
 import { setting } from '../../db/schema/index.ts';
 import type { ResourceDef } from '../engine.ts';
 import { exact, partial } from '../filters.ts';
@@ -14,8 +15,8 @@ const body = z.object({
   name: text(),
   /** Stored as text; a non-string JSON value is kept as its JSON text. */
   value: z.unknown().optional().transform((v) => (v === undefined ? undefined : v === null ? null : typeof v === 'string' ? v : JSON.stringify(v))),
-  description: optionalText(),
-  type: optionalText(),
+  description: optText(),
+  type: optText(),
   /** A per-user setting; only the caller's own id (or none) may be given. */
   user: optionalRef(),
 });

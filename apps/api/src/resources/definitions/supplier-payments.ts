@@ -1,7 +1,6 @@
 import { supplierPayment, supplierStore } from '../../db/schema/index.ts';
 import type { ResourceDef } from '../engine.ts';
-import { exact } from '../filters.ts';
-import { visibleInStores } from '../../modules/purchasing/purchasing.filters.ts';
+import { exact, linkedToStores } from '../filters.ts';
 import { presentSupplierPayment } from '../../modules/purchasing/purchasing.present.ts';
 
 /** /api/supplier_payments (list, item): payments to suppliers the caller can see. POST (ROLE_ADMIN) is in modules/purchasing/purchasing.routes.ts. */
@@ -17,7 +16,7 @@ export const supplierPaymentsResource: ResourceDef<typeof supplierPayment.$infer
     'purchase.id': exact(supplierPayment.purchaseId, 'int'),
   },
   sorts: { id: supplierPayment.id, createdAt: supplierPayment.createdAt, amount: supplierPayment.amount },
-  scope: (ctx) => visibleInStores(supplierStore, supplierPayment.supplierId, ctx.auth.storeIds),
+  scope: (ctx) => linkedToStores(supplierStore, supplierPayment.supplierId, ctx.auth.storeIds),
   present: (rows, ctx) => presentSupplierPayment(ctx.db, rows),
   access: { read: 'user', write: 'admin' },
 };

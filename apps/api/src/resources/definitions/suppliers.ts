@@ -1,21 +1,21 @@
 import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { text, optionalText, refList, flag, decimal, email } from '@pos/domain/wire-fields';
+import { text, refList, flag, decimal, email } from '@pos/domain/wire-fields';
 import { validationError } from '@pos/domain/errors';
 import { paymentType, purchase, purchaseOrder, supplier, supplierPayment, supplierStore } from '../../db/schema/index.ts';
 import type { ResourceDef } from '../engine.ts';
 import { bool, exact, partial, storeLinkFilter, storeLinkScope } from '../filters.ts';
 import { num, setStoreLinks, storesByOwner } from '../../lib/present.ts';
 import { assertCallerStores } from '../../lib/scope.ts';
-import { ADD_STORES, stamps } from '../../modules/catalogue/shared.ts';
+import { ADD_STORES, stamps, optText } from '../../modules/catalogue/shared.ts';
 
 const body = z.object({
   name: text(),
   phone: text(50),
   email: email(),
-  whatsApp: optionalText(50),
-  fax: optionalText(50),
-  address: optionalText(),
+  whatsApp: optText(50),
+  fax: optText(50),
+  address: optText(),
   openingBalance: decimal(),
   stores: refList(ADD_STORES),
   isActive: flag().optional(),

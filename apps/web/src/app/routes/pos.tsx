@@ -1,6 +1,7 @@
 import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import { confirm } from '@/components/ui/confirm-dialog';
 import { toast } from '@/components/ui/toast';
 import { isHttpError } from '@/lib/api-client';
@@ -101,6 +102,11 @@ export function PosRoute() {
   const payment = useRef<PaymentPanelHandle>(null);
   const [params, setParams] = useSearchParams();
   const close = useCallback(() => setDialog(null), []);
+  const queryClient = useQueryClient();
+  // A saved sale moves stock and order lists: ask again.
+  const afterSave = useCallback(() => {
+    for (const key of ['stock', 'running-orders', 'held-orders', 'customers', 'customer']) void queryClient.invalidateQueries({ queryKey: [key] });
+  }, [queryClient]);
 
   // /settings lands here with ?settings=1.
   useEffect(() => {
@@ -206,7 +212,8 @@ export function PosRoute() {
       }
     }
     cartStore.set(loadOrder(order, 'unsuspend', defaults));
-  }, [defaults]);
+    void queryClient.invalidateQueries({ queryKey: ['held-orders'] });
+  }, [defaults, queryClient]);
 
   const changeMode = (m: PosMode) => {
     setPreferences({ defaultMode: m });
@@ -265,6 +272,7 @@ export function PosRoute() {
       displayShortcuts={prefs.displayShortcuts}
       locale={locale}
       onCompleted={(order) => setReceipt({ order, auto: true })}
+      onSaved={afterSave}
     />
   ) : null;
   const cartArea = (
@@ -361,6 +369,8 @@ export function PosRoute() {
       <OrderLookupDialog
         open={dialog === 'lookup'}
         onClose={close}
+        storeId={storeId}
+        locale={locale}
         onFound={(order) => {
           if (lookupIntent === 'view') setDetailOrder(order);
           else if (lookupIntent === 'reorder') load(order, 'reorder');

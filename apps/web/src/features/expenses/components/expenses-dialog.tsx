@@ -63,7 +63,7 @@ export function ExpensesDialog({ open, onClose }: ExpensesDialogProps) {
         <Input label={t('expenses.description')} required autoFocus error={e.description?.message} {...register('description')} />
         <NumberInput label={t('expenses.amount')} required error={e.amount?.message} {...register('amount')} />
         <Button type="submit" loading={create.isPending}>
-          + {t('expenses.addButton')}
+          <span aria-hidden="true">+</span> {t('expenses.addButton')}
         </Button>
       </form>
 

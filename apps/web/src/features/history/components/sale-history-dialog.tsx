@@ -1,21 +1,197 @@
-export interface HistoryOrder {
-  id: number;
-  [key: string]: unknown;
-}
+import { lazy, Suspense, useMemo, useState } from 'react';
+import type { ColumnDef } from '@tanstack/react-table';
+import { useTranslation } from 'react-i18next';
+import { formatCurrency, formatDateTime } from '@pos/domain/format';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { confirm } from '@/components/ui/confirm-dialog';
+import { Dialog } from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { Spinner } from '@/components/ui/spinner';
+import { toast } from '@/components/ui/toast';
+import { errorText } from '@/lib/form-errors';
+import { ListTable } from '@/features/list-table/components/list-table';
+import { cents } from '@/features/list-table/lib/amounts';
+import { yesterdayTodayRange } from '@/features/list-table/lib/dates';
+import { HISTORY_KEY, useHistoryAction, useRangeExpenses } from '../api/history.ts';
+import { historySummary, orderCost, orderRate, orderTotal } from '../lib/summary.ts';
+import { actionsFor, type HistoryAction, type HistoryListResponse, type HistoryOrder } from '../lib/types.ts';
+
+export type { HistoryOrder };
+
+const HistoryCharts = lazy(() => import('./history-charts.tsx'));
 
 export interface SaleHistoryDialogProps {
   open: boolean;
   onClose: () => void;
-  onRefund?: (order: HistoryOrder) => void;
+  /** After POST refund/{id}: the till loads the negated lines (the server's return order is the 2nd argument). */
+  onRefund?: (order: HistoryOrder, refund?: HistoryOrder) => void;
+  /** Re-order: the till loads the lines with their quantities. */
   onReorder?: (order: HistoryOrder) => void;
+  /** After DELETE of the held order: the till loads its lines. */
   onUnsuspend?: (order: HistoryOrder) => void;
+  /** Duplicate receipt; without it the row's Print is hidden. */
+  onPrint?: (order: HistoryOrder) => void;
 }
 
-export function SaleHistoryDialog({ open, onClose }: SaleHistoryDialogProps) {
-  if (!open) return null;
+const QUESTION: Record<HistoryAction, string> = {
+  refund: 'history.refundQ',
+  delete: 'history.deleteQ',
+  unsuspend: 'history.unsuspendQ',
+  restore: 'history.restoreQ',
+};
+
+/** Sale history (ctrl+h): search, range, tiles, charts and the order table with per-status actions. */
+export function SaleHistoryDialog({ open, onClose, onRefund, onReorder, onUnsuspend, onPrint }: SaleHistoryDialogProps) {
+  const { t, i18n } = useTranslation('backoffice');
+  const lng = i18n.language;
+  const [draft, setDraft] = useState(() => ({ q: '', ...yesterdayTodayRange() }));
+  const [search, setSearch] = useState(draft);
+  const [page, setPage] = useState<HistoryListResponse | null>(null);
+  const [charts, setCharts] = useState(false);
+  const expenses = useRangeExpenses(search.from, search.to);
+  const action = useHistoryAction();
+  const cur = (c: number) => formatCurrency(c, lng);
+
+  const orders = useMemo(() => page?.list ?? [], [page]);
+  const summary = useMemo(() => historySummary(orders, (expenses.data ?? []).map((e) => e.amount)), [orders, expenses.data]);
+
+  const columns = useMemo<ColumnDef<HistoryOrder, any>[]>(() => {
+    const run = async (kind: HistoryAction, order: HistoryOrder) => {
+      if (!(await confirm(t(QUESTION[kind]), { danger: kind === 'delete' }))) return;
+      try {
+        const res = await action.mutateAsync({ action: kind, order });
+        if (kind === 'refund') onRefund?.(order, res?.order);
+        if (kind === 'unsuspend') onUnsuspend?.(order);
+        toast.success(t(`history.done.${kind}`));
+      } catch (error) {
+        toast.error(errorText(error));
+      }
+    };
+    return [
+      { id: 'orderId', accessorKey: 'orderId', header: t('history.orderNo') },
+      { id: 'createdAt', accessorKey: 'createdAt', header: t('history.time'), enableColumnFilter: false, cell: ({ getValue }) => formatDateTime(getValue()) },
+      { id: 'customer', accessorFn: (o) => o.customer?.name || o.customerName || '', header: t('history.customer'), enableSorting: false, enableColumnFilter: false },
+      {
+        id: 'status',
+        accessorKey: 'status',
+        header: t('history.status'),
+        enableColumnFilter: false,
+        cell: ({ row }) => (
+          <span className={`badge status-${row.original.status.replace(/\s+/g, '-').toLowerCase()}`} data-testid="order-status">
+            {t(`history.statuses.${row.original.status}`, { defaultValue: row.original.status })}
+            {row.original.returnedFrom ? ` (${t('history.returnOf', { id: row.original.returnedFrom.orderId ?? row.original.returnedFrom.id })})` : ''}
+          </span>
+        ),
+      },
+      { id: 'rate', header: t('history.rate'), enableSorting: false, enableColumnFilter: false, cell: ({ row }) => cur(orderRate(row.original)) },
+      { id: 'cost', header: t('history.cost'), enableSorting: false, enableColumnFilter: false, cell: ({ row }) => cur(orderCost(row.original)) },
+      { id: 'discount', header: t('history.discount'), enableSorting: false, enableColumnFilter: false, cell: ({ row }) => cur(cents(row.original.discount?.amount)) },
+      { id: 'tax', header: t('history.tax'), enableSorting: false, enableColumnFilter: false, cell: ({ row }) => cur(cents(row.original.tax?.amount)) },
+      { id: 'itemTaxes', header: t('history.itemsTax'), enableSorting: false, enableColumnFilter: false, cell: ({ row }) => cur(cents(row.original.itemTaxes)) },
+      { id: 'total', header: t('history.total'), enableSorting: false, enableColumnFilter: false, cell: ({ row }) => cur(orderTotal(row.original)) },
+      { id: 'store', accessorFn: (o) => o.store?.name ?? '', header: t('common.store'), enableSorting: false, enableColumnFilter: false },
+      { id: 'terminal', accessorFn: (o) => o.terminal?.code ?? '', header: t('history.terminal'), enableSorting: false, enableColumnFilter: false },
+      {
+        id: 'actions',
+        header: t('common.actions'),
+        enableSorting: false,
+        enableColumnFilter: false,
+        enableHiding: false,
+        cell: ({ row }) => {
+          const o = row.original;
+          const label = String(o.orderId ?? o.id);
+          return (
+            <div className="row-actions">
+              {actionsFor(o).map((kind) => (
+                <Button
+                  key={kind}
+                  size="sm"
+                  variant={kind === 'delete' ? 'danger' : 'secondary'}
+                  aria-label={t(`history.actionNamed.${kind}`, { id: label })}
+                  disabled={action.isPending}
+                  onClick={() => void run(kind, o)}
+                >
+                  {t(`history.actions.${kind}`)}
+                </Button>
+              ))}
+              {onReorder && o.status !== 'On Hold' && o.status !== 'Deleted' && (
+                <Button size="sm" variant="secondary" aria-label={t('history.actionNamed.reorder', { id: label })} onClick={() => onReorder(o)}>
+                  {t('history.actions.reorder')}
+                </Button>
+              )}
+              {onPrint && (
+                <Button size="sm" variant="ghost" aria-label={t('history.actionNamed.print', { id: label })} onClick={() => onPrint(o)}>
+                  🖶
+                </Button>
+              )}
+            </div>
+          );
+        },
+      },
+    ];
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [t, lng, onRefund, onReorder, onUnsuspend, onPrint, action.isPending]);
+
   return (
-    <div role="dialog" aria-modal="true">
-      <button type="button" onClick={onClose}>×</button>
-    </div>
+    <Dialog open={open} onClose={onClose} size="full" title={t('history.title')}>
+      <form
+        className="inline-form"
+        role="search"
+        aria-label={t('history.search')}
+        onSubmit={(e) => {
+          e.preventDefault();
+          setSearch(draft);
+        }}
+      >
+        <Input type="search" label={t('history.searchLabel')} value={draft.q} onChange={(e) => setDraft((d) => ({ ...d, q: e.target.value }))} />
+        <Input type="datetime-local" label={t('common.from')} value={draft.from} onChange={(e) => setDraft((d) => ({ ...d, from: e.target.value }))} />
+        <Input type="datetime-local" label={t('common.to')} value={draft.to} onChange={(e) => setDraft((d) => ({ ...d, to: e.target.value }))} />
+        <Button type="submit">{t('common.search')}</Button>
+        <Checkbox label={t('history.showCharts')} checked={charts} onChange={(e) => setCharts(e.target.checked)} />
+      </form>
+
+      <div className="summary-boxes" aria-label={t('history.summary')}>
+        <div className="summary-box">
+          <span>{t('history.tiles.bills')}</span>
+          <strong data-testid="tile-bills">{summary.bills}</strong>
+        </div>
+        <div className="summary-box">
+          <span>{t('history.tiles.amount')}</span>
+          <strong data-testid="tile-amount">{cur(summary.amount)}</strong>
+        </div>
+        <div className="summary-box">
+          <span>{t('history.tiles.cost')}</span>
+          <strong data-testid="tile-cost">{cur(summary.cost)}</strong>
+        </div>
+        <div className="summary-box">
+          <span>{t('history.tiles.expenses')}</span>
+          <strong data-testid="tile-expenses">{cur(summary.expenses)}</strong>
+        </div>
+        <div className={`summary-box ${summary.profit.isLoss ? 'summary-box-danger' : 'summary-box-success'}`}>
+          <span>{summary.profit.isLoss ? t('history.tiles.loss') : t('history.tiles.profit')}</span>
+          <strong data-testid="tile-profit">{cur(summary.profit.amountCents)}</strong>
+        </div>
+      </div>
+
+      {charts && (
+        <Suspense fallback={<Spinner />}>
+          <HistoryCharts orders={orders} payments={page?.payments ?? {}} />
+        </Suspense>
+      )}
+
+      <ListTable<HistoryOrder>
+        url="/admin/order/list"
+        queryKey={HISTORY_KEY}
+        itemsKey="list"
+        totalKey="total"
+        params={{ q: search.q.trim() || undefined, dateTimeFrom: search.from, dateTimeTo: search.to }}
+        defaultSort={{ id: 'orderId', desc: true }}
+        columns={columns}
+        searchable={false}
+        onData={(r) => setPage(r.raw as HistoryListResponse)}
+        rowClassName={(o) => `order-row status-${o.status.replace(/\s+/g, '-').toLowerCase()}`}
+      />
+    </Dialog>
   );
 }

@@ -126,14 +126,9 @@ export function LineGrid({ control, register, errors, showRequested = false, cos
           </tr>
         </tfoot>
       </table>
-      {errors.items?.message && (
+      {(errors.items?.root?.message ?? errors.items?.message) && (
         <p className="field-error" role="alert">
-          {errors.items.message}
-        </p>
-      )}
-      {errors.items?.root?.message && (
-        <p className="field-error" role="alert">
-          {errors.items.root.message}
+          {errors.items?.root?.message ?? errors.items?.message}
         </p>
       )}
     </div>

@@ -26,7 +26,7 @@ export function PurchaseDetailDialog({ purchase, onClose }: { purchase: Purchase
       title={title}
       footer={
         <Button onClick={() => body.current && printElement(body.current, title)}>
-          🖶 {t('common.print')}
+          <span aria-hidden="true">🖶</span> {t('common.print')}
         </Button>
       }
     >

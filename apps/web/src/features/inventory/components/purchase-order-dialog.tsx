@@ -69,7 +69,7 @@ export function PurchaseOrderDialog({ open, onClose, order }: PurchaseOrderDialo
           <Input label={t('purchaseOrders.poNumber')} required autoFocus error={e.poNumber?.message} {...register('poNumber')} />
           <div className="inline-form">
             <Select label={t('purchaseOrders.supplier')} required placeholder={t('common.choose')} options={supplierOptions} error={e.supplier?.message} {...register('supplier')} />
-            <Button variant="secondary" aria-label={t('suppliers.add')} title={t('suppliers.add')} onClick={() => setAddSupplier(true)}>
+            <Button variant="secondary" aria-label={t('suppliers.addNew')} title={t('suppliers.addNew')} onClick={() => setAddSupplier(true)}>
               +
             </Button>
           </div>

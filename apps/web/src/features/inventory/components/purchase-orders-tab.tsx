@@ -45,7 +45,7 @@ export function PurchaseOrdersTab() {
           row.original.isUsed ? null : (
             <div className="row-actions">
               <Button size="sm" variant="secondary" aria-label={t('common.editNamed', { name: row.original.poNumber })} onClick={() => setForm({ order: row.original })}>
-                ✎ {t('common.edit')}
+                <span aria-hidden="true">✎</span> {t('common.edit')}
               </Button>
               <Button
                 size="sm"
@@ -62,7 +62,7 @@ export function PurchaseOrdersTab() {
                   }
                 }}
               >
-                🗑 {t('common.delete')}
+                <span aria-hidden="true">🗑</span> {t('common.delete')}
               </Button>
             </div>
           ),
@@ -79,7 +79,7 @@ export function PurchaseOrdersTab() {
         params={{ store: store?.id }}
         defaultSort={{ id: 'createdAt', desc: true }}
         columns={columns}
-        toolbar={<Button onClick={() => setForm({ order: null })}>+ {t('purchaseOrders.add')}</Button>}
+        toolbar={<Button onClick={() => setForm({ order: null })}><span aria-hidden="true">+</span> {t('purchaseOrders.add')}</Button>}
       />
       {form && <PurchaseOrderDialog key={form.order?.id ?? 'new'} open order={form.order} onClose={() => setForm(null)} />}
     </>

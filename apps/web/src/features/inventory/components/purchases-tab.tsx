@@ -57,7 +57,7 @@ export function PurchasesTab() {
         cell: ({ row }) => (
           <div className="row-actions">
             <Button size="sm" variant="secondary" aria-label={t('common.editNamed', { name: row.original.purchaseNumber })} onClick={() => setForm({ purchase: row.original })}>
-              ✎ {t('common.edit')}
+              <span aria-hidden="true">✎</span> {t('common.edit')}
             </Button>
             <Button
               size="sm"
@@ -73,7 +73,7 @@ export function PurchasesTab() {
                 }
               }}
             >
-              🗑 {t('common.delete')}
+              <span aria-hidden="true">🗑</span> {t('common.delete')}
             </Button>
           </div>
         ),
@@ -90,7 +90,7 @@ export function PurchasesTab() {
         params={{ store: store?.id }}
         defaultSort={{ id: 'createdAt', desc: true }}
         columns={columns}
-        toolbar={<Button onClick={() => setForm({ purchase: null })}>+ {t('purchases.add')}</Button>}
+        toolbar={<Button onClick={() => setForm({ purchase: null })}><span aria-hidden="true">+</span> {t('purchases.add')}</Button>}
       />
       {form && <PurchaseFormDialog key={form.purchase?.id ?? 'new'} open purchase={form.purchase} onClose={() => setForm(null)} />}
       {detail && <PurchaseDetailDialog purchase={detail} onClose={() => setDetail(null)} />}

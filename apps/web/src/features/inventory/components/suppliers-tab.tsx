@@ -47,7 +47,7 @@ export function SuppliersTab() {
           return (
             <div className="row-actions">
               <Button size="sm" variant="secondary" aria-label={t('common.editNamed', { name: s.name })} onClick={() => setForm({ supplier: s })}>
-                ✎ {t('common.edit')}
+                <span aria-hidden="true">✎</span> {t('common.edit')}
               </Button>
               <Button
                 size="sm"
@@ -63,10 +63,10 @@ export function SuppliersTab() {
                   }
                 }}
               >
-                🗑 {t('common.delete')}
+                <span aria-hidden="true">🗑</span> {t('common.delete')}
               </Button>
               <Button size="sm" variant="secondary" aria-label={t('suppliers.ledgerNamed', { name: s.name })} onClick={() => setLedger(s)}>
-                📒 {t('suppliers.ledger')}
+                <span aria-hidden="true">📒</span> {t('suppliers.ledger')}
               </Button>
             </div>
           );
@@ -83,7 +83,7 @@ export function SuppliersTab() {
         queryKey={['/suppliers']}
         params={{ store: store?.id }}
         columns={columns}
-        toolbar={<Button onClick={() => setForm({ supplier: null })}>+ {t('suppliers.add')}</Button>}
+        toolbar={<Button onClick={() => setForm({ supplier: null })}><span aria-hidden="true">+</span> {t('suppliers.add')}</Button>}
       />
       {form && <SupplierFormDialog key={form.supplier?.id ?? 'new'} open supplier={form.supplier} onClose={() => setForm(null)} />}
       {ledger && <SupplierLedgerDialog supplier={ledger} onClose={() => setLedger(null)} />}

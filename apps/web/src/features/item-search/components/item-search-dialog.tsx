@@ -143,7 +143,7 @@ export function ItemSearchDialog({ open, onClose, products, version, byId, facet
                 aria-selected={selected}
                 className={selected ? 'item-search-row item-search-row-active' : 'item-search-row'}
                 style={{ position: 'absolute', top: 0, insetInlineStart: 0, width: '100%', height: ROW_HEIGHT, transform: `translateY(${row.start}px)` }}
-                onMouseEnter={() => setActive(row.index)}
+                onMouseMove={() => { if (row.index !== active) setActive(row.index); }}
                 onClick={() => add(p)}
               >
                 <button

@@ -48,7 +48,7 @@ export function VariantChooser({ product, onPick, onClose, locale = 'en' }: Vari
             data-index={i}
             aria-selected={i === active}
             className={i === active ? 'variant-option variant-option-active' : 'variant-option'}
-            onMouseEnter={() => setActive(i)}
+            onMouseMove={() => { if (i !== active) setActive(i); }}
             onClick={() => onPick(v)}
           >
             <span className="grow">{v.attributeValue ?? v.name}</span>

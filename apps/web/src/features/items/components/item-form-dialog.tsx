@@ -156,13 +156,13 @@ export function ItemFormDialog({ open, onClose, product }: ItemFormDialogProps) 
             ))}
           </tbody>
         </table>
-        {e.stores?.message && (
+        {(e.stores?.root?.message ?? e.stores?.message) && (
           <p className="field-error" role="alert">
-            {e.stores.message}
+            {e.stores?.root?.message ?? e.stores?.message}
           </p>
         )}
         <Button size="sm" variant="secondary" onClick={() => storeRows.append({ store: '', quantity: '0', location: '', reOrderLevel: '' })}>
-          + {t('items.addStore')}
+          <span aria-hidden="true">+</span> {t('items.addStore')}
         </Button>
       </fieldset>
 
@@ -239,13 +239,13 @@ export function ItemFormDialog({ open, onClose, product }: ItemFormDialogProps) 
               </tbody>
             </table>
             <Button size="sm" variant="secondary" onClick={() => variantRows.append(newVariantRow())}>
-              + {t('items.addVariant')}
+              <span aria-hidden="true">+</span> {t('items.addVariant')}
             </Button>
           </>
         )}
-        {e.variants?.message && (
+        {(e.variants?.root?.message ?? e.variants?.message) && (
           <p className="field-error" role="alert">
-            {e.variants.message}
+            {e.variants?.root?.message ?? e.variants?.message}
           </p>
         )}
       </fieldset>
@@ -315,7 +315,7 @@ export function ItemFormDialog({ open, onClose, product }: ItemFormDialogProps) 
           </table>
         )}
         <Button size="sm" variant="secondary" onClick={() => priceRows.append(emptyPriceRule())}>
-          + {t('items.addPriceRule')}
+          <span aria-hidden="true">+</span> {t('items.addPriceRule')}
         </Button>
       </fieldset>
     </FormDialog>

@@ -84,7 +84,7 @@ export function ItemsList() {
                   setOpen(true);
                 }}
               >
-                ✎ {t('common.edit')}
+                <span aria-hidden="true">✎</span> {t('common.edit')}
               </Button>
             </div>
           );
@@ -123,10 +123,10 @@ export function ItemsList() {
               }}
             />
             <Button variant="secondary" loading={importer.isPending} onClick={() => fileInput.current?.click()}>
-              ⇪ {t('items.upload')}
+              <span aria-hidden="true">⇪</span> {t('items.upload')}
             </Button>
             <Button variant="secondary" onClick={() => window.open(exportItemsUrl(), '_blank', 'noopener')}>
-              ⇩ {t('items.export')}
+              <span aria-hidden="true">⇩</span> {t('items.export')}
             </Button>
             <Button
               onClick={() => {
@@ -134,7 +134,7 @@ export function ItemsList() {
                 setOpen(true);
               }}
             >
-              + {t('items.add')}
+              <span aria-hidden="true">+</span> {t('items.add')}
             </Button>
           </>
         }

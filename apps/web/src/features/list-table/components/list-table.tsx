@@ -235,7 +235,7 @@ export function ListTable<T>({
             aria-label={t('list.refresh')}
             title={t('list.refresh')}
           >
-            ⟳ {t('list.refresh')}
+            <span aria-hidden="true">⟳</span> {t('list.refresh')}
           </button>
           {toolbar}
         </div>

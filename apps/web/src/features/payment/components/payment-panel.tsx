@@ -1,13 +1,16 @@
 import { useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type KeyboardEvent, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { formatCurrency } from '@pos/domain/format';
 import { QUICK_CASH_DENOMINATIONS, canSettle, isPaymentTypeAvailable, roundingAdjustment } from '@pos/domain/tender';
+import { CREDIT_NOT_ALLOWED_MESSAGE, creditCheck, customerBalance } from '@pos/domain/ledger';
+import { parseMoney, sumCents, toDecimalString } from '@pos/domain/money';
 import { Button } from '@/components/ui/button';
 import { NumberInput } from '@/components/ui/number-input';
 import { toast } from '@/components/ui/toast';
 import { HttpError } from '@/lib/api-client';
 import { errorText } from '@/lib/form-errors';
-import type { Order, PaymentType } from '@/features/catalogue-cache/types';
+import type { Customer, Order, PaymentType } from '@/features/catalogue-cache/types';
 import { emptyCart, setPaymentType } from '@/features/cart/cart-logic';
 import { cartStore, updateCart, useCart } from '@/features/cart/cart-store';
 import { computeCartTotals } from '@/features/cart/cart-totals';
@@ -51,12 +54,19 @@ export interface PaymentPanelProps {
 
 let rowSeq = 0;
 
-/**
- * The payment panel (spec 2.5): payment-type buttons (alt+p+index), the received amount with quick
- * cash notes, Exact, Add and Subtract, split payment rows, change due or 'Receivable', the
- * round-to-10 helper, notes, Done (ctrl+s), suspend and clear (ctrl+x). Totals and tender maths
- * come from @pos/domain, the same functions the server applies.
- */
+/** Credit needs a customer who may buy on credit, within the credit limit (@pos/domain/ledger). */
+function creditProblem(customer: Customer | null, payments: ReturnType<typeof wirePayments>, t: TFunction<'sale'>): string | null {
+  const newCredit = sumCents(payments.filter((p) => p.type.type === 'credit').map((p) => parseMoney(p.total)));
+  if (newCredit === 0) return null;
+  if (!customer) return t('messages.creditNeedsCustomer');
+  const limitCents = customer.creditLimit === null || customer.creditLimit === undefined || customer.creditLimit === '' ? null : parseMoney(customer.creditLimit);
+  const balanceCents = customerBalance({ outstandingCents: parseMoney(customer.outstanding ?? 0), openingBalanceCents: parseMoney(customer.openingBalance ?? 0) });
+  const problem = creditCheck({ limitCents, balanceCents, newCreditCents: newCredit, allowCredit: customer.allowCreditSale });
+  if (!problem) return null;
+  if (problem === CREDIT_NOT_ALLOWED_MESSAGE) return t('messages.creditNotAllowed');
+  return t('messages.creditLimit', { limit: toDecimalString(limitCents ?? 0), balance: toDecimalString(balanceCents + newCredit) });
+}
+
 export function PaymentPanel({
   paymentTypes, mode, storeId, terminalId, defaults, requireCustomerName, displayShortcuts = false, locale = 'en', onCompleted, onSaved, ref,
 }: PaymentPanelProps) {
@@ -157,6 +167,11 @@ export function PaymentPanel({
       const list = tendered(rows, pending, type);
       if (!canSettle({ lineCount: cart.added.length, saving, changeDueCents: changeDueOf(grand, list) })) return;
       payments = wirePayments(grand, list);
+      const credit = creditProblem(cart.customer, payments, t);
+      if (credit) {
+        toast.error(credit);
+        return;
+      }
     }
     const status = mode === 'order' ? 'Pending' : 'Completed';
     const body = buildSaleBody({ cart, totals: computeCartTotals(cart), payments, storeId, terminalId, status, suspend });

@@ -80,6 +80,7 @@ export function RunningOrdersScreen({ storeId, selectedId, onSelect, cart, payme
                 <div
                   key={o.id}
                   role="option"
+                  aria-label={`${t('order.number', { number: o.orderId ?? o.id })} ${o.terminal?.code ?? ''} ${customerOf(o)} ${money(amountOf(o))}`.trim()}
                   aria-selected={o.id === selectedId}
                   className={o.id === selectedId ? 'running-order running-order-active' : 'running-order'}
                   style={{ position: 'absolute', top: 0, width: '100%', height: RUNNING_ROW_HEIGHT, transform: `translateY(${row.start}px)` }}

@@ -34,11 +34,12 @@ export function PosScreen({ progress, filters, searchBar, customerBox, cartToolb
         <div className="pos-main">
           <div className="pos-sale">
             {filters}
-            <div className="row pos-search-row">
-              {searchBar}
+            <div className="row pos-search-row">{searchBar}</div>
+            <div className="row pos-cart-row">
+              {cartToolbar}
+              <span className="grow" />
               {customerBox}
             </div>
-            {cartToolbar}
             <div className="pos-cart">{cart}</div>
             {totals}
           </div>

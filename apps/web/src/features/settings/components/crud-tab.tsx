@@ -74,7 +74,7 @@ export function CrudTab<T extends { id: number; isActive?: boolean }>({
                   setOpen(true);
                 }}
               >
-                ✎ {t('common.edit')}
+                <span aria-hidden="true">✎</span> {t('common.edit')}
               </Button>
               {toggle && (
                 <ActiveSwitch
@@ -100,7 +100,7 @@ export function CrudTab<T extends { id: number; isActive?: boolean }>({
                     }
                   }}
                 >
-                  🗑 {t('common.delete')}
+                  <span aria-hidden="true">🗑</span> {t('common.delete')}
                 </Button>
               )}
             </div>
@@ -128,7 +128,7 @@ export function CrudTab<T extends { id: number; isActive?: boolean }>({
               setOpen(true);
             }}
           >
-            + {addLabel}
+            <span aria-hidden="true">+</span> {addLabel}
           </Button>
         }
       />

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState, type ComponentType } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '@/components/ui/dialog';
 import { Spinner } from '@/components/ui/spinner';
@@ -14,11 +14,8 @@ import { DepartmentsTab } from './departments-tab.tsx';
 import { BarcodesTab } from './barcodes-tab.tsx';
 import { TerminalsTab } from './terminals-tab.tsx';
 
-// The General tab belongs to the till (features/sale). It is looked up with a glob so this modal
-// builds before that file exists; until then the tab renders nothing.
-const generalModules = import.meta.glob<{ GeneralSettings: ComponentType }>('/src/features/sale/components/general-settings.tsx');
-const generalLoader = Object.values(generalModules)[0];
-const GeneralSettings = generalLoader ? lazy(() => generalLoader().then((m) => ({ default: m.GeneralSettings }))) : null;
+// The General tab belongs to the till (features/sale): its own chunk, like every tab body below.
+const GeneralSettings = lazy(() => import('@/features/sale/components/general-settings').then((m) => ({ default: m.GeneralSettings })));
 
 // The products list and item form are the heaviest tab: their own chunk.
 const ItemsList = lazy(() => import('@/features/items/components/items-list').then((m) => ({ default: m.ItemsList })));
@@ -48,7 +45,7 @@ export type SettingsTab = (typeof SETTINGS_TABS)[number];
 function tabContent(tab: SettingsTab) {
   switch (tab) {
     case 'profile': return <ProfileTab />;
-    case 'general': return GeneralSettings ? <GeneralSettings /> : null;
+    case 'general': return <GeneralSettings />;
     case 'stores': return <StoresTab />;
     case 'users': return <UsersTab />;
     case 'brands': return <BrandsTab />;

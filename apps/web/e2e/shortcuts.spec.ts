@@ -1,0 +1,223 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+
+/** Every keyboard shortcut of spec 2.5, in a real Chromium against the real server. */
+
+const MILK = '5000000000001';
+const BREAD = '5000000000002';
+const SUGAR = '5000000000005';
+
+async function startDays(request: APIRequestContext) {
+  const login = await request.post('/api/auth/login_check', { data: { username: 'admin', password: 'admin' } });
+  const { token } = await login.json();
+  const headers = { authorization: `Bearer ${token}` };
+  const { user } = await (await request.get('/api/auth/info', { headers })).json();
+  for (const store of user.stores) {
+    for (const terminal of store.terminals) {
+      const res = await request.get(`/api/admin/closing/opened?store=${store.id}&terminal=${terminal.id}`, { headers });
+      if (!res.ok()) continue;
+      const { closing } = await res.json();
+      if (closing && closing.openingBalance === null) {
+        await request.post(`/api/admin/closing/${closing.id}`, {
+          headers,
+          data: { id: closing.id, openingBalance: 100, cashAdded: 0, cashWithdrawn: 0, updateOnly: true, terminal: terminal.id },
+        });
+      }
+    }
+  }
+}
+
+/** The cashier has one store with one terminal: picked by itself. */
+async function openTill(page: Page) {
+  await page.goto('/');
+  await page.getByLabel('Username').fill('cashier');
+  await page.getByLabel('Password').fill('cashier');
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL(/\/pos$/);
+  await expect(page.getByRole('group', { name: 'Departments' })).toBeVisible({ timeout: 15_000 });
+}
+
+async function scan(page: Page, code: string) {
+  const box = page.getByTestId('scan-input');
+  await box.fill(code);
+  await box.press('Enter');
+}
+
+/** Plain-key shortcuts are for when no field is being typed in. */
+const blur = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+const rows = (page: Page) => page.getByTestId('cart-row');
+
+async function closeDialog(page: Page) {
+  const dialog = page.getByRole('dialog').last();
+  await page.keyboard.press('Escape');
+  if (await dialog.isVisible().catch(() => false)) await dialog.getByRole('button', { name: /^(Close|×)$/ }).first().click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+}
+
+test.beforeAll(async ({ request }) => {
+  await startDays(request);
+});
+
+test('? opens help with its toggles and search; / and F3 focus the search box', async ({ page }) => {
+  await openTill(page);
+  await blur(page);
+  await page.keyboard.press('Shift+Slash');
+  const help = page.getByRole('dialog', { name: 'Help' });
+  await expect(help).toBeVisible();
+  await expect(help.getByRole('switch', { name: 'Enable shortcuts' })).toHaveAttribute('aria-checked', 'true');
+  await expect(help.getByRole('switch', { name: 'Display shortcut texts' })).toHaveAttribute('aria-checked', 'false');
+  await help.getByLabel('Search shortcuts').fill('discount');
+  await expect(help.getByRole('row')).toHaveCount(2); // header + ctrl+shift+d
+  await expect(help).toContainText('ctrl+shift+d');
+
+  // While a dialog is open the till's shortcuts are ignored.
+  await page.keyboard.press('Control+Shift+Q');
+  await expect(page.getByRole('dialog', { name: 'Taxes' })).toHaveCount(0);
+
+  // Display shortcut texts shows them on the buttons.
+  await help.getByRole('switch', { name: 'Display shortcut texts' }).click();
+  await closeDialog(page);
+  await expect(page.getByRole('button', { name: /Done/ })).toContainText('ctrl+s');
+
+  await blur(page);
+  await page.keyboard.press('Slash');
+  await expect(page.getByTestId('scan-input')).toBeFocused();
+  await blur(page);
+  await page.keyboard.press('F3');
+  await expect(page.getByTestId('scan-input')).toBeFocused();
+
+  // Shortcuts can be turned off.
+  await page.getByRole('button', { name: /^Help/ }).click();
+  await page.getByRole('dialog', { name: 'Help' }).getByRole('switch', { name: 'Enable shortcuts' }).click();
+  await closeDialog(page);
+  await blur(page);
+  await page.keyboard.press('Shift+Slash');
+  await expect(page.getByRole('dialog', { name: 'Help' })).toHaveCount(0);
+  await page.getByRole('button', { name: /^Help/ }).click();
+  await page.getByRole('dialog', { name: 'Help' }).getByRole('switch', { name: 'Enable shortcuts' }).click();
+  await closeDialog(page);
+});
+
+test('ctrl+f searches items: arrows wrap, enter adds; variants are chosen with arrows and enter', async ({ page }) => {
+  await openTill(page);
+  await page.keyboard.press('Control+f');
+  const search = page.getByRole('dialog', { name: /^Search items/ });
+  await expect(search).toBeVisible();
+  await expect(search).toHaveAccessibleName(/Search items \(\d+\)/);
+  const box = search.getByLabel('Search by name, barcode or price');
+  await box.fill('Fresh Milk');
+  const options = search.getByRole('option');
+  await expect(options.first()).toContainText('Fresh Milk 1L');
+  // Up from the first row wraps to the last one, down comes back.
+  await box.press('ArrowUp');
+  await expect(search.getByRole('option', { selected: true })).not.toContainText('Fresh Milk 1L');
+  await box.press('ArrowDown');
+  await expect(search.getByRole('option', { selected: true })).toContainText('Fresh Milk 1L');
+  await box.press('Enter');
+  await expect(search).toHaveCount(0); // closes after adding (default setting)
+  await expect(rows(page)).toHaveCount(1);
+  await expect(rows(page).first()).toContainText('Fresh Milk 1L');
+
+  // A search word over 32 characters is refused with the search facility's message.
+  await page.keyboard.press('Control+f');
+  await page.getByRole('dialog', { name: /^Search items/ }).getByLabel('Search by name, barcode or price').fill('x'.repeat(33));
+  await expect(page.getByRole('dialog', { name: /^Search items/ }).getByText('Pattern length exceeds max of 32.')).toBeVisible();
+  await closeDialog(page);
+});
+
+test('ctrl+arrows move the active row (wrapping) and field; del removes the active row', async ({ page }) => {
+  await openTill(page);
+  await scan(page, MILK);
+  await scan(page, BREAD);
+  await scan(page, SUGAR);
+  await expect(rows(page)).toHaveCount(3);
+  await expect(rows(page).nth(2)).toHaveAttribute('aria-selected', 'true');
+  await blur(page);
+  await page.keyboard.press('Control+ArrowDown');
+  await expect(rows(page).nth(0)).toHaveAttribute('aria-selected', 'true');
+  await expect(rows(page).nth(0).getByLabel(/^Quantity of/)).toBeFocused();
+  await page.keyboard.press('Control+ArrowUp');
+  await expect(rows(page).nth(2)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('Control+ArrowRight');
+  await expect(rows(page).nth(2).getByLabel(/^Discount of/)).toBeFocused();
+  await page.keyboard.press('Control+ArrowLeft');
+  await expect(rows(page).nth(2).getByLabel(/^Quantity of/)).toBeFocused();
+  // Typing a quantity below one is refused.
+  await rows(page).nth(2).getByLabel(/^Quantity of/).fill('0');
+  await rows(page).nth(2).getByLabel(/^Quantity of/).press('Enter');
+  await expect(page.getByRole('alert').filter({ hasText: 'Quantity cannot be less then 1' })).toBeVisible();
+  await expect(rows(page).nth(2).getByLabel(/^Quantity of/)).toHaveValue('1');
+
+  await blur(page);
+  await page.keyboard.press('Delete');
+  const confirm = page.getByRole('dialog', { name: 'Confirmation' });
+  await expect(confirm).toContainText(/Remove .+\?/);
+  await confirm.getByRole('button', { name: 'Yes, please' }).click();
+  await expect(rows(page)).toHaveCount(2);
+});
+
+test('ctrl+enter focuses the payment and adds a payment from it; alt+p+index picks a type; ctrl+s settles; ctrl+x clears', async ({ page }) => {
+  await openTill(page);
+  await scan(page, MILK);
+  await scan(page, MILK); // 21.50
+  await page.keyboard.press('Control+Enter');
+  const field = page.getByLabel('Received amount');
+  await expect(field).toBeFocused();
+
+  await page.keyboard.down('Alt');
+  await page.keyboard.down('p');
+  await page.keyboard.press('2');
+  await page.keyboard.up('p');
+  await page.keyboard.up('Alt');
+  await expect(page.getByRole('radio', { name: 'Credit Card' })).toHaveAttribute('aria-checked', 'true');
+
+  await field.fill('10');
+  await field.press('Control+Enter');
+  await expect(page.getByRole('list', { name: 'Payments' })).toContainText('Credit Card');
+  await expect(field).toHaveValue('11.50');
+  await page.getByRole('radio', { name: 'Cash' }).click();
+  await page.keyboard.press('Control+s');
+  await expect(page.getByRole('dialog', { name: 'Duplicate Sale Receipt Print' })).toBeVisible();
+  await closeDialog(page);
+  await expect(rows(page)).toHaveCount(0);
+
+  await scan(page, BREAD);
+  await expect(rows(page)).toHaveCount(1);
+  await page.keyboard.press('Control+x');
+  await expect(rows(page)).toHaveCount(0);
+});
+
+test('ctrl+shift+q taxes, ctrl+shift+d discounts, ctrl+shift+c customers, ctrl+e expenses, ctrl+h history', async ({ page }) => {
+  await openTill(page);
+  await scan(page, MILK); // 10.75
+  await blur(page);
+
+  await page.keyboard.press('Control+Shift+Q');
+  const taxes = page.getByRole('dialog', { name: 'Taxes' });
+  await taxes.getByRole('button', { name: 'GST 5%' }).click();
+  await expect(taxes).toHaveCount(0);
+  await expect(page.getByTestId('order-tax')).toHaveText('$0.5'); // 5 % of 10.75 = 0.54
+  await page.keyboard.press('Control+Shift+Q');
+  await page.getByRole('dialog', { name: 'Taxes' }).getByRole('button', { name: 'Clear Tax' }).click();
+  await expect(page.getByTestId('order-tax')).toHaveText('$0.0');
+
+  await page.keyboard.press('Control+Shift+D');
+  const discounts = page.getByRole('dialog', { name: 'Discounts' });
+  await discounts.getByRole('button', { name: 'Fixed 10' }).click();
+  await expect(page.getByTestId('order-discount')).toHaveText('$10.0');
+  await expect(page.getByTestId('grand-total')).toHaveText('$0.8');
+  await page.keyboard.press('Control+Shift+D');
+  await page.getByRole('dialog', { name: 'Discounts' }).getByRole('button', { name: 'Clear Discount' }).click();
+  await expect(page.getByTestId('order-discount')).toHaveText('$0.0');
+
+  await page.keyboard.press('Control+Shift+C');
+  await expect(page.getByRole('dialog', { name: 'Customers' })).toBeVisible();
+  await closeDialog(page);
+
+  await page.keyboard.press('Control+e');
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await closeDialog(page);
+
+  await page.keyboard.press('Control+h');
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await closeDialog(page);
+});

@@ -1,0 +1,242 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+
+/**
+ * The till, as a cashier uses it, against the real server and the demo shop (Harbour Mall sells
+ * the clothing with size/colour variants; half the products track stock).
+ */
+
+const MILK = '5000000000001'; // Fresh Milk 1L: 10.75, no stock tracking, no tax
+const BREAD = '5000000000002'; // Fresh Bread Loaf: 21.00, tracks stock
+const TSHIRT_M_BLACK = '50000000001912'; // Fresh T-Shirt (31.00 + VAT 16 %), variant M-Black
+
+const shot = (page: Page, name: string) => page.screenshot({ path: `${import.meta.dirname}/screenshots/${name}.png`, fullPage: true });
+
+/** Opens the day of every demo terminal through the API, so the forced "Start day" dialog stays closed. */
+async function startDays(request: APIRequestContext) {
+  const login = await request.post('/api/auth/login_check', { data: { username: 'admin', password: 'admin' } });
+  const { token } = await login.json();
+  const headers = { authorization: `Bearer ${token}` };
+  const { user } = await (await request.get('/api/auth/info', { headers })).json();
+  for (const store of user.stores) {
+    for (const terminal of store.terminals) {
+      const res = await request.get(`/api/admin/closing/opened?store=${store.id}&terminal=${terminal.id}`, { headers });
+      if (!res.ok()) continue;
+      const { closing } = await res.json();
+      if (closing && closing.openingBalance === null) {
+        await request.post(`/api/admin/closing/${closing.id}`, {
+          headers,
+          data: { id: closing.id, openingBalance: 100, cashAdded: 0, cashWithdrawn: 0, updateOnly: true, terminal: terminal.id },
+        });
+      }
+    }
+  }
+}
+
+async function openTill(page: Page, store = 'Harbour Mall', terminal = 'M1') {
+  await page.goto('/');
+  await page.getByLabel('Username').fill('admin');
+  await page.getByLabel('Password').fill('admin');
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.getByRole('dialog', { name: 'Choose a store' }).getByRole('button', { name: store }).click();
+  await page.getByRole('dialog', { name: 'Choose a Terminal' }).getByRole('button', { name: terminal }).click();
+  await expect(page).toHaveURL(/\/pos$/);
+  // The catalogue is loaded (the filters are built from it).
+  await expect(page.getByRole('group', { name: 'Departments' })).toBeVisible({ timeout: 15_000 });
+}
+
+async function scan(page: Page, code: string) {
+  const box = page.getByTestId('scan-input');
+  await box.fill(code);
+  await box.press('Enter');
+}
+
+const rows = (page: Page) => page.getByTestId('cart-row');
+const receipt = (page: Page) => page.getByRole('dialog', { name: 'Duplicate Sale Receipt Print' });
+
+async function orderNumberOf(page: Page): Promise<string> {
+  const text = await receipt(page).getByText(/^Order# \d+$/).innerText();
+  return text.replace('Order# ', '');
+}
+
+test.beforeAll(async ({ request }) => {
+  await startDays(request);
+});
+
+test('scan two items and a variant, pay cash with change, the receipt is shown', async ({ page }) => {
+  await openTill(page);
+  await scan(page, MILK);
+  await scan(page, BREAD);
+  await scan(page, TSHIRT_M_BLACK);
+  await expect(rows(page)).toHaveCount(3);
+  await expect(rows(page).nth(2)).toContainText('Fresh T-Shirt');
+  await expect(rows(page).nth(2)).toContainText('M-Black');
+  await expect(page.getByTestId('cart-count')).toHaveText('3 items');
+  // 10.75 + 21.00 + 31.00 x 1.16 = 67.71 (shown with one decimal).
+  await expect(page.getByTestId('grand-total')).toHaveText('$67.7');
+  await expect(rows(page).nth(1).getByTestId('stock')).toBeVisible();
+  await shot(page, 'till');
+
+  await page.getByLabel('Received amount').fill('100');
+  await expect(page.getByTestId('change-due')).toContainText('Change Due');
+  await expect(page.getByTestId('change-due')).toContainText('$32.3');
+  await page.getByRole('button', { name: 'Done' }).click();
+
+  const r = receipt(page);
+  await expect(r).toBeVisible();
+  await expect(r).toContainText('Thank you for your visit');
+  await expect(r).toContainText('Fresh T-Shirt');
+  await expect(r).toContainText('M-Black');
+  await expect(r.getByTestId('receipt-change')).toHaveText('$32.3');
+  await r.getByRole('button', { name: 'Close' }).click();
+  await expect(rows(page)).toHaveCount(0);
+  await expect(page.getByTestId('grand-total')).toHaveText('$0.0');
+});
+
+test("an unknown code says so; a weighed barcode adds its measured quantity at its price", async ({ page }) => {
+  await openTill(page);
+  await scan(page, '999999');
+  await expect(page.getByRole('alert').filter({ hasText: '999999 not found' })).toBeVisible();
+  await scan(page, '2100001005005');
+  await expect(rows(page)).toHaveCount(1);
+  await expect(rows(page).first().getByLabel('Quantity of Fresh Milk 1L')).toHaveValue('0.5');
+  await expect(page.getByTestId('grand-total')).toHaveText('$1.3'); // 0.5 x 2.50
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await expect(rows(page)).toHaveCount(0);
+});
+
+test('split payment: card then cash', async ({ page }) => {
+  await openTill(page);
+  await scan(page, MILK);
+  await scan(page, MILK);
+  await expect(page.getByTestId('grand-total')).toHaveText('$21.5');
+  const field = page.getByLabel('Received amount');
+  await page.getByRole('radio', { name: 'Credit Card' }).click();
+  // More than the total on a card is refused.
+  await field.fill('30');
+  await field.press('Enter');
+  await expect(page.getByRole('alert').filter({ hasText: 'Please add exact amount for Credit Card' })).toBeVisible();
+  await field.fill('10');
+  await field.press('Enter');
+  await expect(page.getByRole('list', { name: 'Payments' })).toContainText('Credit Card');
+  await expect(field).toHaveValue('11.50');
+  await page.getByRole('radio', { name: 'Cash' }).click();
+  await field.fill('20');
+  await expect(page.getByTestId('change-due')).toContainText('$8.5');
+  await page.getByRole('button', { name: 'Done' }).click();
+  const r = receipt(page);
+  await expect(r).toContainText('Credit Card');
+  await expect(r).toContainText('$10.0');
+  await expect(r).toContainText('Cash');
+  await expect(r.getByTestId('receipt-change')).toHaveText('$8.5');
+});
+
+test('suspend a sale, then unsuspend it from Find order and settle it', async ({ page }) => {
+  await openTill(page);
+  await scan(page, MILK);
+  await scan(page, BREAD);
+  await page.getByRole('button', { name: 'Suspend' }).click();
+  await expect(page.getByText('Order suspended')).toBeVisible();
+  await expect(rows(page)).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Find order' }).click();
+  const lookup = page.getByRole('dialog', { name: 'Find order' });
+  const held = lookup.getByRole('region', { name: 'Suspended orders' });
+  await expect(held.getByRole('button').first()).toBeVisible();
+  await held.getByRole('button').first().click();
+  const detail = page.getByRole('dialog', { name: /^Order# / });
+  await expect(detail).toContainText('On Hold');
+  await detail.getByRole('button', { name: 'Unsuspend' }).click();
+  await expect(rows(page)).toHaveCount(2);
+  await expect(page.getByTestId('grand-total')).toHaveText('$31.8');
+  await page.getByRole('button', { name: 'Done' }).click();
+  await expect(receipt(page)).toContainText('Fresh Bread Loaf');
+});
+
+test('refund a completed order: the stock comes back', async ({ page }) => {
+  await openTill(page);
+  await scan(page, BREAD);
+  const stockCell = rows(page).first().getByTestId('stock');
+  await expect(stockCell).toHaveText(/^\d+$/);
+  const before = Number(await stockCell.innerText());
+  await page.getByRole('button', { name: 'QTY', exact: true }).click();
+  const qtyDialog = page.getByRole('dialog', { name: 'Update quantity' });
+  await qtyDialog.getByLabel('Quantity').fill('2');
+  await qtyDialog.getByRole('button', { name: 'Update' }).click();
+  await expect(page.getByTestId('grand-total')).toHaveText('$42.0');
+  await page.getByRole('button', { name: 'Done' }).click();
+  const number = await orderNumberOf(page);
+  await receipt(page).getByRole('button', { name: 'Close' }).click();
+
+  await scan(page, BREAD);
+  await expect(rows(page).first().getByTestId('stock')).toHaveText(String(before - 2));
+  await page.getByRole('button', { name: 'Clear' }).click();
+
+  await page.getByTestId('scan-input').fill(number);
+  await page.getByRole('button', { name: 'Refund' }).click();
+  await expect(rows(page)).toHaveCount(1);
+  await expect(rows(page).first().getByLabel('Quantity of Fresh Bread Loaf')).toHaveValue('-2');
+  await expect(page.getByTestId('grand-total')).toHaveText('-$42.0');
+  await page.getByRole('button', { name: 'Done' }).click();
+  await expect(receipt(page)).toContainText(`Refund of Order# ${number}`);
+  await receipt(page).getByRole('button', { name: 'Close' }).click();
+
+  await scan(page, BREAD);
+  await expect(rows(page).first().getByTestId('stock')).toHaveText(String(before));
+  // A second refund of the same order is refused.
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await page.getByTestId('scan-input').fill(number);
+  await page.getByRole('button', { name: 'Refund' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'only a completed sale can be refunded' })).toBeVisible();
+});
+
+test('credit is refused without a customer and accepted with one', async ({ page }) => {
+  await openTill(page);
+  await scan(page, MILK);
+  const credit = page.getByRole('radio', { name: 'Credit', exact: true });
+  await expect(credit).toBeDisabled();
+
+  await page.keyboard.press('Control+Shift+C');
+  const customers = page.getByRole('dialog', { name: 'Customers' });
+  await customers.getByLabel('Search customers').fill('Aisha');
+  const row = customers.getByRole('row', { name: /Aisha Khan/ });
+  await row.getByRole('button', { name: 'Select', exact: true }).click();
+  await expect(page.getByRole('table', { name: 'Totals' })).toContainText('Aisha Khan');
+
+  await expect(credit).toBeEnabled();
+  await credit.click();
+  await page.getByRole('button', { name: 'Done' }).click();
+  const r = receipt(page);
+  await expect(r).toContainText('Customer: Aisha Khan');
+  await expect(r).toContainText('Credit');
+});
+
+test('take an order in order mode, then settle it in payment mode', async ({ page }) => {
+  await openTill(page, 'Harbour Mall', 'M2');
+  await page.getByRole('button', { name: /^Mode:/ }).click();
+  await page.getByRole('dialog', { name: 'Select a mode' }).getByRole('button', { name: 'Order only' }).click();
+  await expect(page.getByRole('button', { name: 'Mode: Order only' })).toBeVisible();
+  await scan(page, BREAD);
+  await scan(page, MILK);
+  await page.getByRole('button', { name: 'Done' }).click();
+  const placed = page.getByText(/^Order# \d+ placed$/);
+  await expect(placed).toBeVisible();
+  const number = (await placed.innerText()).match(/\d+/)![0];
+  await expect(rows(page)).toHaveCount(0);
+
+  await page.getByRole('button', { name: /^Mode:/ }).click();
+  await page.getByRole('dialog', { name: 'Select a mode' }).getByRole('button', { name: 'Payment only' }).click();
+  const list = page.getByRole('listbox', { name: 'Running orders' });
+  const option = list.getByRole('option', { name: new RegExp(`^Order# ${number} M2`) });
+  await expect(option).toBeVisible({ timeout: 10_000 });
+  await option.click();
+  await expect(rows(page)).toHaveCount(2);
+  await expect(page.getByRole('region', { name: 'Order details' })).toContainText('M2');
+  await page.getByRole('button', { name: 'Done' }).click();
+  await expect(receipt(page)).toContainText(`Order# ${number}`);
+  await receipt(page).getByRole('button', { name: 'Close' }).click();
+  // Settled: it leaves the running orders at the next poll.
+  await expect(option).toHaveCount(0, { timeout: 10_000 });
+  // Back to the normal till for the next journeys.
+  await page.getByRole('button', { name: /^Mode:/ }).click();
+  await page.getByRole('dialog', { name: 'Select a mode' }).getByRole('button', { name: 'Pos' }).click();
+});

@@ -1,0 +1,120 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { renderWithProviders } from '@/test/render';
+import { fakeApi, signIn } from '@/features/list-table/testing/fake-api';
+import { ClosingDialog, closingState } from './closing-dialog.tsx';
+import { closingFigures } from '../lib/closing-figures.ts';
+
+vi.setConfig({ testTimeout: 20_000 });
+
+beforeEach(() => {
+  signIn();
+});
+
+const hoursAgo = (h: number) => ({ datetime: new Date(Date.now() - h * 3600_000).toISOString() });
+
+describe('closingState', () => {
+  it('is start without an opening balance, stale after 24 hours', () => {
+    expect(closingState({ openingBalance: null, createdAt: hoursAgo(1) })).toBe('start');
+    expect(closingState({ openingBalance: 0, createdAt: hoursAgo(25) })).toBe('stale');
+    expect(closingState({ openingBalance: '10', createdAt: hoursAgo(23) })).toBe('normal');
+  });
+});
+
+describe('closingFigures', () => {
+  it('cash in hand = opening + added - withdrawn - expenses + cash sales; profit = sales - cost - expenses', () => {
+    const f = closingFigures({
+      openingBalance: '100',
+      cashAdded: '20',
+      cashWithdrawn: '5.5',
+      expenses: [10, '2.25'],
+      payments: { cash: 50, 'credit card': 30 },
+      orders: [
+        { id: 1, status: 'Completed', items: [{ quantity: 2, cost: 5, product: { cost: 99 } }] },
+        { id: 2, status: 'Deleted', items: [{ quantity: 1, product: { cost: 1000 } }] },
+        { id: 3, status: 'Completed', items: [{ quantity: -1, product: { cost: 3 } }] },
+      ],
+      counts: { '100': '1', '50': '1', '1': '2', '20': 'x' },
+    });
+    expect(f.expenses).toBe(1225);
+    expect(f.cashInHand).toBe(15225); // 100 + 20 - 5.5 - 12.25 + 50
+    expect(f.cost).toBe(700); // 2 x 5 - 1 x 3
+    expect(f.profit).toEqual({ amountCents: 6075, isLoss: false }); // 80 - 7 - 12.25
+    expect(f.counted).toBe(15200);
+  });
+
+  it('calls 0 or less a loss', () => {
+    const f = closingFigures({ openingBalance: '', cashAdded: '', cashWithdrawn: '', expenses: [], payments: {}, orders: [], counts: {} });
+    expect(f.profit).toEqual({ amountCents: 0, isLoss: true });
+    expect(f.sales).toEqual({ cash: 0 });
+  });
+});
+
+describe('ClosingDialog', () => {
+  it('opens by itself, not closable, as "Start day" and starts the day', async () => {
+    let closing: Record<string, unknown> = { id: 3, openingBalance: null, createdAt: hoursAgo(0), dateFrom: hoursAgo(0) };
+    const api = fakeApi({
+      'GET /admin/closing/opened': () => ({ closing }),
+      'POST /admin/closing/3': (r: { body: { openingBalance: string } }) => {
+        closing = { ...closing, openingBalance: Number(r.body.openingBalance) };
+        return { closing };
+      },
+      'GET /admin/expense/list': { list: [] },
+      'GET /admin/order/list': { list: [], total: 0, payments: { cash: 0 } },
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<ClosingDialog open={false} onClose={() => {}} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Start day' });
+    expect(within(dialog).queryByRole('button', { name: 'Close' })).toBeNull();
+    await user.keyboard('{Escape}');
+    expect(screen.getByRole('dialog', { name: 'Start day' })).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText('Opening balance'), '150');
+    await user.click(within(dialog).getByRole('button', { name: 'Start day' }));
+    await waitFor(() => expect(api.find('POST', '/admin/closing/3')).toHaveLength(1));
+    expect(api.find('POST', '/admin/closing/3')[0].body).toMatchObject({ id: 3, openingBalance: '150', updateOnly: true, terminal: 1 });
+    expect(api.find('POST', '/admin/closing/3')[0].body.closedAt).toBeUndefined();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.find('GET', '/admin/closing/opened')[0].query.get('store')).toBe('1');
+    expect(api.find('GET', '/admin/closing/opened')[0].query.get('terminal')).toBe('1');
+  });
+
+  it('forces "Close previous day first" for a stale day, and closes it with the cash in hand', async () => {
+    const closing = { id: 4, openingBalance: 100, cashAdded: 0, cashWithdrawn: 0, createdAt: hoursAgo(30), dateFrom: hoursAgo(30) };
+    const api = fakeApi({
+      'GET /admin/closing/opened': () => ({ closing }),
+      'POST /admin/closing/4': { closing: { ...closing, closedAt: hoursAgo(0) } },
+      'GET /admin/expense/list': { list: [{ amount: 12 }] },
+      'GET /admin/order/list': { list: [{ id: 1, status: 'Completed', items: [{ quantity: 1, cost: 20 }] }], total: 1, payments: { cash: 40, credit: 10 } },
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<ClosingDialog open={false} onClose={() => {}} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Close previous day first' });
+    expect(within(dialog).queryByRole('button', { name: 'Close' })).toBeNull();
+    await waitFor(() => expect(within(dialog).getByTestId('cash-in-hand')).toHaveTextContent('$128')); // 100 - 12 + 40
+    expect(within(dialog).getByText('CASH sale')).toBeInTheDocument();
+    expect(within(dialog).getByText('CREDIT sale')).toBeInTheDocument();
+    expect(within(dialog).getByTestId('profit-or-loss')).toHaveTextContent('$18'); // 50 - 20 - 12
+    expect(api.find('GET', '/admin/expense/list')[0].query.get('dateTimeFrom')).toBe(closing.dateFrom.datetime);
+    await user.type(within(dialog).getByLabelText('Count of 100'), '1');
+    expect(within(dialog).getByTestId('counted-cash')).toHaveTextContent('$100');
+    await user.click(within(dialog).getByRole('button', { name: 'Close day' }));
+    await waitFor(() => expect(api.find('POST', '/admin/closing/4')).toHaveLength(1));
+    const body = api.find('POST', '/admin/closing/4')[0].body;
+    expect(body).toMatchObject({ closingBalance: '128.00', closedBy: 7, expenses: 12, data: { cash: '40.00', credit: '10.00' }, denominations: { '100': 1 } });
+    expect(body.closedAt.datetime).toEqual(expect.any(String));
+    expect(body.updateOnly).toBeUndefined();
+  });
+
+  it('shows nothing for a normal day until the toolbar opens it', async () => {
+    fakeApi({
+      'GET /admin/closing/opened': { closing: { id: 5, openingBalance: 0, createdAt: hoursAgo(1), dateFrom: hoursAgo(1) } },
+      'GET /admin/expense/list': { list: [] },
+      'GET /admin/order/list': { list: [], total: 0, payments: { cash: 0 } },
+    });
+    const { router } = renderWithProviders(<ClosingDialog open={false} onClose={() => {}} />);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    void router;
+  });
+});

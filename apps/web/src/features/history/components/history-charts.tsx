@@ -1,0 +1,60 @@
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ArcElement, BarElement, CategoryScale, Chart as ChartJS, Legend, LinearScale, Tooltip } from 'chart.js';
+import { Bar, Pie } from 'react-chartjs-2';
+import { formatDate } from '@pos/domain/format';
+import { toDecimal, tryParseMoney } from '@pos/domain/money';
+import { totalsBy } from '../lib/summary.ts';
+import type { HistoryOrder } from '../lib/types.ts';
+
+// Only what these charts use: keeps the chart.js part of this lazy chunk small.
+ChartJS.register(ArcElement, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
+
+const COLORS = ['#2563eb', '#16a34a', '#f59e0b', '#dc2626', '#7c3aed', '#0891b2', '#db2777', '#65a30d', '#ea580c', '#475569'];
+
+export interface HistoryChartsProps {
+  orders: readonly HistoryOrder[];
+  /** Sales per payment kind over the whole range (the list's `payments`). */
+  payments: Readonly<Record<string, number | string>>;
+}
+
+function series(label: string, rows: Array<[string, number]>) {
+  return {
+    labels: rows.map(([k]) => k),
+    datasets: [{ label, data: rows.map(([, v]) => toDecimal(v)), backgroundColor: rows.map((_, i) => COLORS[i % COLORS.length]) }],
+  };
+}
+
+/** Payment types, sales, customers, stores and terminals (chart.js, loaded only with the history dialog). */
+export default function HistoryCharts({ orders, payments }: HistoryChartsProps) {
+  const { t } = useTranslation('backoffice');
+  const charts = useMemo(() => {
+    const pay: Array<[string, number]> = Object.entries(payments).map(([k, v]) => [k, tryParseMoney(v) ?? 0]);
+    return [
+      { id: 'payments', title: t('history.charts.paymentTypes'), kind: 'pie' as const, data: series(t('history.total'), pay) },
+      { id: 'sales', title: t('history.charts.sales'), kind: 'bar' as const, data: series(t('history.total'), totalsBy(orders, (o) => formatDate(o.createdAt))) },
+      {
+        id: 'customers',
+        title: t('history.charts.customers'),
+        kind: 'bar' as const,
+        data: series(t('history.total'), totalsBy(orders, (o) => o.customer?.name || o.customerName || t('history.cashCustomer'))),
+      },
+      { id: 'stores', title: t('history.charts.stores'), kind: 'bar' as const, data: series(t('history.total'), totalsBy(orders, (o) => o.store?.name ?? '—')) },
+      { id: 'terminals', title: t('history.charts.terminals'), kind: 'bar' as const, data: series(t('history.total'), totalsBy(orders, (o) => o.terminal?.code ?? '—')) },
+    ];
+  }, [orders, payments, t]);
+  return (
+    <div className="history-charts">
+      {charts.map((c) => (
+        <figure key={c.id} className="chart-card" data-testid={`chart-${c.id}`}>
+          <figcaption>{c.title}</figcaption>
+          {c.kind === 'pie' ? (
+            <Pie data={c.data} options={{ responsive: true, maintainAspectRatio: false, animation: false }} aria-label={c.title} role="img" />
+          ) : (
+            <Bar data={c.data} options={{ responsive: true, maintainAspectRatio: false, animation: false, plugins: { legend: { display: false } } }} aria-label={c.title} role="img" />
+          )}
+        </figure>
+      ))}
+    </div>
+  );
+}

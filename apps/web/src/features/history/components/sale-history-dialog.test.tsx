@@ -1,0 +1,110 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { renderWithProviders } from '@/test/render';
+import { fakeApi, signIn } from '@/features/list-table/testing/fake-api';
+import { SaleHistoryDialog } from './sale-history-dialog.tsx';
+import { actionsFor, type HistoryOrder } from '../lib/types.ts';
+import { historySummary } from '../lib/summary.ts';
+
+vi.setConfig({ testTimeout: 20_000 });
+
+beforeEach(() => {
+  signIn();
+});
+
+const order = (id: number, status: string, extra: Partial<HistoryOrder> = {}): HistoryOrder => ({
+  id,
+  orderId: 1000 + id,
+  createdAt: '2024-03-05T10:00:00Z',
+  status,
+  items: [{ id: 1, product: { id: 1, name: 'Milk', cost: 1 }, quantity: 2, price: 3, cost: 1.5 }],
+  payments: [{ total: 6, received: 10, type: { id: 1, name: 'Cash', type: 'cash' } }],
+  store: { id: 1, name: 'Main Street' },
+  terminal: { id: 1, code: 'T1' },
+  ...extra,
+});
+
+describe('history rules', () => {
+  it('offers the actions of each status', () => {
+    expect(actionsFor(order(1, 'Completed'))).toEqual(['refund', 'delete']);
+    expect(actionsFor(order(1, 'Completed', { returnedFrom: { id: 9 } }))).toEqual(['delete']);
+    expect(actionsFor(order(1, 'Dispatched'))).toEqual(['delete']);
+    expect(actionsFor(order(1, 'On Hold'))).toEqual(['unsuspend', 'delete']);
+    expect(actionsFor(order(1, 'Deleted'))).toEqual(['restore']);
+    expect(actionsFor(order(1, 'Returned'))).toEqual([]);
+    expect(actionsFor(order(1, 'Pending'))).toEqual([]);
+  });
+
+  it('sums the tiles over the orders that are not deleted, cost times quantity', () => {
+    const s = historySummary([order(1, 'Completed'), order(2, 'Deleted'), order(3, 'On Hold')], [1, '0.5']);
+    expect(s).toEqual({ bills: 3, amount: 2000, cost: 600, expenses: 150, profit: { amountCents: 1250, isLoss: false } });
+  });
+});
+
+describe('SaleHistoryDialog', () => {
+  it('loads yesterday to today, shows tiles, refunds after confirmation and hands the order to the till', async () => {
+    let orders = [order(1, 'Completed'), order(2, 'On Hold'), order(3, 'Deleted')];
+    const api = fakeApi({
+      'GET /admin/order/list': () => ({ list: orders, total: orders.length, payments: { cash: 12 } }),
+      'GET /admin/expense/list': { list: [{ amount: 2 }] },
+      'POST /admin/order/refund/1': () => {
+        orders = [order(4, 'Completed', { returnedFrom: { id: 1, orderId: 1001 } }), { ...orders[0], isReturned: true }, ...orders.slice(1)];
+        return { order: orders[0] };
+      },
+      'DELETE /admin/order/2': { removed: true },
+    });
+    const onRefund = vi.fn();
+    const onUnsuspend = vi.fn();
+    const user = userEvent.setup();
+    renderWithProviders(<SaleHistoryDialog open onClose={() => {}} onRefund={onRefund} onUnsuspend={onUnsuspend} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Sale history' });
+    expect(await within(dialog).findByRole('cell', { name: '1001' })).toBeInTheDocument();
+    const q = api.find('GET', '/admin/order/list')[0].query;
+    expect(q.get('dateTimeFrom')).toMatch(/T00:00$/);
+    expect(q.get('dateTimeTo')).toMatch(/T23:59$/);
+    expect(new Date(q.get('dateTimeTo')!).getDate() - new Date(q.get('dateTimeFrom')!).getDate()).not.toBe(0);
+    expect(q.get('order[orderId]')).toBe('desc');
+    expect(q.has('store')).toBe(false);
+
+    expect(within(dialog).getByTestId('tile-bills')).toHaveTextContent('3');
+    expect(within(dialog).getByTestId('tile-amount')).toHaveTextContent('$20'); // two live orders x 10 received
+    expect(within(dialog).getByTestId('tile-cost')).toHaveTextContent('$6');
+    await waitFor(() => expect(within(dialog).getByTestId('tile-expenses')).toHaveTextContent('$2'));
+    expect(within(dialog).getByTestId('tile-profit')).toHaveTextContent('$12');
+
+    expect(within(dialog).getByRole('button', { name: 'Restore order 1003' })).toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: 'Refund order 1002' })).toBeNull();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Refund order 1001' }));
+    const confirmBox = await screen.findByRole('dialog', { name: 'Confirmation' });
+    expect(confirmBox).toHaveTextContent('Refund order?');
+    await user.click(within(confirmBox).getByRole('button', { name: 'Yes, please' }));
+    await waitFor(() => expect(onRefund).toHaveBeenCalledTimes(1));
+    expect(onRefund.mock.calls[0][0]).toMatchObject({ id: 1 });
+    expect(onRefund.mock.calls[0][1]).toMatchObject({ id: 4 });
+    // Reloaded: the original cannot be refunded twice.
+    await waitFor(() => expect(within(dialog).queryByRole('button', { name: 'Refund order 1001' })).toBeNull());
+
+    await user.click(within(dialog).getByRole('button', { name: 'Unsuspend order 1002' }));
+    expect(await screen.findByRole('dialog', { name: 'Confirmation' })).toHaveTextContent('Unsuspend order?');
+    await user.click(screen.getByRole('button', { name: 'Yes, please' }));
+    await waitFor(() => expect(onUnsuspend).toHaveBeenCalledWith(expect.objectContaining({ id: 2 })));
+    expect(api.find('DELETE', '/admin/order/2')).toHaveLength(1);
+  });
+
+  it('searches with q and a new range', async () => {
+    const api = fakeApi({ 'GET /admin/order/list': { list: [], total: 0, payments: {} }, 'GET /admin/expense/list': { list: [] } });
+    const user = userEvent.setup();
+    renderWithProviders(<SaleHistoryDialog open onClose={() => {}} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Sale history' });
+    await within(dialog).findByText('No records found');
+    await user.type(within(dialog).getByRole('searchbox', { name: 'Search' }), 'Aisha');
+    const from = within(dialog).getByLabelText('From');
+    await user.clear(from);
+    await user.type(from, '2024-01-01T08:00');
+    await user.click(within(dialog).getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(api.find('GET', '/admin/order/list').at(-1)!.query.get('q')).toBe('Aisha'));
+    expect(api.find('GET', '/admin/order/list').at(-1)!.query.get('dateTimeFrom')).toBe('2024-01-01T08:00');
+  });
+});

@@ -1,0 +1,14 @@
+import { useQuery } from '@tanstack/react-query';
+import { apiFetch } from '@/lib/api-client';
+import type { HydraCollection, Order } from '@/features/catalogue-cache/types';
+
+/** GET /api/orders?status=On Hold&store.id: the suspended sales of this store (they have no number yet). */
+export const useHeldOrders = (storeId: number | null, enabled: boolean) =>
+  useQuery({
+    queryKey: ['held-orders', storeId],
+    queryFn: ({ signal }) => apiFetch<HydraCollection<Order>>('/orders', {
+      query: { status: 'On Hold', 'store.id': storeId ?? undefined, itemsPerPage: 100, 'order[createdAt]': 'desc' }, signal,
+    }),
+    enabled: enabled && storeId !== null,
+    staleTime: 0,
+  });

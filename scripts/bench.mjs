@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// `npm run bench [-- --quick] [-- --only api|web] [-- --save-baseline] [-- --report]`
+//
+// Runs the performance bench (docs/performance.md): the API half (bench/api-bench.ts: catalogue
+// generator, product pages, sale history and day closing over many orders, 20 tills selling at
+// once next to a plain-SQL ceiling, server memory) and the web half (bench/web-bench.ts: bundle
+// size, till cold and warm start, scan to line, fuzzy search, long tasks, change propagation),
+// one after the other (they share the machine), then writes bench/results.md and prints it.
+// Each half stops by itself (bounded loops, loopback only, throwaway databases dropped).
+//   --quick          smaller variant (20k products, 100k orders, shorter runs): a smoke test
+//   --only api|web   run one half (the other keeps its last results)
+//   --report         only rebuild bench/results.md from bench/out/*.json
+//   --save-baseline  also store this run as bench/baseline.json (the "before" column)
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const outDir = path.join(root, 'bench', 'out');
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const onlyIdx = args.indexOf('--only');
+const only = onlyIdx >= 0 ? args[onlyIdx + 1] : null;
+const reportOnly = args.includes('--report');
+
+function run(name, file) {
+  const started = Date.now();
+  console.log(`\n=== bench: ${name} (${quick ? 'quick' : 'full'})`);
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench', file), ...(quick ? ['--quick'] : [])], {
+    cwd: root, stdio: 'inherit', env: process.env, timeout: 60 * 60 * 1000,
+  });
+  console.log(`=== bench: ${name} ${r.status === 0 ? 'done' : `FAILED (exit ${r.status ?? r.signal})`} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  return r.status === 0;
+}
+
+let ok = true;
+if (!reportOnly) {
+  if (!only || only === 'api') ok = run('API', 'api-bench.ts') && ok;
+  if (!only || only === 'web') ok = run('web', 'web-bench.ts') && ok;
+}
+
+// ------------------------------------------------------------------ report
+const read = (f) => { try { return JSON.parse(fs.readFileSync(path.join(outDir, f), 'utf8')); } catch { return null; } };
+const parts = [read('api.json'), read('web.json')].filter(Boolean);
+if (!parts.length) { console.error('no results in bench/out'); process.exit(1); }
+let baseline = null;
+try { baseline = JSON.parse(fs.readFileSync(path.join(root, 'bench', 'baseline.json'), 'utf8')); } catch { /* none yet */ }
+const baseBy = new Map((baseline?.metrics ?? []).map((m) => [m.id, m]));
+
+const fmt = (v) => (v === null || v === undefined || Number.isNaN(v) ? '—' : String(v));
+function verdict(m) {
+  if (m.skipped) return 'not measured';
+  if (!m.limit) return 'info';
+  const v = m.on === 'p95' ? m.p95 : m.median;
+  if (v === null || v === undefined || !Number.isFinite(v)) return 'FAIL';
+  const pass = m.limit.op === '<=' ? v <= m.limit.value : v >= m.limit.value;
+  if (pass) return 'pass';
+  const by = m.limit.op === '<=' ? `${(v / m.limit.value).toFixed(1)}× over` : `${(v / m.limit.value).toFixed(2)}× of target`;
+  return `FAIL (${by})`;
+}
+
+const cores = os.cpus().length;
+const memGb = (os.totalmem() / 1024 ** 3).toFixed(1);
+const lines = [];
+lines.push('# Bench results');
+lines.push('');
+lines.push(`Machine: **${cores} cores** (${os.cpus()[0]?.model ?? '?'}), **${memGb} GB** memory, ${os.type()} ${os.release()}, Node ${process.version}. `
+  + 'Server, PostgreSQL, the load generator and the browser all run on this one machine.');
+for (const p of parts) lines.push(`- ${p.part === 'web' ? 'Web' : 'API'} half: ${p.at}${p.quick ? ' (**--quick**: smaller data, not the budget scale)' : ''}`);
+lines.push('');
+lines.push('`median` and `p95` are medians over the runs of each run\'s p50 and p95 (for one-number metrics: the median run and the worst run, see note). '
+  + '`bg` = share of the CPUs busy with other work just before the measurement (a shared machine: above ~30% the figures are pessimistic).');
+lines.push('');
+const header = `| metric | budget | median | p95 | result | runs | bg |${baseline ? ' before (p95 / median) |' : ''} note |`;
+let section = null;
+for (const p of parts) {
+  for (const m of p.metrics) {
+    if (m.section !== section) {
+      section = m.section;
+      lines.push('', `### ${section}`, '', header, `|---|---|---|---|---|---|---|${baseline ? '---|' : ''}---|`);
+    }
+    const b = baseBy.get(m.id);
+    const before = baseline ? ` ${b ? `${fmt(b.p95)} / ${fmt(b.median)}` : '—'} |` : '';
+    const note = (m.skipped ? `not measured: ${m.skipped}` : m.note ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+    lines.push(`| ${m.metric.replace(/\|/g, '\\|')} | ${m.budget} | ${m.skipped ? '—' : `${fmt(m.median)} ${m.unit}`} | ${m.skipped ? '—' : `${fmt(m.p95)} ${m.unit}`} | ${verdict(m)} | ${m.runs || '—'} | ${m.backgroundBusy === undefined || Number.isNaN(m.backgroundBusy) ? '—' : `${m.backgroundBusy}%`} |${before} ${note} |`);
+  }
+}
+const all = parts.flatMap((p) => p.metrics);
+const failed = all.filter((m) => verdict(m).startsWith('FAIL'));
+const notMeasured = all.filter((m) => m.skipped);
+lines.push('');
+lines.push(`**${all.filter((m) => verdict(m) === 'pass').length} pass, ${failed.length} fail, ${notMeasured.length} not measured.**`);
+const md = lines.join('\n') + '\n';
+fs.writeFileSync(path.join(root, 'bench', 'results.md'), md);
+console.log('\n' + md);
+console.log('written: bench/results.md');
+
+if (args.includes('--save-baseline')) {
+  fs.writeFileSync(path.join(root, 'bench', 'baseline.json'), JSON.stringify({ at: new Date().toISOString(), metrics: all }, null, 2));
+  console.log('saved: bench/baseline.json');
+}
+// Keep every run for before/after comparisons.
+fs.mkdirSync(path.join(outDir, 'history'), { recursive: true });
+fs.writeFileSync(path.join(outDir, 'history', `${new Date().toISOString().replace(/[:.]/g, '-')}${quick ? '-quick' : ''}.json`), JSON.stringify({ parts }, null, 2));
+process.exit(ok ? 0 : 1);
