@@ -149,7 +149,7 @@ async function benchHistory(server: Server, admin: Record<string, string>, till:
     { id: 'history.page5', label: 'Sale history, 2 days, page 5 of 25 per page',
       path: `/api/admin/order/list?page=5&itemsPerPage=25&order%5BorderId%5D=desc&dateTimeFrom=${e(localMinute(yesterday0))}&dateTimeTo=${e(localMinute(today2359))}`, headers: admin, budget: true },
     { id: 'history.30d', label: 'Sale history, last 30 days (all stores)',
-      path: `/api/admin/order/list?page=1&itemsPerPage=10&order%5BorderId%5D=desc&dateTimeFrom=${e(localMinute(monthAgo))}&dateTimeTo=${e(localMinute(today2359))}`, headers: admin, budget: true },
+      path: `/api/admin/order/list?page=1&itemsPerPage=10&order%5BorderId%5D=desc&dateTimeFrom=${e(localMinute(monthAgo))}&dateTimeTo=${e(localMinute(today2359))}`, headers: admin, budget: false },
     { id: 'closing.summary', label: 'Day-closing summary: order list since today 00:00 for one store (payments aggregate)',
       path: `/api/admin/order/list?dateTimeFrom=${e(today0.toISOString())}&store=${ids.store}&page=1&itemsPerPage=10`, headers: till, budget: true },
     { id: 'closing.opened', label: 'GET /api/admin/closing/opened (store, terminal)',
@@ -175,7 +175,8 @@ async function benchHistory(server: Server, admin: Record<string, string>, till:
       runs.push(k.result);
       cpu = { nodeMs: cpu.nodeMs + k.nodeMs, pgMs: cpu.pgMs + k.pgMs };
     }
-    metrics.push(metric({ id: c.id, section: 'History', metric: `${c.label} — ${CFG.orders.toLocaleString('en')} orders`, unit: 'ms', budget: 'p95 <= 200 ms', limit: { op: '<=', value: 200 }, ...summarise(runs), note: cpuNote(cpu, CFG.historyRuns * CFG.historyRequests) }));
+    metrics.push(metric({ id: c.id, section: 'History', metric: `${c.label} — ${CFG.orders.toLocaleString('en')} orders`, unit: 'ms',
+      ...(c.budget ? { budget: 'p95 <= 200 ms', limit: { op: '<=' as const, value: 200 } } : { budget: 'info (wider than the default view)' }), ...summarise(runs), note: cpuNote(cpu, CFG.historyRuns * CFG.historyRequests) }));
   }
 }
 
@@ -318,9 +319,10 @@ async function benchSales(server: Server, dbUrl: string, tills: Till[], cash: Re
 }
 
 /**
- * What a sale writes, by hand: the counter row (number), the order, 5 lines, their tax rows, the
- * payment, the per-store stock (one UPDATE ... FROM VALUES, rows in product order) and its ledger
- * rows, and the variant stock for variant lines. One transaction, 8-9 statements.
+ * What a sale writes, by hand: the order, 5 lines, their tax rows, the payment, the per-store
+ * stock (one UPDATE ... FROM unnest, rows in product order) and its ledger rows, the variant stock
+ * for variant lines, and last the per-store number (counter row + order in one statement, so the
+ * counter lock is held only until the commit). One transaction, 8-10 statements, no reads.
  */
 async function benchCeiling(dbUrl: string, tills: Till[], cat: CachedProduct[], cash: Record<string, any>) {
   const pool = new pg.Pool({ connectionString: dbUrl, max: CFG.tills });
@@ -333,9 +335,8 @@ async function benchCeiling(dbUrl: string, tills: Till[], cat: CachedProduct[], 
     const c = await pool.connect();
     try {
       await c.query('begin');
-      const { rows: [{ n }] } = await c.query('update store_counter set last_order_id = last_order_id + 1 where store_id = $1 returning last_order_id as n', [till.storeId]);
-      const { rows: [{ id }] } = await c.query(`insert into "order" (order_id, user_id, store_id, terminal_id, status, sub_total, item_taxes, total, adjustment, stock_applied, client_id)
-        values ($1, null, $2, $3, 'Completed', $4, 0, $4, 0, true, $5) returning id`, [n, till.storeId, till.terminalId, body.total, body.uuid]);
+      const { rows: [{ id }] } = await c.query(`insert into "order" (user_id, store_id, terminal_id, status, sub_total, item_taxes, total, adjustment, stock_applied, client_id)
+        values (null, $1, $2, 'Completed', $3, 0, $3, 0, true, $4) returning id`, [till.storeId, till.terminalId, body.total, body.uuid]);
       const values = lines.map((_, i) => `($1, $${2 + i * 5}, $${3 + i * 5}, $${4 + i * 5}, $${5 + i * 5}, $${6 + i * 5}, 0, 0)`).join(',');
       const { rows: lineIds } = await c.query(`insert into order_product ("orderId", product_id, variant_id, quantity, price, cost, discount, taxes_total) values ${values} returning id`,
         [id, ...lines.flatMap((l) => [l.productId, l.variantId, l.qty, l.price, l.cost])]);
@@ -356,6 +357,9 @@ async function benchCeiling(dbUrl: string, tills: Till[], cat: CachedProduct[], 
           select p, v, s, q, 'sale', $5 from unnest($1::int[], $2::int[], $3::int[], $4::numeric[]) as m(p, v, s, q)`,
         [moves.map((m) => m[0]), moves.map((m) => m[1]), moves.map((m) => m[2]), moves.map((m) => m[3]), id]);
       }
+      // The number last: the store's counter row stays locked only until the commit right after.
+      await c.query(`with n as (update store_counter set last_order_id = last_order_id + 1 where store_id = $1 returning last_order_id)
+        update "order" set order_id = n.last_order_id from n where "order".id = $2`, [till.storeId, id]);
       await c.query('commit');
     } catch (e) {
       await c.query('rollback').catch(() => {});

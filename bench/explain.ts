@@ -17,6 +17,9 @@ import { loadAuthInfo } from '../apps/api/src/plugins/auth.ts';
 import { listResource, parseListQuery } from '../apps/api/src/resources/engine.ts';
 import { productsResource } from '../apps/api/src/resources/definitions/products.ts';
 import { listOrders } from '../apps/api/src/modules/sales/orders.query.ts';
+import { saleSchema } from '@pos/domain/schemas/sale';
+import { createSale, requestHash } from '../apps/api/src/modules/sales/sales.service.ts';
+import { presentOrderById } from '../apps/api/src/modules/sales/order.presenter.ts';
 import { OUT_DIR } from './lib.ts';
 
 const [url, what = 'all'] = process.argv.slice(2);
@@ -74,6 +77,25 @@ if (what === 'all' || what === 'history') {
   sections.push(await explainAll('history default', () => listOrders(db, { page: '1', itemsPerPage: '10', 'order[orderId]': 'desc', dateTimeFrom: fmt(y0), dateTimeTo: fmt(new Date(today0.getTime() + 86_340_000)) }, admin)));
   sections.push(await explainAll('history 30 days', () => listOrders(db, { page: '1', itemsPerPage: '10', 'order[orderId]': 'desc', dateTimeFrom: fmt(new Date(today0.getTime() - 30 * 86_400_000)) }, admin)));
   sections.push(await explainAll('closing summary', () => listOrders(db, { page: '1', itemsPerPage: '10', store: String(till.storeIds[0]), dateTimeFrom: today0.toISOString() }, till)));
+}
+if (what === 'all' || what === 'sale') {
+  // One 5-line cash sale through the service, as the route runs it (auth lookups excluded).
+  const { rows: prods } = await pool.query(`select p.id from product p where not exists (select 1 from product_price pp where pp.product_id = p.id)
+    and not exists (select 1 from product_variant v where v.product_id = p.id) order by p.id limit 5 offset 1000`);
+  const { rows: [cash] } = await pool.query(`select id from payment where type = 'cash' limit 1`);
+  const { rows: [t] } = await pool.query(`select id from terminal where store_id = $1 order by id limit 1`, [till.storeIds[0]]);
+  const body = { items: prods.map((p) => ({ item: { id: p.id }, quantity: 1 })), payments: [{ received: 100000, type: cash.id }], store: till.storeIds[0], terminal: t.id, status: 'Completed' };
+  captured.length = 0;
+  const t0 = performance.now();
+  const input = saleSchema.parse(body);
+  const res = await createSale(db, input, till, { requestHash: requestHash(body) });
+  const mid = captured.length;
+  await presentOrderById(db, res.id);
+  const ms = performance.now() - t0;
+  const lines = [`### sale: ${mid} statements in createSale + ${captured.length - mid} in presentOrderById, ${ms.toFixed(1)} ms (one run, pool of 4)`];
+  captured.forEach((q, i) => lines.push(`${String(i + 1).padStart(3)}. ${q.sql.replace(/\s+/g, ' ').slice(0, 160)}`));
+  console.log(lines.join('\n'));
+  sections.push(lines.join('\n'));
 }
 fs.mkdirSync(OUT_DIR, { recursive: true });
 const file = path.join(OUT_DIR, `plans-${what}.txt`);

@@ -55,7 +55,7 @@ export async function generateOrders(databaseUrl: string, opts: { orders?: numbe
     await q(`insert into "order" (id, order_id, customer_id, user_id, store_id, terminal_id, is_suspended, is_deleted, status, previous_status,
         sub_total, item_taxes, total, adjustment, stock_applied, created_at, updated_at)
       select ${base} + g, (g - 1) / 3 + 1 + coalesce(sc.last_order_id, 0),
-        case when g % 10 = 0 then (select min(id) from customer) + g % 1000 end,
+        case when g % 10 = 0 then (select min(id) from customer) + (g / 10) % 1000 end,
         bt.user_id, bs.id, bt.terminal_id,
         g % 97 = 0, g % 50 = 0,
         case when g % 50 = 0 then 'Deleted' when g % 97 = 0 then 'On Hold' when g % 101 = 0 then 'Pending' else 'Completed' end,
@@ -66,7 +66,8 @@ export async function generateOrders(databaseUrl: string, opts: { orders?: numbe
       from (select g, sum(price * quantity) as total from bench_line group by g) l
       join bench_store bs on bs.k = (g - 1) % 3
       left join store_counter sc on sc.store_id = bs.id
-      join bench_till bt on bt.k = bs.k and bt.rn = ((g - 1) / 3) % ${tills}`, [N]);
+      join bench_till bt on bt.k = bs.k and bt.rn = ((g - 1) / 3) % ${tills}
+      order by g`, [N]); // heap in time order, as a real shop writes it
     lap(`orders (${N})`);
     await q(`insert into order_product ("orderId", product_id, quantity, price, cost, created_at, updated_at)
       select ${base} + g, product_id, quantity, price, cost,

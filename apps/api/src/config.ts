@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const DEFAULT_JWT_SECRET = 'dev-only-insecure-secret-change-me';
+export const MIN_PRODUCTION_SECRET = 32;
 
 export interface AppConfig {
   port: number;
@@ -42,7 +43,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir: env.DATA_DIR ?? path.resolve(here, '../../../data'),
     inMemory: false,
     seedDemo: (env.SEED_DEMO ?? 'true') !== 'false',
-    jwtSecret: env.JWT_SECRET ?? DEFAULT_JWT_SECRET,
+    jwtSecret: env.JWT_SECRET || DEFAULT_JWT_SECRET, // an empty JWT_SECRET counts as unset
     jwtTtl: Number(env.JWT_TTL ?? 8 * 3600),
     refreshTtl: Number(env.REFRESH_TTL ?? 30 * 24 * 3600),
     corsOrigins: (env.CORS_ORIGINS ?? `http://localhost:${port},http://127.0.0.1:${port},http://localhost:5173,http://127.0.0.1:5173`)
@@ -58,8 +59,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     loginMaxFailures: Number(env.LOGIN_MAX_FAILURES ?? 10),
     ...overrides,
   };
-  if (config.production && config.jwtSecret === DEFAULT_JWT_SECRET) {
+  if (config.production && (!config.jwtSecret || config.jwtSecret === DEFAULT_JWT_SECRET)) {
     throw new Error('JWT_SECRET must be set in production (refusing to start with the default secret)');
+  }
+  if (config.production && config.jwtSecret.length < MIN_PRODUCTION_SECRET) {
+    // HS256 with a short secret can be brute-forced offline from any token.
+    throw new Error(`JWT_SECRET must be at least ${MIN_PRODUCTION_SECRET} characters in production`);
   }
   return config;
 }

@@ -57,6 +57,12 @@ describe('formatDate / formatDateTime', () => {
     expect(formatDate(new Date(2024, 2, 5, 0, 0))).toBe('05-03-2024');
   });
 
+  it('names AM/PM in the given locale, keeping the pattern', () => {
+    expect(formatDateTime('2024-03-05T14:07:00Z', 'UTC', 'en')).toBe('05-03-2024 02:07 PM');
+    expect(formatDateTime('2024-03-05T14:07:00Z', 'UTC', 'ar')).toBe('05-03-2024 02:07 م');
+    expect(formatDateTime('2024-03-05T09:07:00Z', 'UTC', 'ar')).toBe('05-03-2024 09:07 ص');
+  });
+
   it('gives an empty string for an invalid date', () => {
     expect(formatDate('nonsense')).toBe('');
     expect(formatDateTime(new Date(NaN))).toBe('');

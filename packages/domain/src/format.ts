@@ -48,11 +48,29 @@ export function formatDate(value: Date | string | number, timeZone?: string): st
   return `${pad2(p.day)}-${pad2(p.month)}-${String(p.year).padStart(4, '0')}`;
 }
 
-/** 'dd-MM-yyyy hh:mm a', e.g. '05-03-2024 02:07 PM'; '' for an unparseable value. */
-export function formatDateTime(value: Date | string | number, timeZone?: string): string {
+const dayPeriods = new Map<string, readonly [string, string]>();
+
+/** The locale's AM and PM markers ('AM'/'PM' in English, 'ص'/'م' in Arabic). */
+function dayPeriodsOf(locale: string): readonly [string, string] {
+  let pair = dayPeriods.get(locale);
+  if (!pair) {
+    const f = new Intl.DateTimeFormat(locale, { hour: 'numeric', hour12: true, timeZone: 'UTC' });
+    const mark = (hour: number) => f.formatToParts(Date.UTC(2024, 0, 1, hour)).find((p) => p.type === 'dayPeriod')?.value;
+    pair = [mark(9) ?? 'AM', mark(21) ?? 'PM'];
+    dayPeriods.set(locale, pair);
+  }
+  return pair;
+}
+
+/**
+ * 'dd-MM-yyyy hh:mm a', e.g. '05-03-2024 02:07 PM'; '' for an unparseable value. The pattern is
+ * fixed (spec 9); `locale` only names the AM/PM marker ('05-03-2024 02:07 م' in Arabic).
+ */
+export function formatDateTime(value: Date | string | number, timeZone?: string, locale = 'en'): string {
   const d = toDate(value);
   if (!d) return '';
   const p = localParts(d, timeZone);
   const hour12 = p.hour % 12 === 0 ? 12 : p.hour % 12;
-  return `${formatDate(d, timeZone)} ${pad2(hour12)}:${pad2(p.minute)} ${p.hour < 12 ? 'AM' : 'PM'}`;
+  const [am, pm] = locale.startsWith('en') ? (['AM', 'PM'] as const) : dayPeriodsOf(locale);
+  return `${formatDate(d, timeZone)} ${pad2(hour12)}:${pad2(p.minute)} ${p.hour < 12 ? am : pm}`;
 }

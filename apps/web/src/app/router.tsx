@@ -35,6 +35,12 @@ export const routes: RouteObject[] = [
       { path: '*', element: <NotFoundRoute /> },
     ],
   },
+  // The admin shell (spec 2.1 admin variant): its own lazy chunk, beside the till's layout (no chooser).
+  {
+    path: 'admin/*',
+    hydrateFallbackElement: <FullScreenSpinner />,
+    lazy: async () => ({ Component: (await import('./routes/admin/admin-app')).AdminApp }),
+  },
 ];
 
 export const createAppRouter = () => createBrowserRouter(routes);

@@ -1,5 +1,7 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { apiFetch } from './api-client';
+import { readToken } from './cookies';
 
 export const LANGUAGES = ['en', 'ar'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -54,14 +56,22 @@ void i18n.use(initReactI18next).init({
 });
 applyDocumentLanguage(i18n.language);
 
-/** Switch language: stored in localStorage 'locale', `dir`/`lang` set on <html>. */
+/**
+ * Switch language: stored in localStorage 'locale', `dir`/`lang` set on <html>, and, when someone is
+ * signed in, remembered on the server (POST /api/locale {locale}; ref. client 1.3). The server call
+ * is best effort: its answer is ignored and a failure never blocks the switch (offline till).
+ */
 export async function setLanguage(lng: Language): Promise<void> {
   try {
     localStorage.setItem(LOCALE_STORAGE_KEY, lng);
   } catch {
     // private mode: the choice lasts for this page only
   }
+  if (readToken()) void apiFetch('/locale', { method: 'POST', body: { locale: lng } }).catch(() => undefined);
   await i18n.changeLanguage(lng);
 }
+
+/** The language to format numbers and dates with ('en' | 'ar'). */
+export const currentLanguage = (): Language => ((LANGUAGES as readonly string[]).includes(i18n.resolvedLanguage ?? '') ? (i18n.resolvedLanguage as Language) : 'en');
 
 export default i18n;

@@ -9,7 +9,7 @@ import { hydraCollection, isJunk, parseBody, parseId, parseListQuery, stripReadO
 import { productVariantsResource } from '../../resources/definitions/product-variants.ts';
 import { num } from '../../lib/present.ts';
 import { parseRef } from '@pos/domain/wire-fields';
-import { scopes } from './shared.ts';
+import { inIds, scopes } from './shared.ts';
 import { createTerminal, deleteTerminal, getTerminalDto, presentTerminalDtos, terminalBody, terminalUpdateBody, updateTerminal } from './terminals.service.ts';
 import { createUser, deleteUser, getUserDto, presentUserDtos, updateUser, userCreateBody, userUpdateBody } from './users.service.ts';
 import { exportProducts, importProducts } from './product-csv.service.ts';
@@ -182,7 +182,7 @@ export default async function catalogueRoutes(app: FastifyInstance) {
     const rawIds = q['itemIds[]'] ?? q.itemIds;
     if (rawIds !== undefined) {
       const ids = (Array.isArray(rawIds) ? rawIds : [rawIds]).map((v) => parseRef(v)).filter((v): v is number => typeof v === 'number');
-      conds.push(ids.length ? inArray(product.id, ids) : sql`false`);
+      conds.push(ids.length ? inIds(product.id, ids) : sql`false`);
     }
     const variantId = qInt(q, 'variantId');
     if (variantId !== undefined) conds.push(sql`exists (select 1 from ${productVariant} where ${productVariant.productId} = ${product.id} and ${productVariant.id} = ${variantId})`);
@@ -194,12 +194,14 @@ export default async function catalogueRoutes(app: FastifyInstance) {
     const order = listOrder(q, { id: product.id, name: product.name, basePrice: product.basePrice, cost: product.cost, barcode: product.barcode }, product.id);
     const rows = await app.db.select().from(product).where(where).orderBy(...order).limit(limit).offset(offset);
     const ids = rows.map((r) => r.id);
-    const variants = ids.length ? await app.db.select().from(productVariant).where(inArray(productVariant.productId, ids)).orderBy(asc(productVariant.id)) : [];
+    const variants = ids.length ? await app.db.select().from(productVariant).where(inIds(productVariant.productId, ids)).orderBy(asc(productVariant.id)) : [];
+    const variantsBy = new Map<number, (typeof variants)[number][]>();
+    for (const v of variants) variantsBy.set(v.productId, [...(variantsBy.get(v.productId) ?? []), v]);
     const list = rows.map((p) => ({
       '@id': `/api/products/${p.id}`, '@type': 'Product', id: p.id, name: p.name, sku: p.sku, barcode: p.barcode,
       basePrice: num(p.basePrice), cost: num(p.cost), quantity: num(p.quantity), purchaseUnit: p.purchaseUnit, saleUnit: p.saleUnit,
       manageInventory: p.manageInventory, isActive: p.isActive,
-      variants: variants.filter((v) => v.productId === p.id).map((v) => ({
+      variants: (variantsBy.get(p.id) ?? []).map((v) => ({
         '@id': `/api/product_variants/${v.id}`, '@type': 'ProductVariant', id: v.id, name: v.name, attributeName: v.attributeName,
         attributeValue: v.attributeValue, barcode: v.barcode, price: num(v.price), quantity: num(v.quantity),
       })),

@@ -10,7 +10,7 @@ import {
 import type { ResourceCtx } from '../../resources/engine.ts';
 import { moveStock } from '../../lib/stock.ts';
 import { CsvSyntaxError, firstInvalidUtf8, formatRow, parseCsv, unneutralise } from './csv.ts';
-import { BARCODE_USED, scopes, trimDecimal, type LinkTable } from './shared.ts';
+import { BARCODE_USED, inIds, scopes, trimDecimal, type LinkTable } from './shared.ts';
 
 /**
  * Product CSV (export and import use the same columns, so an export re-imports unchanged).
@@ -110,7 +110,7 @@ export function exportHeader(stores: { id: number; name: string }[]): string[] {
 async function linksOf(db: Db | Tx, link: LinkTable, ids: number[]) {
   const m = new Map<number, number[]>();
   if (!ids.length) return m;
-  const rows = await (db as Db).select({ p: link.productId, o: link.otherId }).from(link as any).where(inArray(link.productId, ids)).orderBy(asc(link.otherId));
+  const rows = await (db as Db).select({ p: link.productId, o: link.otherId }).from(link as any).where(inIds(link.productId, ids)).orderBy(asc(link.otherId));
   for (const r of rows as { p: number; o: number }[]) m.set(r.p, [...(m.get(r.p) ?? []), r.o]);
   return m;
 }
@@ -133,9 +133,11 @@ export async function* exportProducts(db: Db, ctx: ResourceCtx): AsyncGenerator<
     const stocks = lk.stores.length
       ? await db.select().from(productStore).where(and(inArray(productStore.productId, ids), inArray(productStore.storeId, lk.stores.map((s) => s.id))))
       : [];
+    const stockBy = new Map<number, (typeof stocks)[number][]>();
+    for (const s of stocks) stockBy.set(s.productId, [...(stockBy.get(s.productId) ?? []), s]);
     let chunk = '';
     for (const p of rows) {
-      const mine = stocks.filter((s) => s.productId === p.id);
+      const mine = stockBy.get(p.id) ?? [];
       const names = (idx: NameIndex, list: number[] | undefined) => (list ?? []).filter((id) => idx.byId.has(id)).map((id) => idx.token(id)).join(LIST_SEPARATOR);
       const total = mine.reduce((sum, s) => sum + parseQuantity(s.quantity), 0);
       chunk += formatRow([

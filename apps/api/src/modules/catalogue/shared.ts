@@ -1,4 +1,4 @@
-import { and, eq, exists, inArray, notExists, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, exists, inArray, notExists, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { validationError } from '@pos/domain/errors';
@@ -6,7 +6,7 @@ import { BLANK, NOT_CHOICE, TOO_LONG, decimal, parseRef } from '@pos/domain/wire
 import type { Db, Tx } from '../../db/client.ts';
 import {
   barcode as barcodeTable, brand, brandStore, category, categoryStore, department, product, productStore, productVariant,
-  supplier, supplierStore, tax, taxStore, terminal, userAccount, userStore,
+  store, supplier, supplierStore, tax, taxStore, terminal, userAccount, userStore,
 } from '../../db/schema/index.ts';
 import { storeColumnScope, storeLinkScope } from '../../resources/filters.ts';
 import type { ResourceCtx, ResourceDef } from '../../resources/engine.ts';
@@ -69,6 +69,9 @@ export function productVisible(productId: PgColumn | SQL, storeIds: number[]): S
   const any = sql`(select 1 from ${productStore} where ${productStore.productId} = ${productId})`;
   if (!storeIds.length) return notExists(any);
   return or(
+    // A caller in every store sees every product: an uncorrelated check computed once per query,
+    // which spares the per-row probes below for the usual back-office admin.
+    notExists(sql`(select 1 from ${store} where ${notInArray(store.id, storeIds)})`),
     exists(sql`(select 1 from ${productStore} where ${productStore.productId} = ${productId} and ${inArray(productStore.storeId, storeIds)})`),
     notExists(any),
   )!;
@@ -89,7 +92,7 @@ export async function visibleIds(db: Db | Tx, def: Pick<ResourceDef, 'table' | '
   const unique = [...new Set(ids)];
   if (!unique.length) return new Set();
   const scope = def.scope?.({ ...ctx, db: db as Db });
-  const where = scope ? and(inArray(def.table.id, unique), scope) : inArray(def.table.id, unique);
+  const where = scope ? and(inIds(def.table.id, unique), scope) : inIds(def.table.id, unique);
   const rows = await (db as Db).select({ id: def.table.id }).from(def.table as any).where(where);
   return new Set(rows.map((r: any) => r.id as number));
 }
@@ -229,3 +232,13 @@ export const refsField = (minMessage?: string) =>
     if (minMessage && v.length === 0) ctx.addIssue({ code: 'custom', message: minMessage });
     return [...new Set(out)];
   }).optional();
+
+/**
+ * `col IN ids` that stays one bind parameter for long lists (PostgreSQL allows 65535 parameters;
+ * a terminal edit may send every product id).
+ */
+export function inIds(col: PgColumn | SQL, ids: number[]): SQL {
+  if (ids.length <= 1000) return inArray(col as PgColumn, ids);
+  const literal = `{${ids.filter((n) => Number.isInteger(n)).join(',')}}`;
+  return sql`${col} = any(${literal}::int[])`;
+}

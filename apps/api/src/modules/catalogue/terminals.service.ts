@@ -1,4 +1,4 @@
-import { and, asc, eq, exists, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, exists, inArray, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { flag, ref, text } from '@pos/domain/wire-fields';
 import { notFound, validationError } from '@pos/domain/errors';
@@ -7,7 +7,7 @@ import { closing, order, product, productCategory, productTerminal, store, termi
 import type { ResourceCtx } from '../../resources/engine.ts';
 import { dateObj, presentStoreBrief } from '../../lib/present.ts';
 import { assertCallerStore } from '../../lib/scope.ts';
-import { assertVisible, productVisible, scopes, optText, refsField } from './shared.ts';
+import { assertVisible, inIds, productVisible, scopes, optText, refsField } from './shared.ts';
 
 
 /**
@@ -48,9 +48,9 @@ async function assignProducts(tx: Tx, terminalId: number, storeId: number | null
   if (categories) await assertVisible(tx, scopes.category, categories, ctx, 'categories', 'Category');
   if (exclude) await assertVisible(tx, scopes.product, exclude, ctx, 'excludeProducts', 'Product');
   const conds: SQL[] = [productVisible(product.id, storeId != null ? [storeId] : ctx.auth.storeIds)];
-  if (products) conds.push(inArray(product.id, products));
+  if (products) conds.push(inIds(product.id, products));
   if (categories) conds.push(exists(sql`(select 1 from ${productCategory} where ${productCategory.productId} = ${product.id} and ${inArray(productCategory.otherId, categories)})`));
-  if (exclude) conds.push(notInArray(product.id, exclude));
+  if (exclude) conds.push(sql`not (${inIds(product.id, exclude)})`);
   await tx.delete(productTerminal).where(eq(productTerminal.otherId, terminalId));
   await tx.execute(sql`insert into ${productTerminal} (product_id, terminal_id) select ${product.id}, ${terminalId}::int from ${product} where ${and(...conds)}`);
 }

@@ -54,11 +54,14 @@ export async function loadCustomerFigures(db: Db | Tx, ids: number[]): Promise<M
   return out;
 }
 
-const ZERO: FiguresCents = { sale: 0, paid: 0, outstanding: 0, openingBalance: 0, balance: 0 };
-
-/** The customer fields every response shares (orders and payments are added by the customers module). */
-export function presentCustomerFields(c: typeof customer.$inferSelect, f: FiguresCents | undefined) {
-  const fig = f ?? { ...ZERO, openingBalance: parseMoney(c.openingBalance), balance: parseMoney(c.openingBalance) };
+/**
+ * The customer fields every response shares (orders and payments are added by the customers
+ * module). Without figures (`null`, e.g. inside order lists, where computing every customer's
+ * credit would cost a scan of their whole history) sale/paid/outstanding/balance are left out.
+ */
+export function presentCustomerFields(c: typeof customer.$inferSelect, f: FiguresCents | null | undefined) {
+  const opening = parseMoney(c.openingBalance);
+  const fig = f === undefined ? { sale: 0, paid: 0, outstanding: 0, openingBalance: opening, balance: opening } : f;
   return {
     '@id': `/api/customers/${c.id}`,
     '@type': 'Customer',
@@ -75,10 +78,7 @@ export function presentCustomerFields(c: typeof customer.$inferSelect, f: Figure
     allowCreditSale: c.allowCreditSale,
     allowCredit: c.allowCreditSale,
     creditLimit: num(c.creditLimit),
-    sale: toDecimal(fig.sale),
-    paid: toDecimal(fig.paid),
-    outstanding: toDecimal(fig.outstanding),
-    balance: toDecimal(fig.balance),
+    ...(fig ? { sale: toDecimal(fig.sale), paid: toDecimal(fig.paid), outstanding: toDecimal(fig.outstanding), balance: toDecimal(fig.balance) } : {}),
     createdAt: isoDate(c.createdAt),
     updatedAt: isoDate(c.updatedAt),
     uuid: c.uuid,

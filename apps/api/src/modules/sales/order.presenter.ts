@@ -30,8 +30,10 @@ const groupBy = <T, K>(rows: T[], key: (r: T) => K) => {
 const taxBrief = (t: { id: number; name: string; rate: string }) => ({ '@id': `/api/taxes/${t.id}`, '@type': 'Tax', id: t.id, name: t.name, rate: num(t.rate) });
 
 export interface PresentOptions {
-  /** Embed the customer (with sale/paid/outstanding). Off inside a customer's own order list. */
+  /** Embed the customer. Off inside a customer's own order list. */
   withCustomer?: boolean;
+  /** Add the customer's sale/paid/outstanding/balance (single orders; lists leave them out). */
+  customerFigures?: boolean;
 }
 
 /**
@@ -68,7 +70,7 @@ export async function presentOrders(db: Db | Tx, rows: OrderRow[], opts: Present
       : byId((u) => d.select().from(customer).where(inArray(customer.id, u)), rows.map((r) => r.customerId)),
     byId((u) => d.select().from(order).where(inArray(order.id, u)), rows.map((r) => r.returnedFromId)),
   ]);
-  const figures = customers.size ? await loadCustomerFigures(d, [...customers.keys()]) : new Map();
+  const figures = opts.customerFigures && customers.size ? await loadCustomerFigures(d, [...customers.keys()]) : null;
   const itemsBy = groupBy(items, (i) => i.orderId);
   const lineTaxesBy = groupBy(lineTaxes, (x) => x.lt.orderProductId);
   const productTaxesBy = groupBy(productTaxes, (x) => x.productId);
@@ -101,7 +103,7 @@ export async function presentOrders(db: Db | Tx, rows: OrderRow[], opts: Present
       '@type': 'Order',
       id: o.id,
       orderId: o.orderId,
-      customer: c ? presentCustomerFields(c, figures.get(c.id))
+      customer: c ? presentCustomerFields(c, figures ? figures.get(c.id) : null)
         : o.customerName ? { id: null, name: o.customerName } : null,
       customerName: o.customerName,
       isSuspended: o.isSuspended,
@@ -169,7 +171,7 @@ export async function presentOrders(db: Db | Tx, rows: OrderRow[], opts: Present
 export type OrderDto = Awaited<ReturnType<typeof presentOrders>>[number];
 
 /** One order as presented; 404 when it does not exist. (Store scoping is the caller's job.) */
-export async function presentOrderById(db: Db | Tx, id: number, opts: PresentOptions = {}): Promise<OrderDto> {
+export async function presentOrderById(db: Db | Tx, id: number, opts: PresentOptions = { customerFigures: true }): Promise<OrderDto> {
   const rows = await (db as Db).select().from(order).where(eq(order.id, id)).limit(1);
   if (!rows.length) throw notFound('Order not found');
   const [dto] = await presentOrders(db, rows, opts);

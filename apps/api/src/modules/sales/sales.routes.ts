@@ -79,7 +79,7 @@ export default async function salesRoutes(app: FastifyInstance) {
     return { order: await presentOrderById(db, result.id) };
   });
 
-  app.post('/api/admin/order/restore/:id', { config: user, schema: { tags, summary: 'Restore a deleted order (admin): {order}' } }, async (request) => {
+  app.post('/api/admin/order/restore/:id', { config: { auth: 'admin' as const }, schema: { tags, summary: 'Restore a deleted order (admin): {order}' } }, async (request) => {
     const auth = caller(request);
     const id = parseId((request.params as any).id);
     await restoreOrder(db, id, auth);

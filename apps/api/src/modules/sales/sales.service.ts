@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { AppError, conflict, forbidden, notFound, validationError, type Violation } from '@pos/domain/errors';
+import { conflict, forbidden, notFound, validationError, type Violation } from '@pos/domain/errors';
 import { computeOrderTotals, resolveOrderDiscount, type OrderDiscountInput, type OrderTotals } from '@pos/domain/cart';
 import { divRoundHalfAway, parseMoney, parseQuantity, parseRate, quantityToString, toDecimalString, toSafeNumber } from '@pos/domain/money';
 import { allocatePayments, changeDue, roundingAdjustment, validatePaymentAdd } from '@pos/domain/tender';
@@ -844,4 +844,3 @@ export async function assertOrderVisible(db: Db, id: number, actor: AuthInfo): P
   if (!row || !actor.storeIds.includes(row.storeId)) throw notFound('Order not found');
 }
 
-export { AppError };

@@ -6,7 +6,7 @@ export function PosDashboardRoute() {
   const { t } = useTranslation('common');
   return (
     <main className="container">
-      <h1>Dashboard</h1>
+      <h1>{t('dashboard')}</h1>
       <Link to="/pos">{t('back')}</Link>
     </main>
   );

@@ -5,6 +5,8 @@ import { Button } from '@/components/ui/button';
 import { FullScreenSpinner } from '@/components/ui/spinner';
 import { StoreTerminalChooser } from '@/features/auth/components/store-terminal-chooser';
 import { useLogout } from '@/features/auth/hooks/use-logout';
+import { usePreferences } from '@/features/sale/preferences-store';
+import { TouchKeyboard } from '@/features/touch/components/touch-keyboard';
 import { resetSession, selectStoreTerminal, useSession } from '@/lib/session';
 import { bootSession } from '../session-boot';
 
@@ -15,6 +17,7 @@ import { bootSession } from '../session-boot';
 export function RootLayout() {
   const session = useSession();
   const logout = useLogout();
+  const enableTouch = usePreferences((p) => p.enableTouch);
 
   useEffect(() => {
     if (session.status === 'booting') void bootSession();
@@ -28,6 +31,8 @@ export function RootLayout() {
       {session.user && !session.ready && (
         <StoreTerminalChooser user={session.user} onSelect={selectStoreTerminal} onLogout={() => void logout()} />
       )}
+      {/* Touch mode (Settings > General): bigger targets and the on-screen keyboard on every screen. */}
+      <TouchKeyboard enabled={enableTouch} />
     </>
   );
 }

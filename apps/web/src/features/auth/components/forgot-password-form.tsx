@@ -10,7 +10,7 @@ import { applyServerErrors, errorText } from '@/lib/form-errors';
 import { useForgotPasswordMutation, type ForgotPasswordInput } from '../api/forgot-password';
 
 /** Spec 2.4 request screen: success banner with the server message, or error banner + field errors. */
-export function ForgotPasswordForm() {
+export function ForgotPasswordForm({ loginPath = '/' }: { loginPath?: string } = {}) {
   const { t } = useTranslation('auth');
   const mutation = useForgotPasswordMutation();
   const [banner, setBanner] = useState<{ variant: 'success' | 'error'; text: string } | null>(null);
@@ -44,7 +44,7 @@ export function ForgotPasswordForm() {
         {t('forgot.submit')}
       </Button>
       <div className="auth-links">
-        <Link to="/">{t('forgot.login')}</Link>
+        <Link to={loginPath}>{t('forgot.login')}</Link>
       </div>
     </form>
   );

@@ -9,10 +9,17 @@ import { applyServerErrors } from '@/lib/form-errors';
 import type { LoginInput } from '../api/login';
 import { useSignIn } from '../hooks/use-sign-in';
 
+export interface LoginFormProps {
+  /** The portal asked for: ROLE_USER (till, default) or ROLE_ADMIN (admin shell). */
+  role?: string;
+  /** Where 'Forgot Password?' leads (default /forgot-password). */
+  forgotPath?: string;
+}
+
 /** Spec 2.2. On success the session has a user without store/terminal: the chooser takes over. */
-export function LoginForm() {
+export function LoginForm({ role, forgotPath = '/forgot-password' }: LoginFormProps = {}) {
   const { t } = useTranslation('auth');
-  const signIn = useSignIn();
+  const signIn = useSignIn(role);
   const [banner, setBanner] = useState<string | null>(null);
   const { register, handleSubmit, setError, formState: { errors } } = useForm<LoginInput>({
     defaultValues: { username: '', password: '' },
@@ -50,7 +57,7 @@ export function LoginForm() {
         {t('login.submit')}
       </Button>
       <div className="auth-links">
-        <Link to="/forgot-password">{t('login.forgot')}</Link>
+        <Link to={forgotPath}>{t('login.forgot')}</Link>
       </div>
     </form>
   );

@@ -4,9 +4,9 @@ import { Button, type ButtonProps } from '@/components/ui/button';
 import { useLogout } from '../hooks/use-logout';
 
 /** "Logout" button for the till toolbar and headers. */
-export function LogoutButton({ children, ...props }: Omit<ButtonProps, 'onClick' | 'loading'>) {
+export function LogoutButton({ children, redirectTo, ...props }: Omit<ButtonProps, 'onClick' | 'loading'> & { redirectTo?: string }) {
   const { t } = useTranslation('auth');
-  const logout = useLogout();
+  const logout = useLogout(redirectTo);
   const [busy, setBusy] = useState(false);
   return (
     <Button

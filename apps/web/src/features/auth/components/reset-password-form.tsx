@@ -13,7 +13,7 @@ interface ResetValues {
 }
 
 /** Spec 2.4 reset form: New Password for the token in the link. */
-export function ResetPasswordForm({ token }: { token: string }) {
+export function ResetPasswordForm({ token, loginPath = '/' }: { token: string; loginPath?: string }) {
   const { t } = useTranslation('auth');
   const mutation = useResetPasswordMutation();
   const [banner, setBanner] = useState<{ variant: 'success' | 'error'; text: string } | null>(null);
@@ -48,7 +48,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
         {t('reset.submit')}
       </Button>
       <div className="auth-links">
-        <Link to="/">{t('reset.login')}</Link>
+        <Link to={loginPath}>{t('reset.login')}</Link>
       </div>
     </form>
   );

@@ -6,9 +6,9 @@ import { logoutRequest } from '../api/logout';
 
 /**
  * Spec 4 logout: drop the token cookies, tell the server (errors ignored: offline logout still
- * logs out), end the session, forget cached server data, go to '/'.
+ * logs out), end the session, forget cached server data, go to '/' (the admin shell: '/admin').
  */
-export function useLogout() {
+export function useLogout(redirectTo = '/') {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   return useCallback(async () => {
@@ -16,6 +16,6 @@ export function useLogout() {
     await logoutRequest().catch(() => undefined);
     endSession();
     queryClient.clear();
-    await navigate('/', { replace: true });
-  }, [navigate, queryClient]);
+    await navigate(redirectTo, { replace: true });
+  }, [navigate, queryClient, redirectTo]);
 }

@@ -44,13 +44,11 @@ interface EditCellProps {
 function EditCell({ value, label, active, disabled, allowNegative, onCommit, onFocus, inputRef }: EditCellProps) {
   const [text, setText] = useState(value);
   const [editing, setEditing] = useState(false);
+  // Escape cancels: the blur that follows must not commit.
+  const cancelled = useRef(false);
   useEffect(() => {
     if (!editing) setText(value);
   }, [value, editing]);
-  const commit = () => {
-    setEditing(false);
-    if (text !== value) onCommit(text);
-  };
   return (
     <NumberInput
       aria-label={label}
@@ -60,20 +58,23 @@ function EditCell({ value, label, active, disabled, allowNegative, onCommit, onF
       allowNegative={allowNegative}
       ref={inputRef}
       onFocus={() => {
+        cancelled.current = false;
         setEditing(true);
         setText(value);
         onFocus();
       }}
       onValueChange={(t) => setText(t)}
-      onBlur={commit}
+      onBlur={() => {
+        setEditing(false);
+        if (!cancelled.current && text !== value) onCommit(text);
+        cancelled.current = false;
+      }}
       onKeyDown={(e: KeyboardEvent<HTMLInputElement>) => {
         if (e.key === 'Enter' && !e.ctrlKey) {
           e.preventDefault();
-          commit();
-          e.currentTarget.blur();
+          e.currentTarget.blur(); // commits once, in onBlur
         } else if (e.key === 'Escape') {
-          setText(value);
-          setEditing(false);
+          cancelled.current = true;
           e.currentTarget.blur();
         }
       }}

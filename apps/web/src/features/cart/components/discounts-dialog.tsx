@@ -48,7 +48,7 @@ export function DiscountsDialog({ open, onClose, discounts }: { open: boolean; o
             </Button>
           ))}
         </div>
-        <form onSubmit={submit} className="stack" aria-label={t('discounts.open')}>
+        <form onSubmit={submit} noValidate className="stack" aria-label={t('discounts.open')}>
           <div className="row" role="radiogroup" aria-label={t('discounts.rateType')}>
             {(['fixed', 'percent'] as const).map((rt) => (
               <Button key={rt} size="sm" role="radio" aria-checked={rateType === rt} variant={rateType === rt ? 'primary' : 'secondary'} onClick={() => setRateType(rt)}>

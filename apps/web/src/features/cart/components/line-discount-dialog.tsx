@@ -38,7 +38,7 @@ export function LineDiscountDialog({ open, onClose, onApply }: LineDiscountDialo
   };
   return (
     <Dialog open={open} onClose={onClose} title={t('cart.updateDiscount')} size="sm">
-      <form onSubmit={submit} className="stack">
+      <form onSubmit={submit} noValidate className="stack">
         <Select
           label={t('discounts.rateType')}
           value={type}

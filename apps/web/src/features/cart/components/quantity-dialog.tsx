@@ -34,7 +34,7 @@ export function QuantityDialog({ open, onClose, onApply }: QuantityDialogProps) 
   };
   return (
     <Dialog open={open} onClose={onClose} title={t('cart.updateQuantity')} size="sm">
-      <form onSubmit={submit} className="stack">
+      <form onSubmit={submit} noValidate className="stack">
         <NumberInput label={t('cart.quantity')} value={text} onValueChange={(v) => setText(v)} error={error} autoFocus data-autofocus />
         <Button type="submit">{t('cart.update')}</Button>
       </form>

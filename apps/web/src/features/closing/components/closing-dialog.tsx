@@ -14,6 +14,7 @@ import { isHttpError } from '@/lib/api-client';
 import { wireDate } from '@/features/list-table/lib/dates';
 import { useClosingFigures, useOpenedClosing, useSaveClosing, type Closing, type ClosingBody } from '../api/closing.ts';
 import { closingFigures, DENOMINATIONS } from '../lib/closing-figures.ts';
+import '@/features/list-table/backoffice.css';
 
 export interface ClosingDialogProps {
   open: boolean;

@@ -95,7 +95,8 @@ export function CustomerPaymentsDialog({ customer, onClose, locale = 'en' }: { c
         <div className="summary-card"><span className="text-muted">{t('customers.outstanding')}</span><strong className={outstanding > 0 ? 'text-danger' : 'text-success'}>{money(outstanding)}</strong></div>
         <div className="summary-card"><span className="text-muted">{t('customers.creditLimit')}</span><strong>{limit === null ? t('customers.noLimit') : money(limit)}</strong></div>
       </div>
-      {isLoading && !data ? <Spinner /> : (
+      {isLoading && <Spinner size="sm" />}
+      {(
         <table className="data-table">
           <thead>
             <tr>

@@ -16,6 +16,7 @@ import { cents } from '@/features/list-table/lib/amounts';
 import { relativeTime, todayRange } from '@/features/list-table/lib/dates';
 import { useCreateExpense, useExpenses } from '../api/expenses.ts';
 import { expenseSchema, type ExpenseForm } from '../lib/expense-schema.ts';
+import '@/features/list-table/backoffice.css';
 
 export interface ExpensesDialogProps {
   open: boolean;

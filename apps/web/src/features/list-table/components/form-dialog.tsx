@@ -2,6 +2,7 @@ import { useId, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Dialog, type DialogSize } from '@/components/ui/dialog';
+import '../backoffice.css';
 
 export interface FormDialogProps {
   open: boolean;

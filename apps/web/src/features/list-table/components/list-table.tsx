@@ -11,6 +11,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { apiGet } from '../api/http.ts';
 import { buildListParams, DEFAULT_PAGE_SIZE, pageCount, PAGE_SIZES, type ParamValue } from '../lib/list-query.ts';
+import '../backoffice.css';
 
 export type ListFetcher = (url: string, params: URLSearchParams) => Promise<unknown>;
 

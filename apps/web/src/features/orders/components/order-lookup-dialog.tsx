@@ -52,7 +52,7 @@ export function OrderLookupDialog({ open, onClose, onFound, storeId = null, loca
   };
   return (
     <Dialog open={open} onClose={onClose} title={t('order.lookup')} size="sm">
-      <form className="stack" onSubmit={(e) => void submit(e)}>
+      <form className="stack" noValidate onSubmit={(e) => void submit(e)}>
         <Input label={t('order.numberLabel')} hint={t('order.scanHint')} value={text} onChange={(e) => setText(e.target.value)} error={error} autoFocus data-autofocus />
         <Button type="submit" disabled={busy}>{busy ? t('order.finding') : t('order.find')}</Button>
       </form>

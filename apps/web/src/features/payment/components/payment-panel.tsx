@@ -307,7 +307,7 @@ export function PaymentPanel({
               {QUICK_CASH_DENOMINATIONS.map((units) => (
                 <Button key={units} size="sm" variant="secondary" disabled={!added.length} onClick={() => applyQuickNote(units)}>
                   {units}
-                  {noteCounts[units] ? <span className="badge">{noteCounts[units]}</span> : null}
+                  {noteCounts[units] ? <>{' '}<span className="badge">×{noteCounts[units]}</span></> : null}
                 </Button>
               ))}
             </div>

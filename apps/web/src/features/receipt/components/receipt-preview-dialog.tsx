@@ -77,7 +77,7 @@ export function ReceiptPreviewDialog({ order, settings, onClose, locale, autoPri
     >
       {order && <div className="receipt-preview"><Receipt order={order} settings={settings} locale={locale} ref={node} /></div>}
       {emailOpen && (
-        <form className="stack receipt-email" onSubmit={submit}>
+        <form className="stack receipt-email" noValidate onSubmit={submit}>
           <Input label={t('receipt.emails')} hint={t('receipt.emailsHint')} value={to} onChange={(e) => setTo(e.target.value)} type="text" autoFocus />
           <Button type="submit" loading={send.isPending}>{t('receipt.send')}</Button>
         </form>

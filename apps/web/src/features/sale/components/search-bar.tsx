@@ -26,6 +26,7 @@ export function SearchBar({ query, quantity, onQueryChange, onQuantityChange, on
     <form
       className="search-bar row"
       role="search"
+      noValidate
       onSubmit={(e) => {
         e.preventDefault();
         if (query.trim()) onScan(query);

@@ -13,6 +13,7 @@ import { TaxesTab } from './taxes-tab.tsx';
 import { DepartmentsTab } from './departments-tab.tsx';
 import { BarcodesTab } from './barcodes-tab.tsx';
 import { TerminalsTab } from './terminals-tab.tsx';
+import '@/features/list-table/backoffice.css';
 
 // The General tab belongs to the till (features/sale): its own chunk, like every tab body below.
 const GeneralSettings = lazy(() => import('@/features/sale/components/general-settings').then((m) => ({ default: m.GeneralSettings })));

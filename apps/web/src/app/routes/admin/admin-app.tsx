@@ -1,0 +1,63 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Route, Routes } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { FullScreenSpinner } from '@/components/ui/spinner';
+import { bootAdminSession } from '@/features/admin/admin-session';
+import { usePreferences } from '@/features/sale/preferences-store';
+import { TouchKeyboard } from '@/features/touch/components/touch-keyboard';
+import { resetSession, useSession } from '@/lib/session';
+import { NotFoundRoute } from '../not-found';
+import { AdminLayoutRoute } from './admin-layout';
+import { AdminDashboardRoute } from './admin-dashboard';
+import { AdminLoginRoute } from './admin-login';
+import { AdminForgotPasswordRoute, AdminResetPasswordRoute } from './admin-password';
+import { AdminProfileRoute } from './admin-profile';
+import { AdminUserCreateRoute, AdminUserEditRoute, AdminUsersRoute } from './admin-users';
+
+/**
+ * /admin/*: the admin shell (spec 1 and 2.1, admin variant), one lazy chunk served by the same
+ * process and built from the same components as the till. It sits beside the till's RootLayout,
+ * not under it: it starts the session with ?role=ROLE_ADMIN and never opens the store chooser.
+ */
+export function AdminApp() {
+  const session = useSession();
+  const enableTouch = usePreferences((p) => p.enableTouch);
+
+  useEffect(() => {
+    if (session.status === 'booting') void bootAdminSession();
+  }, [session.status]);
+
+  if (session.status === 'booting') return <FullScreenSpinner />;
+  if (session.status === 'failed') return <AdminInitError />;
+  return (
+    <>
+      <Routes>
+        <Route index element={<AdminLoginRoute />} />
+        <Route path="forgot-password" element={<AdminForgotPasswordRoute />} />
+        <Route path="reset-password/*" element={<AdminResetPasswordRoute />} />
+        <Route element={<AdminLayoutRoute />}>
+          <Route path="dashboard" element={<AdminDashboardRoute />} />
+          <Route path="profile" element={<AdminProfileRoute />} />
+          <Route path="users" element={<AdminUsersRoute />} />
+          <Route path="users/create" element={<AdminUserCreateRoute />} />
+          <Route path="users/edit/:id" element={<AdminUserEditRoute />} />
+        </Route>
+        <Route path="*" element={<NotFoundRoute />} />
+      </Routes>
+      <TouchKeyboard enabled={enableTouch} />
+    </>
+  );
+}
+
+function AdminInitError() {
+  const { t } = useTranslation('common');
+  return (
+    <main className="fullscreen-center" role="alert">
+      <h1>{t('initError')}</h1>
+      <Button onClick={resetSession}>{t('retry')}</Button>
+    </main>
+  );
+}
+
+export default AdminApp;

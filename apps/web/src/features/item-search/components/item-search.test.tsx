@@ -1,0 +1,146 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { jsonResponse, renderWithProviders } from '@/test/render';
+import type { Product } from '@/features/catalogue-cache/types';
+import { searchSettingsStore } from '@/features/item-search/search-client';
+import { ItemDetailDialog } from './item-detail-dialog';
+import { ItemSearchDialog } from './item-search-dialog';
+import { VariantChooser } from './variant-chooser';
+
+const month = new Date().getMonth() + 1;
+const products: Product[] = [
+  { id: 1, name: 'Fresh Milk 1L', barcode: '5000000000001', basePrice: 10.75 },
+  { id: 2, name: 'Classic Milk 1L', barcode: '5000000000011', basePrice: 4, prices: [{ month, basePrice: 3.5 }] },
+  { id: 3, name: 'Organic Tea 250g', barcode: '5000000000003', basePrice: 7.25 },
+];
+const byId = new Map(products.map((p) => [p.id, p]));
+
+const fetchMock = vi.fn<typeof fetch>();
+
+// jsdom has no layout: give the virtualised list a viewport so it renders rows.
+const sizes = ['clientHeight', 'clientWidth'] as const;
+beforeAll(() => {
+  for (const key of sizes) Object.defineProperty(HTMLElement.prototype, key, { configurable: true, get: () => (key === 'clientHeight' ? 600 : 800) });
+});
+afterAll(() => {
+  for (const key of sizes) delete (HTMLElement.prototype as unknown as Record<string, unknown>)[key];
+});
+beforeEach(() => {
+  fetchMock.mockReset();
+  vi.stubGlobal('fetch', fetchMock);
+  searchSettingsStore.set({ closeAfterAdd: true, isCaseSensitive: false, threshold: 0.2 });
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('ItemSearchDialog (ctrl+f)', () => {
+  it('lists everything, filters fuzzily, moves with the arrows (wrapping) and adds with enter at the quantity typed', async () => {
+    const onAdd = vi.fn();
+    const onClose = vi.fn();
+    renderWithProviders(<ItemSearchDialog open onClose={onClose} products={products} version={1} byId={byId} facets={null} onAdd={onAdd} onView={() => {}} />);
+    expect(await screen.findByRole('dialog', { name: 'Search items (3)' })).toBeInTheDocument();
+    const box = screen.getByLabelText('Search by name, barcode or price');
+    await userEvent.type(box, 'milk');
+    await screen.findByRole('dialog', { name: 'Search items (2)' });
+    // Struck-through base price when a price rule applies.
+    const classic = screen.getByRole('option', { name: /Classic Milk/ });
+    expect(within(classic).getByTestId('base-price')).toHaveTextContent('$4.0');
+    expect(classic).toHaveTextContent('$3.5');
+    expect(screen.getAllByRole('option')[0]).toHaveAttribute('aria-selected', 'true');
+    await userEvent.keyboard('{ArrowUp}');
+    expect(screen.getAllByRole('option')[1]).toHaveAttribute('aria-selected', 'true');
+    await userEvent.keyboard('{ArrowDown}');
+    expect(screen.getAllByRole('option')[0]).toHaveAttribute('aria-selected', 'true');
+    const qty = screen.getByLabelText('Quantity');
+    await userEvent.clear(qty);
+    await userEvent.type(qty, '3');
+    await userEvent.click(box);
+    await userEvent.keyboard('{Enter}');
+    expect(onAdd).toHaveBeenCalledWith(expect.objectContaining({ name: 'Fresh Milk 1L' }), 3000);
+    expect(onClose).toHaveBeenCalled();
+  });
+
+  it("keeps the window open when asked, and shows 'Pattern length exceeds max of 32.'", async () => {
+    searchSettingsStore.set({ closeAfterAdd: false, isCaseSensitive: false, threshold: 0.2 });
+    const onClose = vi.fn();
+    const onAdd = vi.fn();
+    renderWithProviders(<ItemSearchDialog open onClose={onClose} products={products} version={2} byId={byId} facets={null} onAdd={onAdd} onView={() => {}} />);
+    await screen.findByRole('dialog', { name: 'Search items (3)' });
+    await userEvent.click(screen.getByRole('option', { name: /Organic Tea/ }));
+    expect(onAdd).toHaveBeenCalledWith(expect.objectContaining({ id: 3 }), 1000);
+    expect(onClose).not.toHaveBeenCalled();
+    await userEvent.type(screen.getByLabelText('Search by name, barcode or price'), 'x'.repeat(33));
+    expect((await screen.findAllByText('Pattern length exceeds max of 32.')).length).toBeGreaterThan(0);
+  });
+
+  it('has its settings: close after adding, case-sensitive, threshold 0 to 1 in steps of 0.1', async () => {
+    renderWithProviders(<ItemSearchDialog open onClose={() => {}} products={products} version={3} byId={byId} facets={null} onAdd={() => {}} onView={() => {}} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Search settings' }));
+    const settings = await screen.findByRole('dialog', { name: 'Search settings' });
+    await userEvent.click(within(settings).getByRole('switch', { name: 'Case-sensitive search' }));
+    expect(searchSettingsStore.get().isCaseSensitive).toBe(true);
+    await userEvent.click(within(settings).getByRole('switch', { name: 'Close the search window after adding an item' }));
+    expect(searchSettingsStore.get().closeAfterAdd).toBe(false);
+    const slider = within(settings).getByRole('slider');
+    expect(slider).toHaveAttribute('min', '0');
+    expect(slider).toHaveAttribute('max', '1');
+    expect(slider).toHaveAttribute('step', '0.1');
+    expect(slider).toHaveValue('0.2');
+  });
+});
+
+describe('VariantChooser', () => {
+  const shirt: Product = {
+    id: 5, name: 'T-Shirt', basePrice: 20,
+    variants: [{ id: 51, attributeValue: 'S-Black', barcode: '51', price: null }, { id: 52, attributeValue: 'M-Black', barcode: '52', price: 22 }],
+  };
+  it('moves with the arrows (wrapping) and picks with enter or a click', async () => {
+    const onPick = vi.fn();
+    renderWithProviders(<VariantChooser product={shirt} onPick={onPick} onClose={() => {}} />);
+    const list = screen.getByRole('listbox', { name: 'Variants' });
+    expect(list).toHaveFocus();
+    await userEvent.keyboard('{ArrowUp}');
+    expect(screen.getByRole('option', { name: /M-Black/ })).toHaveAttribute('aria-selected', 'true');
+    await userEvent.keyboard('{ArrowDown}{Enter}');
+    expect(onPick).toHaveBeenLastCalledWith(shirt.variants![0]);
+    expect(screen.getByRole('option', { name: /M-Black/ })).toHaveTextContent('$22.0');
+    await userEvent.click(screen.getByRole('option', { name: /M-Black/ }));
+    expect(onPick).toHaveBeenLastCalledWith(shirt.variants![1]);
+  });
+});
+
+describe('ItemDetailDialog', () => {
+  const product: Product = {
+    id: 7, name: 'Classic Soap', barcode: '777', basePrice: 5, cost: 3, saleUnit: 'pcs', purchaseUnit: 'box',
+    taxes: [{ id: 1, name: 'VAT', rate: 16 }], department: { id: 1, name: 'Household' }, brands: [{ id: 1, name: 'Acme' }],
+    categories: [{ id: 2, name: 'Cleaning' }], suppliers: [{ id: 3, name: 'CleanCo' }], terminals: [{ id: 1, code: 'T1' }],
+    stores: [{ id: 1, store: { id: 1, name: 'Main Street' }, quantity: 12, location: 'Aisle 3', reOrderLevel: 5 }],
+    variants: [{ id: 71, attributeValue: 'Lemon', barcode: '7771', price: null, quantity: 4 }],
+  };
+  it('has the five tabs with their columns', async () => {
+    fetchMock.mockImplementation((url) => {
+      const u = String(url);
+      if (u.startsWith('/api/order_products')) return Promise.resolve(jsonResponse({ 'hydra:member': [{ id: 1, order: '/api/orders/9', variant: null, createdAt: '2024-01-02T10:00:00Z', quantity: 2, price: 5, discount: 0, taxesTotal: 1.6 }], 'hydra:totalItems': 1 }));
+      if (u.startsWith('/api/orders/9')) return Promise.resolve(jsonResponse({ id: 9, orderId: 31 }));
+      return Promise.resolve(jsonResponse({ 'hydra:member': [{ id: 1, purchase: { '@id': '/api/purchases/4', purchaseNumber: 'P-4' }, quantityRequested: 10, quantity: 8, purchasePrice: 3, createdAt: '2024-01-01T10:00:00Z' }], 'hydra:totalItems': 1 }));
+    });
+    renderWithProviders(<ItemDetailDialog product={product} onClose={() => {}} />);
+    const dialog = screen.getByRole('dialog', { name: 'Classic Soap' });
+    expect(within(dialog).getAllByRole('tab').map((t) => t.textContent)).toEqual(['Item Information', 'Stores', 'Variants', 'Sales', 'Purchases']);
+    expect(dialog).toHaveTextContent('$5.0 / pcs');
+    expect(dialog).toHaveTextContent('$3.0 / box');
+    expect(dialog).toHaveTextContent('VAT 16%');
+    await userEvent.click(within(dialog).getByRole('tab', { name: 'Stores' }));
+    expect(dialog).toHaveTextContent('Main Street');
+    expect(dialog).toHaveTextContent('Aisle 3');
+    await userEvent.click(within(dialog).getByRole('tab', { name: 'Variants' }));
+    expect(dialog).toHaveTextContent('Lemon');
+    await userEvent.click(within(dialog).getByRole('tab', { name: 'Sales' }));
+    expect(await within(dialog).findByText('Order# 31')).toBeInTheDocument();
+    expect(dialog).toHaveTextContent('$11.6');
+    await userEvent.click(within(dialog).getByRole('tab', { name: 'Purchases' }));
+    expect(await within(dialog).findByText('P-4')).toBeInTheDocument();
+    expect(dialog).toHaveTextContent('Quantity Requested');
+    expect(dialog).toHaveTextContent('$24.0');
+  });
+});

@@ -1,0 +1,204 @@
+import { createRef } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { jsonResponse, renderWithProviders } from '@/test/render';
+import type { PaymentType, Product } from '@/features/catalogue-cache/types';
+import { addToCart, emptyCart } from '@/features/cart/cart-logic';
+import { cartStore } from '@/features/cart/cart-store';
+import { PaymentPanel, type PaymentPanelHandle, type PaymentPanelProps } from './payment-panel';
+
+const cash: PaymentType = { id: 1, name: 'Cash', type: 'cash', canHaveChangeDue: true };
+const card: PaymentType = { id: 2, name: 'Credit Card', type: 'credit card', canHaveChangeDue: false };
+const credit: PaymentType = { id: 3, name: 'Credit', type: 'credit', canHaveChangeDue: false };
+const soap: Product = { id: 2, name: 'Soap', basePrice: 12.34 };
+
+const fetchMock = vi.fn<typeof fetch>();
+
+function renderPanel(props: Partial<PaymentPanelProps> = {}) {
+  const ref = createRef<PaymentPanelHandle>();
+  const onCompleted = vi.fn();
+  const onSaved = vi.fn();
+  const view = renderWithProviders(
+    <PaymentPanel
+      ref={ref}
+      paymentTypes={[cash, card, credit]}
+      mode="pos"
+      storeId={1}
+      terminalId={7}
+      defaults={{ tax: null, discount: null, paymentType: null }}
+      requireCustomerName={false}
+      onCompleted={onCompleted}
+      onSaved={onSaved}
+      {...props}
+    />,
+  );
+  return { ...view, ref, onCompleted, onSaved };
+}
+
+const fillCart = (qty = 1000) => cartStore.set(addToCart(emptyCart(), { product: soap, qtyMilli: qty }).state);
+const received = () => screen.getByLabelText('Received amount');
+const done = () => screen.getByRole('button', { name: 'Done' });
+
+beforeEach(() => {
+  fetchMock.mockReset();
+  vi.stubGlobal('fetch', fetchMock);
+  cartStore.set(emptyCart());
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('PaymentPanel', () => {
+  it('Done is disabled with an empty cart; credit needs a customer and a cart', async () => {
+    renderPanel();
+    expect(done()).toBeDisabled();
+    expect(screen.getByRole('radio', { name: 'Credit' })).toBeDisabled();
+    act(() => fillCart());
+    expect(screen.getByRole('radio', { name: 'Credit' })).toBeDisabled();
+    act(() => cartStore.set({ ...cartStore.get(), customer: { id: 9, name: 'Aisha', allowCreditSale: true } }));
+    expect(screen.getByRole('radio', { name: 'Credit' })).toBeEnabled();
+  });
+
+  it('defaults the received amount to the total; underpaid is Receivable and blocks Done; overpaid shows Change Due', async () => {
+    fillCart();
+    renderPanel();
+    expect(received()).toHaveValue('12.34');
+    expect(screen.getByTestId('change-due')).toHaveTextContent('Change Due');
+    expect(done()).toBeEnabled();
+    await userEvent.clear(received());
+    await userEvent.type(received(), '10');
+    expect(screen.getByTestId('change-due')).toHaveTextContent('Receivable');
+    expect(screen.getByTestId('change-due')).toHaveTextContent('$2.3');
+    expect(done()).toBeDisabled();
+    await userEvent.clear(received());
+    await userEvent.type(received(), '20');
+    expect(screen.getByTestId('change-due')).toHaveTextContent('Change Due$7.7');
+    expect(done()).toBeEnabled();
+  });
+
+  it('quick cash: the first note replaces the amount, then notes add (with a count) or subtract; Exact fills the rest', async () => {
+    fillCart();
+    renderPanel();
+    await userEvent.click(screen.getByRole('button', { name: '10' }));
+    expect(received()).toHaveValue('10.00');
+    await userEvent.click(screen.getByRole('button', { name: '5' }));
+    await userEvent.click(screen.getByRole('button', { name: '5 ×1' })); // badge counts it
+    expect(received()).toHaveValue('20.00');
+    await userEvent.click(screen.getByRole('radio', { name: 'Subtract' }));
+    await userEvent.click(screen.getByRole('button', { name: '5 ×2' }));
+    expect(received()).toHaveValue('15.00');
+    await userEvent.click(screen.getByRole('button', { name: 'Exact' }));
+    expect(received()).toHaveValue('12.34');
+  });
+
+  it('split payments: Enter adds a row, the field resets to the rest; zero and over-paying a card are refused', async () => {
+    fillCart();
+    renderPanel();
+    await userEvent.click(screen.getByRole('radio', { name: 'Credit Card' }));
+    await userEvent.clear(received());
+    await userEvent.type(received(), '0{Enter}');
+    expect(await screen.findByText('Amount cannot be zero')).toBeInTheDocument();
+    await userEvent.clear(received());
+    await userEvent.type(received(), '20{Enter}');
+    expect(await screen.findByText('Please add exact amount for Credit Card')).toBeInTheDocument();
+    await userEvent.clear(received());
+    await userEvent.type(received(), '5{Enter}');
+    const list = screen.getByRole('list', { name: 'Payments' });
+    expect(list).toHaveTextContent('Credit Card');
+    expect(received()).toHaveValue('7.34');
+    await userEvent.click(within(list).getByLabelText('Remove Credit Card payment'));
+    expect(screen.queryByRole('list', { name: 'Payments' })).toBeNull();
+    expect(received()).toHaveValue('12.34');
+  });
+
+  it('offers rounding to 10 and removes it', async () => {
+    fillCart();
+    renderPanel();
+    await userEvent.click(screen.getByRole('button', { name: /Round to 10/ }));
+    expect(cartStore.get().adjustment).toBe(-234);
+    expect(screen.getByTestId('payment-total')).toHaveTextContent('$10.0');
+    expect(received()).toHaveValue('10.00');
+    await userEvent.click(screen.getByRole('button', { name: /Remove rounding/ }));
+    expect(cartStore.get().adjustment).toBe(0);
+  });
+
+  it("requires a customer name when asked: 'Add customer name'", async () => {
+    fillCart();
+    renderPanel({ requireCustomerName: true });
+    await userEvent.click(done());
+    expect(await screen.findByText('Add customer name')).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('settles: posts the sale with its uuid as Idempotency-Key, clears the cart and hands the completed order over', async () => {
+    fillCart(2000);
+    const uuid = cartStore.get().uuid;
+    const order = { id: 5, orderId: 12, status: 'Completed', createdAt: '2024-01-01T10:00:00Z', items: [], payments: [] };
+    fetchMock.mockResolvedValue(jsonResponse({ order }, 201));
+    const { onCompleted, onSaved, ref } = renderPanel();
+    await userEvent.clear(received());
+    await userEvent.type(received(), '30');
+    act(() => ref.current!.settle()); // ctrl+s
+    await waitFor(() => expect(onCompleted).toHaveBeenCalledWith(order));
+    expect(onSaved).toHaveBeenCalledWith(order);
+    const [url, init] = fetchMock.mock.calls[0];
+    expect(url).toBe('/api/admin/order/create');
+    expect(init?.method).toBe('POST');
+    expect((init?.headers as Record<string, string>)['Idempotency-Key']).toBe(uuid);
+    const body = JSON.parse(String(init?.body));
+    expect(body).toMatchObject({ uuid, store: 1, terminal: 7, total: 24.68, status: 'Completed', isSuspended: false });
+    expect(body.payments).toEqual([{ received: 30, total: 24.68, due: 5.32, type: { id: 1, name: 'Cash', type: 'cash' } }]);
+    expect(cartStore.get().added).toHaveLength(0);
+    expect(cartStore.get().uuid).not.toBe(uuid);
+  });
+
+  it('joins the violations of a refused sale into one toast and keeps the cart', async () => {
+    fillCart();
+    fetchMock.mockResolvedValue(jsonResponse({ code: 'VALIDATION_FAILED', message: 'x', violations: [{ propertyPath: 'total', message: 'Total mismatch' }, { propertyPath: 'payments', message: 'Bad payment' }] }, 422));
+    renderPanel();
+    await userEvent.click(done());
+    expect(await screen.findByText('Total mismatch, Bad payment')).toBeInTheDocument();
+    expect(cartStore.get().added).toHaveLength(1);
+  });
+
+  it('suspends without payments; order mode sends Pending without taking payment', async () => {
+    fillCart();
+    fetchMock.mockResolvedValue(jsonResponse({ order: { id: 6, orderId: null, status: 'On Hold', createdAt: '', items: [], payments: [] } }, 201));
+    const { onCompleted, unmount } = renderPanel();
+    await userEvent.click(screen.getByRole('button', { name: 'Suspend' }));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    expect(JSON.parse(String(fetchMock.mock.calls[0][1]?.body))).toMatchObject({ isSuspended: true, payments: [] });
+    await waitFor(() => expect(cartStore.get().added).toHaveLength(0));
+    expect(onCompleted).not.toHaveBeenCalled();
+    unmount();
+
+    fillCart();
+    fetchMock.mockResolvedValue(jsonResponse({ order: { id: 7, orderId: 3, status: 'Pending', createdAt: '', items: [], payments: [] } }, 201));
+    renderPanel({ mode: 'order' });
+    expect(screen.queryByLabelText('Received amount')).toBeNull();
+    await userEvent.click(done());
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+    expect(JSON.parse(String(fetchMock.mock.calls[1][1]?.body))).toMatchObject({ status: 'Pending', payments: [] });
+  });
+
+  it('settling a running order is an update of that order', async () => {
+    fillCart();
+    cartStore.set({ ...cartStore.get(), orderId: 44 });
+    fetchMock.mockResolvedValue(jsonResponse({ order: { id: 44, orderId: 9, status: 'Completed', createdAt: '', items: [], payments: [] } }));
+    renderPanel({ mode: 'payment' });
+    await userEvent.click(done());
+    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    expect(fetchMock.mock.calls[0][0]).toBe('/api/admin/order/edit/44');
+    expect(fetchMock.mock.calls[0][1]?.method).toBe('PUT');
+  });
+
+  it('picks payment types by index (alt+p+index) and clears the cart (ctrl+x)', () => {
+    fillCart();
+    const { ref } = renderPanel();
+    act(() => ref.current!.selectType(1));
+    expect(screen.getByRole('radio', { name: 'Credit Card' })).toHaveAttribute('aria-checked', 'true');
+    act(() => ref.current!.selectType(2)); // credit: no customer, ignored
+    expect(screen.getByRole('radio', { name: 'Credit Card' })).toHaveAttribute('aria-checked', 'true');
+    act(() => ref.current!.clear());
+    expect(cartStore.get().added).toHaveLength(0);
+  });
+});

@@ -1,0 +1,92 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { jsonResponse, renderWithProviders } from '@/test/render';
+import type { Order } from '@/features/catalogue-cache/types';
+import { receiptFigures } from '@/features/receipt/receipt-figures';
+import { printReceipt } from '@/features/receipt/print-receipt';
+import { ReceiptPreviewDialog } from './receipt-preview-dialog';
+
+const order: Order = {
+  id: 42, orderId: 7, createdAt: '2024-03-05T14:07:00', status: 'Completed',
+  items: [{ product: { id: 1, name: 'Soap', basePrice: 10 }, quantity: 3, price: 10, discount: 1, taxesTotal: 4.8, taxes: [] }],
+  discount: { amount: 2 }, tax: { amount: 1.4 }, adjustment: 0.8,
+  payments: [{ total: 34, received: 40, due: 6, type: { id: 1, name: 'Cash', type: 'cash' } }],
+  customer: { id: 4, name: 'Carla Diaz', email: 'carla@example.com' },
+  store: { name: 'Main Street' }, terminal: { code: 'T1' }, user: { displayName: 'Cashier' },
+};
+
+const fetchMock = vi.fn<typeof fetch>();
+beforeEach(() => {
+  fetchMock.mockReset();
+  vi.stubGlobal('fetch', fetchMock);
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('receipt figures', () => {
+  it('line total = price x qty - discount + taxes; net = items - discount + tax; change = sum of due', () => {
+    const f = receiptFigures(order);
+    expect(f.lines[0].totalCents).toBe(3380);
+    expect(f.itemsTotalCents).toBe(3380);
+    expect(f.netTotalCents).toBe(3320);
+    expect(f.grandTotalCents).toBe(3400);
+    expect(f.changeCents).toBe(600);
+  });
+});
+
+describe('ReceiptPreviewDialog', () => {
+  it("is 'Duplicate Sale Receipt Print', 3.5 inch, with the shop name and 'Thank you for your visit'", () => {
+    renderWithProviders(<ReceiptPreviewDialog order={order} settings={[{ id: 1, name: 'shop_name', value: 'Demo Shop', type: 'sale_receipt' }]} onClose={() => {}} />);
+    const dialog = screen.getByRole('dialog', { name: 'Duplicate Sale Receipt Print' });
+    expect(dialog).toHaveTextContent('Demo Shop');
+    expect(dialog).toHaveTextContent('Order# 7');
+    expect(dialog).toHaveTextContent('05-03-2024 02:07 PM');
+    expect(dialog).toHaveTextContent('Customer: Carla Diaz');
+    expect(dialog).toHaveTextContent('Net Total$33.2');
+    expect(dialog).toHaveTextContent('Change Due$6.0');
+    expect(dialog).toHaveTextContent('Thank you for your visit');
+  });
+
+  it("e-mails the receipt to the customer's address through the server, and shows the server's refusal", async () => {
+    fetchMock.mockResolvedValueOnce(jsonResponse({ message: 'sent', to: ['carla@example.com'] }));
+    renderWithProviders(<ReceiptPreviewDialog order={order} settings={[]} onClose={() => {}} />);
+    await userEvent.click(screen.getByRole('button', { name: 'E-mail' }));
+    const to = screen.getByLabelText('E-mail to (comma separated emails)');
+    expect(to).toHaveValue('carla@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText('Receipt sent to carla@example.com')).toBeInTheDocument();
+    expect(fetchMock.mock.calls[0][0]).toBe('/api/admin/order/42/email');
+    expect(JSON.parse(String(fetchMock.mock.calls[0][1]?.body))).toEqual({ to: 'carla@example.com' });
+
+    fetchMock.mockResolvedValueOnce(jsonResponse({ code: 'VALIDATION_FAILED', message: 'E-mail is not configured on this server', errorMessage: 'E-mail is not configured on this server', violations: [] }, 422));
+    await userEvent.click(screen.getByRole('button', { name: 'E-mail' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText('E-mail is not configured on this server')).toBeInTheDocument();
+  });
+
+  it('prints through a hidden frame that is removed 100 ms after the print call', async () => {
+    vi.useFakeTimers();
+    try {
+      const node = document.createElement('div');
+      node.className = 'receipt';
+      node.textContent = 'Thank you for your visit';
+      const print = vi.fn();
+      const realCreate = document.createElement.bind(document);
+      const spy = vi.spyOn(document, 'createElement').mockImplementation((tag: string) => {
+        const el = realCreate(tag);
+        if (tag === 'iframe') queueMicrotask(() => Object.defineProperty((el as HTMLIFrameElement).contentWindow!, 'print', { value: print }));
+        return el;
+      });
+      printReceipt(node);
+      spy.mockRestore();
+      const frame = document.querySelector('iframe');
+      expect(frame).not.toBeNull();
+      expect(frame!.contentDocument!.body.innerHTML).toContain('Thank you for your visit');
+      expect(frame!.contentDocument!.head.innerHTML).toContain('3.5in');
+      vi.advanceTimersByTime(100);
+      expect(document.querySelector('iframe')).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
