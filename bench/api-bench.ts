@@ -20,6 +20,7 @@ import {
 } from './lib.ts';
 
 const KEEP = process.argv.includes('--keep');
+const arg = (name: string) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
 const CFG = QUICK
   ? { products: 20_000, catalogueRuns: 1, orders: 100_000, pageRequests: 60, pageRuns: 2, historyRequests: 10, historyRuns: 3, tills: 20, saleSeconds: 5, saleRuns: 1 }
   : { products: 100_000, catalogueRuns: 3, orders: 1_000_000, pageRequests: 200, pageRuns: 3, historyRequests: 20, historyRuns: 5, tills: 20, saleSeconds: 20, saleRuns: 3 };
@@ -259,7 +260,7 @@ async function loadSaleCatalogue(server: Server, headers: Record<string, string>
   return out;
 }
 
-async function benchSales(server: Server, dbUrl: string, tills: Till[], cash: Record<string, any>) {
+async function benchSales(server: Server, dbUrl: string, tills: Till[], cash: Record<string, any>, which = { ours: true, ceiling: true }) {
   const probe = await request('GET', `${server.url}/api/admin/order/list?page=1&itemsPerPage=1`, undefined, tills[0].headers);
   const cat = await loadSaleCatalogue(server, tills[0].headers, QUICK ? 10 : 30);
   extra.saleCatalogue = cat.length;
@@ -272,49 +273,54 @@ async function benchSales(server: Server, dbUrl: string, tills: Till[], cash: Re
   }
   extra.saleBodyBytes = JSON.stringify(body0).length;
 
-  // Warm-up at full concurrency, then the measured runs.
-  const once = (w: number) => {
-    const till = tills[w % tills.length];
-    const rnd = rngs[w];
-    return request('POST', `${server.url}/api/admin/order/create`, saleBody(cat, till, cash, rnd), till.headers).then((r) => {
-      if (r.status !== 201) throw new Error(`${r.status} ${r.body.slice(0, 200)}`);
-    });
-  };
-  const rngs = tills.map((_, i) => rng(1000 + i));
-  await closedLoop(CFG.tills, 2, once);
-  const runs: LoadResult[] = [];
-  const rss: number[] = [];
-  let cpu = { nodeMs: 0, pgMs: 0, clientMs: 0, sales: 0 };
-  for (let r = 0; r < CFG.saleRuns; r++) {
-    await waitQuiet(`sales run ${r + 1}`);
-    let peak = 0;
-    const timer = setInterval(() => { peak = Math.max(peak, server.rssMb()); }, 200);
-    const self0 = process.cpuUsage();
-    const k = await cpuCost(server.pid, DB_NAME, () => closedLoop(CFG.tills, CFG.saleSeconds, once));
-    const self = process.cpuUsage(self0);
-    const res = k.result;
-    cpu = { nodeMs: cpu.nodeMs + k.nodeMs, pgMs: cpu.pgMs + k.pgMs, clientMs: cpu.clientMs + (self.user + self.system) / 1000, sales: cpu.sales + res.ok };
-    clearInterval(timer);
-    peak = Math.max(peak, server.rssMb());
-    rss.push(peak);
-    runs.push(res);
-    log(`sales run ${r + 1}: ${res.ok} sales, ${res.errors} errors in ${res.seconds.toFixed(1)} s = ${(res.ok / res.seconds).toFixed(0)}/s, p50 ${percentile(res.latencies, 50).toFixed(1)} ms, p95 ${percentile(res.latencies, 95).toFixed(1)} ms, peak RSS ${peak.toFixed(0)} MB${res.firstError ? `; first error: ${res.firstError}` : ''}`);
-    await sleep(1000);
+  let tput: number[] = [];
+  if (which.ours) {
+    // Warm-up at full concurrency, then the measured runs.
+    const once = (w: number) => {
+      const till = tills[w % tills.length];
+      const rnd = rngs[w];
+      return request('POST', `${server.url}/api/admin/order/create`, saleBody(cat, till, cash, rnd), till.headers).then((r) => {
+        if (r.status !== 201) throw new Error(`${r.status} ${r.body.slice(0, 200)}`);
+      });
+    };
+    const rngs = tills.map((_, i) => rng(1000 + i));
+    await closedLoop(CFG.tills, 2, once);
+    const runs: LoadResult[] = [];
+    const rss: number[] = [];
+    let cpu = { nodeMs: 0, pgMs: 0, clientMs: 0, sales: 0 };
+    for (let r = 0; r < CFG.saleRuns; r++) {
+      await waitQuiet(`sales run ${r + 1}`);
+      let peak = 0;
+      const timer = setInterval(() => { peak = Math.max(peak, server.rssMb()); }, 200);
+      const self0 = process.cpuUsage();
+      const k = await cpuCost(server.pid, DB_NAME, () => closedLoop(CFG.tills, CFG.saleSeconds, once));
+      const self = process.cpuUsage(self0);
+      const res = k.result;
+      cpu = { nodeMs: cpu.nodeMs + k.nodeMs, pgMs: cpu.pgMs + k.pgMs, clientMs: cpu.clientMs + (self.user + self.system) / 1000, sales: cpu.sales + res.ok };
+      clearInterval(timer);
+      peak = Math.max(peak, server.rssMb());
+      rss.push(peak);
+      runs.push(res);
+      log(`sales run ${r + 1}: ${res.ok} sales, ${res.errors} errors in ${res.seconds.toFixed(1)} s = ${(res.ok / res.seconds).toFixed(0)}/s, p50 ${percentile(res.latencies, 50).toFixed(1)} ms, p95 ${percentile(res.latencies, 95).toFixed(1)} ms, peak RSS ${peak.toFixed(0)} MB${res.firstError ? `; first error: ${res.firstError}` : ''}`);
+      await sleep(1000);
+    }
+    tput = runs.map((r) => r.ok / r.seconds);
+    const errors = runs.reduce((s, r) => s + r.errors, 0);
+    const perSale = { node: cpu.nodeMs / cpu.sales, pg: cpu.pgMs / cpu.sales, client: cpu.clientMs / cpu.sales };
+    extra.saleCpu = perSale;
+    metrics.push(metric({ id: 'sales.p95', section: 'Sales', metric: `POST /api/admin/order/create, ${CFG.tills} tills at once, 5-line cash sales (latency)`, unit: 'ms', budget: 'p95 <= 50 ms', limit: { op: '<=', value: 50 }, ...summarise(runs.map((r) => r.latencies)), note: errors ? `${errors} errors: ${runs.find((r) => r.firstError)?.firstError}` : undefined }));
+    const cores = (await import('node:os')).cpus().length;
+    metrics.push(metric({ id: 'sales.throughput', section: 'Sales', metric: `Sales per second, ${CFG.tills} tills`, unit: 'sales/s', budget: '>= 300 /s', limit: { op: '>=', value: 300 }, on: 'median', median: round(median(tput), 0), p95: round(Math.min(...tput), 0), runs: runs.length,
+      note: `p95 column = worst run. ${cpuNote({ nodeMs: cpu.nodeMs, pgMs: cpu.pgMs }, cpu.sales, 'sale')} + load generator ${round(perSale.client, 1)}; CPU-bound limit of this machine if idle ≈ ${round((cores * 1000) / (perSale.node + perSale.pg + perSale.client), 0)}/s` }));
+    metrics.push(metric({ id: 'sales.rss', section: 'Sales', metric: 'API server memory (peak RSS) under the sale load', unit: 'MB', budget: '<= 300 MB', limit: { op: '<=', value: 300 }, on: 'median', median: round(median(rss), 0), p95: round(Math.max(...rss), 0), runs: rss.length, note: 'p95 column = highest run' }));
   }
-  const tput = runs.map((r) => r.ok / r.seconds);
-  const errors = runs.reduce((s, r) => s + r.errors, 0);
-  const perSale = { node: cpu.nodeMs / cpu.sales, pg: cpu.pgMs / cpu.sales, client: cpu.clientMs / cpu.sales };
-  extra.saleCpu = perSale;
-  metrics.push(metric({ id: 'sales.p95', section: 'Sales', metric: `POST /api/admin/order/create, ${CFG.tills} tills at once, 5-line cash sales (latency)`, unit: 'ms', budget: 'p95 <= 50 ms', limit: { op: '<=', value: 50 }, ...summarise(runs.map((r) => r.latencies)), note: errors ? `${errors} errors: ${runs.find((r) => r.firstError)?.firstError}` : undefined }));
-  const cores = (await import('node:os')).cpus().length;
-  metrics.push(metric({ id: 'sales.throughput', section: 'Sales', metric: `Sales per second, ${CFG.tills} tills`, unit: 'sales/s', budget: '>= 300 /s', limit: { op: '>=', value: 300 }, on: 'median', median: round(median(tput), 0), p95: round(Math.min(...tput), 0), runs: runs.length,
-    note: `p95 column = worst run. ${cpuNote({ nodeMs: cpu.nodeMs, pgMs: cpu.pgMs }, cpu.sales, 'sale')} + load generator ${round(perSale.client, 1)}; CPU-bound limit of this machine if idle ≈ ${round((cores * 1000) / (perSale.node + perSale.pg + perSale.client), 0)}/s` }));
-  metrics.push(metric({ id: 'sales.rss', section: 'Sales', metric: 'API server memory (peak RSS) under the sale load', unit: 'MB', budget: '<= 300 MB', limit: { op: '<=', value: 300 }, on: 'median', median: round(median(rss), 0), p95: round(Math.max(...rss), 0), runs: rss.length, note: 'p95 column = highest run' }));
 
   // The ceiling: the same rows through plain pg transactions, same concurrency.
+  if (!which.ceiling) return;
   const ceiling = await benchCeiling(dbUrl, tills, cat, cash);
-  const ratio = median(tput) / median(ceiling.tput);
   metrics.push(metric({ id: 'sales.ceiling', section: 'Sales', metric: `Ceiling: the same rows by plain SQL transactions (pg driver, ${CFG.tills} connections)`, unit: 'sales/s', budget: 'info', on: 'median', median: round(median(ceiling.tput), 0), p95: round(ceiling.p95, 1), runs: ceiling.tput.length, note: `p95 column = latency p95 ${round(ceiling.p95, 1)} ms; CPU per sale: PostgreSQL ${round(ceiling.cpu.pg, 1)} ms + driver/load generator ${round(ceiling.cpu.client, 1)} ms` }));
+  if (!tput.length) return;
+  const ratio = median(tput) / median(ceiling.tput);
   metrics.push(metric({ id: 'sales.ratio', section: 'Sales', metric: 'Our sales/s as a share of the plain-SQL ceiling', unit: '×', budget: '>= 0.5', limit: { op: '>=', value: 0.5 }, on: 'median', median: round(ratio, 2), p95: round(ratio, 2), runs: 1 }));
 }
 
@@ -398,7 +404,13 @@ async function main() {
     writeResults('api.json', metrics, extra);
     return;
   }
-  const db = await benchGenerator();
+  // --db <url>: reuse a database made by an earlier run (--keep) instead of generating one.
+  const dbArg = arg('--db');
+  const only = arg('--only')?.split(',');
+  const want = (s: string) => !only || only.includes(s);
+  const db: Pick<ThrowawayDb, 'name' | 'url'> = dbArg
+    ? { url: dbArg, name: new URL(dbArg).pathname.slice(1) }
+    : await benchGenerator();
   DB_NAME = db.name;
   let server = await startServer(db.url);
   try {
@@ -409,29 +421,35 @@ async function main() {
     const { rows } = await c.query(`select u.username, us.store_id, t.id as terminal_id from user_account u join user_store us on us.user_id = u.id
       join terminal t on t.code = 'T' || substr(u.username, 5) where u.username = any($1)`, [tillNames]);
     const { rows: [cash] } = await c.query(`select id, name, type, can_have_change_due from payment where type = 'cash' order by id limit 1`);
+    const { rows: [{ n: orderCount }] } = await c.query('select count(*)::int as n from "order"');
     await c.end();
     const tills: Till[] = [];
     for (const r of rows) tills.push({ user: r.username, headers: await login(server.url, r.username, 'till'), storeId: r.store_id, terminalId: r.terminal_id });
     tills.sort((a, b) => a.user.localeCompare(b.user));
 
-    await benchProductPages(server, tills[0].headers, adminH);
+    if (want('products')) await benchProductPages(server, tills[0].headers, adminH);
 
-    log(`generating ${CFG.orders.toLocaleString('en')} orders...`);
-    const orders = await generateOrders(db.url, { orders: CFG.orders });
-    extra.ordersGenerated = orders;
-    log(`orders generated in ${orders.ms} ms`);
-    await server.stop(); // fresh process after the bulk load (plans, caches)
-    server = await startServer(db.url);
-    await benchHistory(server, adminH, tills[0].headers, { store: tills[0].storeId, terminal: tills[0].terminalId });
+    if (want('history') || want('sales')) {
+      if (orderCount < CFG.orders * 0.9) {
+        log(`generating ${CFG.orders.toLocaleString('en')} orders...`);
+        const orders = await generateOrders(db.url, { orders: CFG.orders });
+        extra.ordersGenerated = orders;
+        log(`orders generated in ${orders.ms} ms`);
+        await server.stop(); // fresh process after the bulk load (plans, caches)
+        server = await startServer(db.url);
+      }
+    }
+    if (want('history')) await benchHistory(server, adminH, tills[0].headers, { store: tills[0].storeId, terminal: tills[0].terminalId });
 
     const cashObj = { '@id': `/api/payments/${cash.id}`, id: cash.id, name: cash.name, type: cash.type, canHaveChangeDue: cash.can_have_change_due, isActive: true };
-    await benchSales(server, db.url, tills, cashObj);
+    if (want('sales') || want('ceiling')) await benchSales(server, db.url, tills, cashObj, { ours: want('sales'), ceiling: want('ceiling') || want('sales') });
   } finally {
     await stopAllServers();
-    if (KEEP) log(`kept database: ${db.url}`);
+    if (KEEP || dbArg) log(`kept database: ${db.url}`);
     else await dropAll();
   }
-  writeResults('api.json', metrics, extra);
+  // A partial run (--db / --only) does not replace the full results the report is built from.
+  writeResults(dbArg || only ? 'api-partial.json' : 'api.json', metrics, extra);
   for (const m of metrics) log(`${m.id}: median ${m.median} p95 ${m.p95} ${m.unit}${m.skipped ? ` (not measured: ${m.skipped})` : ''}`);
 }
 

@@ -223,7 +223,9 @@ export function rssOf(pid: number): number {
  */
 export async function startServer(databaseUrl: string, env: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/api/src/server.ts')], {
+  // BENCH_SERVER_NODE_ARGS: extra node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=bench/out/prof".
+  const extraArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...extraArgs, '--import', 'tsx', path.join(ROOT, 'apps/api/src/server.ts')], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -19,6 +19,8 @@ describe('formatCurrency (USD, at most 1 fraction digit)', () => {
   it('takes a locale', () => {
     expect(formatCurrency(123456, 'en-US')).toBe('$1,234.6');
     expect(formatCurrency(123456, 'ar')).toMatch(/US\$|\$/);
+    // Right-to-left: a left-to-right mark keeps 'US$' together next to the amount.
+    expect(formatCurrency(1075, 'ar')).toBe('\u200F10.8\u00A0US$\u200E');
   });
 });
 

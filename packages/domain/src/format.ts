@@ -19,14 +19,20 @@ function cached(map: Map<string, Intl.NumberFormat>, locale: string, options: In
   return f;
 }
 
-/** 1250 -> "$12.5", 123456 -> "$1,234.6", 1200 -> "$12.0" (en). */
+const RLM = '\u200F';
+const LRM = '\u200E';
+
+/** 1250 -> "$12.5", 123456 -> "$1,234.6", 1200 -> "$12.0" (en); "‏1,234.6 US$" (ar). */
 export function formatCurrency(cents: number, locale = 'en'): string {
-  return cached(currencyFormatters, locale, {
+  const text = cached(currencyFormatters, locale, {
     style: 'currency',
     currency: 'USD',
     maximumFractionDigits: 1,
     signDisplay: 'negative', // -0.04 shows as $0.0, not -$0.0
   }).format(toDecimalString(cents) as Intl.StringNumericLiteral);
+  // Right-to-left locales: the '$' ending 'US$' is a bidi neutral and would drift to the far side
+  // of the amount ('$US 10.8'); a left-to-right mark after it keeps 'US$' in one piece.
+  return text.includes(RLM) ? text.replace(/([A-Za-z])(\p{Sc})/u, `$1$2${LRM}`) : text;
 }
 
 /** 123456 -> "1234.6", 1200 -> "12" (en): no currency, no grouping. */

@@ -211,7 +211,7 @@ describe(`crash safety on ${engine} (kill -9 under load, ${ROUNDS} rounds)`, () 
       }
       let stop = false;
       let seq = 0;
-      const post = async (url: string, body: BodyInit, headers: Record<string, string>) => {
+      const post = async (url: string, body: string | FormData, headers: Record<string, string>) => {
         attempted++;
         const res = await fetch(`${server.url}${url}`, { method: 'POST', headers: { ...auth, ...headers }, body });
         const text = await res.text();

@@ -26,8 +26,13 @@ import { knownBodies, shopFacts } from './fixtures.ts';
 const o = await createObservedApp();
 const app = o.app;
 const routes = apiRoutes(app);
-const writeRoutes = routes.filter((r) => r.method === 'post' || r.method === 'put' || r.method === 'patch');
-const readRoutes = routes.filter((r) => r.method === 'get');
+/** FUZZ_ROUTES=<regex> narrows the run to matching "METHOD /url" (debugging). */
+const only = process.env.FUZZ_ROUTES ? new RegExp(process.env.FUZZ_ROUTES, 'i') : null;
+const picked = (r: Route) => !only || only.test(`${r.method.toUpperCase()} ${r.url}`);
+const writeRoutes = routes.filter((r) => (r.method === 'post' || r.method === 'put' || r.method === 'patch') && picked(r));
+const readRoutes = routes.filter((r) => r.method === 'get' && picked(r));
+/** The seed of this run's sampling and fast-check properties (FUZZ_SEED replays a run). */
+const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const facts = await shopFacts(app.db);
 const known = knownBodies(facts, 1);
 const fuzzUser = await ensureUser(app.db, 'sec_fuzz', ['ROLE_ADMIN', 'ROLE_USER'], [1, 2]);
@@ -35,11 +40,18 @@ const cashier = (await app.db.select().from(userAccount).where(sql`${userAccount
 const asAdmin = { authorization: `Bearer ${await app.tokens.sign({ id: fuzzUser, username: 'sec_fuzz', roles: ['ROLE_ADMIN'] })}` };
 const asCashier = { authorization: `Bearer ${await app.tokens.sign({ id: cashier.id, username: 'cashier', roles: cashier.roles })}` };
 
-/** fast-check runs per write route (two properties share them); npm test stays near a minute. */
-const RUNS_PER_ROUTE = Math.max(20, Math.ceil((FUZZ_RUNS || 1200) / Math.max(1, writeRoutes.length)));
+/**
+ * Cases per route. npm test: about 2 500 write cases and 1 000 read cases in all, spread over the
+ * routes (each route gets at least 30); npm run soak: FUZZ_RUNS write cases and a fifth as many reads.
+ */
+const WRITE_BUDGET = FUZZ_RUNS || 2500;
+const READ_BUDGET = FUZZ_RUNS ? Math.ceil(FUZZ_RUNS / 5) : 1000;
+const PER_WRITE_ROUTE = Math.max(30, Math.ceil(WRITE_BUDGET / Math.max(1, writeRoutes.length)));
+const PER_READ_ROUTE = Math.max(8, Math.ceil(READ_BUDGET / Math.max(1, readRoutes.length)));
 const BIG = 'a'.repeat(1_000_000);
 const DEEP_ARRAY = '@@DEEP_ARRAY@@';
 const DEEP_OBJECT = '@@DEEP_OBJECT@@';
+const REMOVE = Symbol('remove the field');
 const DEEP_ARRAY_JSON = '['.repeat(10_000) + ']'.repeat(10_000);
 const DEEP_OBJECT_JSON = '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000);
 
@@ -49,7 +61,7 @@ const HOSTILE_CORE: unknown[] = [
 ];
 /** More values: all under soak, a rotating handful otherwise. */
 const HOSTILE_EXTRA: unknown[] = [
-  0, -0.01, -1e308, 2 ** 53 + 1, 2147483648, -2147483649, 1e21, 0.1 + 0.2, 123456789012345.678, 'Infinity', '-Infinity', '-0', '0x1F', '1,5', ' 12 ',
+  0, -0.01, -1e308, 2 ** 53 + 1, 2147483648, -2147483649, 1e21, 0.1 + 0.2, '123456789012345.678', 123456789012.34, 'Infinity', '-Infinity', '-0', '0x1F', '1,5', ' 12 ',
   '١٢٣', '12abc', ' ', '\uD800', '🧾👩‍👩‍👧‍👦', 'İstanbul ǅ ß', 'a\u202Eb', '../../etc/passwd', '%00', '${7*7}{{7*7}}', 'null', 'undefined', 'true',
   '/api/stores/2', '/api/stores/999999', '/api/products/0', '/api/users/1', 999999, -999999, { '@id': '/api/stores/999999' }, { id: -5 },
   [null], [1, 'a', {}], [[[[]]]], { a: { b: { c: {} } } }, DEEP_OBJECT, 'x'.repeat(256), 'x'.repeat(70_000), '2025-13-45T99:99', '1970-01-01T00:00',
@@ -80,7 +92,7 @@ function fieldPaths(body: unknown): (string | number)[][] {
     out.push([k]);
     const inner = Array.isArray(v) ? v[0] : v;
     if (inner && typeof inner === 'object' && !Array.isArray(inner)) {
-      for (const k2 of Object.keys(inner).slice(0, 12)) out.push(Array.isArray(v) ? [k, 0, k2] : [k, k2]);
+      for (const k2 of Object.keys(inner).slice(0, 8)) out.push(Array.isArray(v) ? [k, 0, k2] : [k, k2]);
     }
   }
   return out;
@@ -208,7 +220,7 @@ const hostileArb = fc.oneof(
 );
 
 afterAll(async () => {
-  report(`fuzz: ${totals.routes} write routes + ${readRoutes.length} read routes, ${totals.write} write cases + ${totals.read} read cases = ${totals.write + totals.read} requests (${totals.refused} refused, ${totals.accepted} accepted), 0 crashes`);
+  report(`fuzz (seed ${SEED}): ${totals.routes} write routes + ${readRoutes.length} read routes, ${totals.write} write cases + ${totals.read} read cases = ${totals.write + totals.read} requests (${totals.refused} refused, ${totals.accepted} accepted), 0 crashes`);
   report(`fuzz: ${allGaps.size} inputs refused by the database instead of validation${allGaps.size ? ':\n  ' + [...allGaps].slice(0, 40).join('\n  ') : ''}`);
   await o.close();
 });
@@ -225,45 +237,52 @@ describe('fuzzing the JSON write routes', () => {
       let n = 0;
       const valid = await validCase(route, n++);
       const paths = fieldPaths(valid.body);
-      const extras = SOAK ? HOSTILE_EXTRA : HOSTILE_EXTRA.filter((_, i) => i % 6 === totals.routes % 6);
+      const values: unknown[] = [...HOSTILE_CORE, ...HOSTILE_EXTRA, REMOVE];
+      const routeIndex = writeRoutes.indexOf(route);
 
       // 1. The valid body itself (it may be refused, e.g. a duplicate number: still no 5xx).
       await attempt(ledger, route, valid.url, payloadText(valid.body), 'valid body');
 
-      // 2. Each field: hostile values, removed; plus unknown extra fields.
-      for (const path of paths) {
-        for (const value of [...HOSTILE_CORE, ...extras]) {
-          const label = `${pathText(path)}=${typeof value === 'string' ? JSON.stringify(value.slice(0, 20)) : JSON.stringify(value)?.slice(0, 20)}`;
-          await attempt(ledger, route, valid.url, payloadText(withValue(valid.body, path, value)), label);
-        }
-        await attempt(ledger, route, valid.url, payloadText(withValue(valid.body, path, undefined, true)), `without ${pathText(path)}`);
+      // 2. Whole-body attacks: the cheap ones on every route, the heavy ones on a rotating share.
+      const raw: [string, string, string?][] = [
+        ['', 'empty body'], ['null', 'null'], ['[]', 'array'], ['"text"', 'string'], ['{"a":', 'truncated'],
+        [DEEP_ARRAY_JSON, '10 000-deep arrays'], ['{"__proto__":{"isAdmin":true}}', '__proto__'], ['hello', 'text/plain', 'text/plain'],
+      ];
+      const heavy: [string, string, string?][] = [
+        ['42', 'number'], ['true', 'boolean'], ['NaN', 'NaN literal'], ["{'a':1}", 'single quotes'], ['{"a":1,"a":2}', 'duplicate keys'],
+        ['\uFEFF{}', 'BOM'], [DEEP_OBJECT_JSON, '10 000-deep objects'], ['{"constructor":{"prototype":{"isAdmin":true}}}', 'constructor.prototype'],
+        [JSON.stringify(BIG), '1 MB string body'], ['name=x&price=1', 'form body as JSON'], ['<a/>', 'xml', 'application/xml'], ['{}', 'odd charset', 'application/json; charset=utf-7'],
+      ];
+      const rawCases = SOAK ? [...raw, ...heavy] : [...raw, ...heavy.filter((_, i) => (i + routeIndex + SEED) % 4 === 0)];
+      for (const [text, label, type] of rawCases) await attempt(ledger, route, valid.url, text, label, { contentType: type });
+
+      // 3. Targeted mutations: round r gives path i the value (r + i + seed) mod V, so each path meets
+      //    a different hostile value every round and every run; under soak, every pair.
+      const targeted = SOAK ? paths.length * values.length : Math.max(paths.length, Math.ceil((PER_WRITE_ROUTE - rawCases.length) * 0.6));
+      for (let k = 0; k < targeted && paths.length; k++) {
+        const i = k % paths.length;
+        const round = Math.floor(k / paths.length);
+        if (round >= values.length) break;
+        const value = values[(round + i + SEED) % values.length];
+        const path = paths[i];
+        const label = value === REMOVE ? `without ${pathText(path)}` : `${pathText(path)}=${typeof value === 'string' ? JSON.stringify(value.slice(0, 20)) : JSON.stringify(value)?.slice(0, 20)}`;
+        await attempt(ledger, route, valid.url, payloadText(value === REMOVE ? withValue(valid.body, path, undefined, true) : withValue(valid.body, path, value)), label);
       }
       await attempt(ledger, route, valid.url, payloadText({ ...(valid.body as object), isAdmin: true, roles: ['ROLE_ADMIN'], store: 999999, __extra: BIG.slice(0, 1000) }), 'extra fields');
 
-      // 3. Whole-body attacks.
-      const raw: [string, string, string?][] = [
-        ['', 'empty body'], ['null', 'null'], ['[]', 'array'], ['"text"', 'string'], ['42', 'number'], ['true', 'boolean'],
-        ['{', 'truncated'], ['{"a":', 'truncated value'], ['NaN', 'NaN literal'], ["{'a':1}", 'single quotes'], ['{"a":1,"a":2}', 'duplicate keys'],
-        ['\uFEFF{}', 'BOM'], [DEEP_ARRAY_JSON, '10 000-deep arrays'], [DEEP_OBJECT_JSON, '10 000-deep objects'],
-        ['{"__proto__":{"isAdmin":true}}', '__proto__'], ['{"constructor":{"prototype":{"isAdmin":true}}}', 'constructor.prototype'],
-        [JSON.stringify(BIG), '1 MB string body'], [JSON.stringify({ x: 'a'.repeat(3 * 1024 * 1024) }), 'over the body limit'],
-        ['name=x&price=1', 'form body as JSON'],
-        ['hello', 'text/plain', 'text/plain'], ['<a/>', 'xml', 'application/xml'], ['{}', 'json with odd charset', 'application/json; charset=utf-7'],
-      ];
-      for (const [text, label, type] of raw) await attempt(ledger, route, valid.url, text, label, { contentType: type });
-
       // 4. fast-check: arbitrary JSON, and the valid keys with arbitrary values (fields missing at random).
+      const fcRuns = Math.max(6, PER_WRITE_ROUTE - ledger.cases);
       const keys = valid.body && typeof valid.body === 'object' && !Array.isArray(valid.body) ? Object.keys(valid.body) : [];
       await fc.assert(fc.asyncProperty(fc.anything({ maxDepth: 4, maxKeys: 8 }), async (body) => {
         const res = await attempt(ledger, route, valid.url, payloadText(body), 'fc.anything');
         return res.statusCode < 500;
-      }), { numRuns: Math.ceil(RUNS_PER_ROUTE / 2), seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined });
+      }), { numRuns: Math.ceil(fcRuns / 2), seed: SEED + routeIndex });
       if (keys.length) {
         const recordArb = fc.record(Object.fromEntries(keys.map((k) => [k, hostileArb])), { requiredKeys: [] });
         await fc.assert(fc.asyncProperty(recordArb, fc.dictionary(fc.string({ maxLength: 10 }), hostileArb, { maxKeys: 2 }), async (body, extra) => {
           const res = await attempt(ledger, route, valid.url, payloadText({ ...extra, ...body }), 'fc.record');
           return res.statusCode < 500;
-        }), { numRuns: Math.ceil(RUNS_PER_ROUTE / 2) });
+        }), { numRuns: Math.ceil(fcRuns / 2), seed: SEED + 7919 * (routeIndex + 1) });
       }
 
       // Still alive.
@@ -275,7 +294,7 @@ describe('fuzzing the JSON write routes', () => {
       totals.refused += ledger.refused;
       totals.accepted += ledger.accepted;
       for (const g of ledger.dbGaps) allGaps.add(g);
-      expect(ledger.failures.slice(0, 15), `${ledger.failures.length} failures in ${ledger.cases} cases`).toEqual([]);
+      expect(ledger.failures.slice(0, 15), `${ledger.failures.length} failures in ${ledger.cases} cases (FUZZ_SEED=${SEED})`).toEqual([]);
     });
   }
 });
@@ -296,20 +315,22 @@ describe('fuzzing the read routes (path parameters and query strings)', () => {
   it('every GET route answers hostile parameters without a 5xx, in the error shape', { timeout: 600_000 }, async () => {
     const ledger: Ledger = { cases: 0, refused: 0, accepted: 0, dbGaps: new Set(), failures: [] };
     await heal();
-    for (const route of readRoutes) {
+    for (const [routeIndex, route] of readRoutes.entries()) {
       if (route.url === '/api/docs' || route.url === '/api/docs.json') continue;
       const base = route.url.replace(/\/:[^/]+.*$/, '');
       const id = paramNames(route.url).length ? ((await firstId(base)) ?? 1) : null;
       const url = id == null ? route.url : fillPath(route.url, id);
-      for (const p of paramNames(route.url).length ? HOSTILE_PARAMS : []) await attempt(ledger, route, fillPath(route.url, decodeURIComponent(p)), undefined, `param ${p.slice(0, 20)}`);
-      for (const headers of [asAdmin, asCashier]) {
-        for (const q of HOSTILE_QUERIES) await attempt(ledger, route, `${url}?${q}`, undefined, q.slice(0, 40), { headers });
-      }
+      const start = ledger.cases;
+      // Rotating samples of the hostile parameters and queries (all of them under soak).
+      const params = paramNames(route.url).length ? HOSTILE_PARAMS.filter((_, i) => SOAK || (i + routeIndex + SEED) % 3 === 0) : [];
+      for (const p of params) await attempt(ledger, route, fillPath(route.url, decodeURIComponent(p)), undefined, `param ${p.slice(0, 20)}`);
+      const queries = HOSTILE_QUERIES.filter((_, i) => SOAK || (i + routeIndex + SEED) % 4 === 0);
+      for (const [k, q] of queries.entries()) await attempt(ledger, route, `${url}?${q}`, undefined, q.slice(0, 40), { headers: k % 2 ? asCashier : asAdmin });
       await fc.assert(fc.asyncProperty(fc.array(fc.tuple(keyArb, valueArb), { maxLength: 5 }), async (pairs) => {
         const qs = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
         const res = await attempt(ledger, route, `${url}?${qs}`, undefined, 'fc query');
         return res.statusCode < 500;
-      }), { numRuns: SOAK ? Math.ceil(FUZZ_RUNS / 20 / readRoutes.length) + 20 : 12 });
+      }), { numRuns: Math.max(4, PER_READ_ROUTE - (ledger.cases - start)), seed: SEED + routeIndex });
     }
     totals.read += ledger.cases;
     totals.refused += ledger.refused;

@@ -226,7 +226,8 @@ describe('dependencies', () => {
     let audit: any = null;
     try { audit = JSON.parse(r.stdout); } catch { /* not JSON: registry unreachable */ }
     if (!audit || audit.error || !audit.metadata) {
-      const why = audit?.message ?? ([audit?.error?.code, audit?.error?.summary].filter(Boolean).join(' ') || (r.stderr || r.error?.message || 'no answer').split('\n').find((l: string) => /error|ENOTFOUND|405|ETIMEDOUT/i.test(l)) ?? 'no answer');
+      const stderrLine = (r.stderr || r.error?.message || '').split('\n').find((l: string) => /error|ENOTFOUND|405|ETIMEDOUT/i.test(l));
+      const why = audit?.message ?? audit?.error?.summary ?? stderrLine ?? 'no answer';
       report(`npm audit: registry audit endpoint unavailable (${String(why).trim().slice(0, 120)}); not checked in this run`);
       ctx.skip();
       return;

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lte } from 'drizzle-orm';
 import { BLANK, NOT_NUMBER, NOT_POSITIVE_OR_ZERO, TOO_LONG } from '@pos/domain/wire-fields';
 import { validationError, type Violation } from '@pos/domain/errors';
 import { parseQuantity, quantityToString } from '@pos/domain/money';
@@ -40,6 +40,7 @@ export const EXTRA_COLUMNS = ['SKU', 'Department', 'Categories', 'Brands', 'Supp
 const STORE_COLUMN = /^(Quantity|Location|Re-order Level) \[(.*)#(\d+)\]$/;
 const LIST_SEPARATOR = ' | ';
 const BATCH = 2000;
+const EXPORT_BATCH = 5000;
 const MAX_VIOLATIONS = 100;
 const DECIMAL = /^-?\d{1,15}(\.\d{1,6})?$/;
 
@@ -115,6 +116,15 @@ async function linksOf(db: Db | Tx, link: LinkTable, ids: number[]) {
   return m;
 }
 
+/** Links of the products with first < id <= last (an index range, no parameter list). */
+async function linksInRange(db: Db, link: LinkTable, first: number, last: number) {
+  const m = new Map<number, number[]>();
+  const rows = await db.select({ p: link.productId, o: link.otherId }).from(link as any)
+    .where(and(gt(link.productId, first), lte(link.productId, last))).orderBy(asc(link.otherId));
+  for (const r of rows as { p: number; o: number }[]) m.set(r.p, [...(m.get(r.p) ?? []), r.o]);
+  return m;
+}
+
 const flag = (b: boolean) => (b ? '1' : '');
 
 /** Streams the CSV of every product the caller sees (inactive included), in id order, in batches. */
@@ -123,15 +133,16 @@ export async function* exportProducts(db: Db, ctx: ResourceCtx): AsyncGenerator<
   yield '\uFEFF' + formatRow(exportHeader(lk.stores));
   let after = 0;
   for (;;) {
-    const rows = await db.select().from(product).where(and(gt(product.id, after), scopes.product.scope(ctx))).orderBy(asc(product.id)).limit(BATCH);
+    const rows = await db.select().from(product).where(and(gt(product.id, after), scopes.product.scope(ctx))).orderBy(asc(product.id)).limit(EXPORT_BATCH);
     if (!rows.length) break;
+    const first = after;
     after = rows[rows.length - 1].id;
-    const ids = rows.map((r) => r.id);
     const [cats, brs, sups, txs] = await Promise.all([
-      linksOf(db, productCategory, ids), linksOf(db, productBrand, ids), linksOf(db, productSupplier, ids), linksOf(db, productTax, ids),
+      linksInRange(db, productCategory, first, after), linksInRange(db, productBrand, first, after),
+      linksInRange(db, productSupplier, first, after), linksInRange(db, productTax, first, after),
     ]);
     const stocks = lk.stores.length
-      ? await db.select().from(productStore).where(and(inArray(productStore.productId, ids), inArray(productStore.storeId, lk.stores.map((s) => s.id))))
+      ? await db.select().from(productStore).where(and(gt(productStore.productId, first), lte(productStore.productId, after), inArray(productStore.storeId, lk.stores.map((s) => s.id))))
       : [];
     const stockBy = new Map<number, (typeof stocks)[number][]>();
     for (const s of stocks) stockBy.set(s.productId, [...(stockBy.get(s.productId) ?? []), s]);
@@ -152,7 +163,7 @@ export async function* exportProducts(db: Db, ctx: ResourceCtx): AsyncGenerator<
       ]);
     }
     yield chunk;
-    if (rows.length < BATCH) break;
+    if (rows.length < EXPORT_BATCH) break;
   }
 }
 

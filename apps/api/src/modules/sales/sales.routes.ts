@@ -43,12 +43,14 @@ export default async function salesRoutes(app: FastifyInstance) {
     return { order: await presentOrderById(db, result.id) };
   });
 
-  app.put('/api/admin/order/edit/:id', { config: user, schema: { tags, summary: 'Edit or complete a pending / held order: {order}' } }, async (request) => {
+  app.put('/api/admin/order/edit/:id', { config: user, schema: { tags, summary: 'Edit or complete a pending / held order: {order}' } }, async (request, reply) => {
     const auth = caller(request);
     const id = parseId((request.params as any).id);
     await assertOrderVisible(db, id, auth);
-    const input = parseBody(saleSchema, body(request));
-    await updateSale(db, id, input, auth);
+    const raw = body(request);
+    const input = parseBody(saleSchema, raw);
+    const result = await updateSale(db, id, input, auth, { requestHash: requestHash({ edit: id, body: raw }) });
+    if (result.replayed) reply.header('idempotent-replayed', 'true');
     return { order: await presentOrderById(db, id) };
   });
 

@@ -304,6 +304,7 @@ async function priceSale(tx: Tx, input: SaleInput, opt: PriceOptions): Promise<P
   // Order discount.
   let discountInput: OrderDiscountInput = { kind: 'none' };
   let stored: StoredDiscount | null = null;
+  let alternative: { input: OrderDiscountInput; stored: StoredDiscount } | null = null;
   if (original) {
     // A return takes back the original's discount: the same percent, or its share of a fixed amount.
     const od = original.discount;
@@ -320,12 +321,22 @@ async function priceSale(tx: Tx, input: SaleInput, opt: PriceOptions): Promise<P
       .where(and(eq(discount.id, input.discountId), eq(discount.isActive, true), linkedToStore(discountStore, discount.id, storeId)));
     if (!d) v.push({ propertyPath: 'discount', message: notFoundRef('Discount', input.discountId) });
     else if (d.scope === 'open' || d.rate == null) {
-      // Open scope: the cashier's amount. On the wire `discountAmount` is the discount total the
-      // till computed (reference client 2.5a), a currency amount whatever the rate type.
+      // Open scope: the cashier's figure. `discountAmount` is a currency amount, except with
+      // discountRateType 'percent', where our till sends the typed percent while the reference
+      // client sends the discount total it computed: both readings are tried, and the one whose
+      // total matches the till's `total` wins (the percent reading when no total is sent).
       const amount = safe(() => parseMoney(input.discountAmount), v, 'discountAmount');
       if (amount !== undefined && amount < 0) v.push({ propertyPath: 'discountAmount', message: 'This value should be either positive or zero.' });
-      else if (amount) { discountInput = { kind: 'fixed', amountCents: amount }; }
-      stored = { typeId: d.id, rateType: 'fixed', rate: amount ?? 0 };
+      else if (amount) {
+        discountInput = { kind: 'fixed', amountCents: amount };
+        stored = { typeId: d.id, rateType: 'fixed', rate: amount };
+        if (input.discountRateType === 'percent') {
+          const rate = parseRate(input.discountAmount);
+          alternative = { input: discountInput, stored };
+          discountInput = { kind: 'percent', rate };
+          stored = { typeId: d.id, rateType: 'percent', rate };
+        }
+      } else stored = { typeId: d.id, rateType: 'fixed', rate: 0 };
     } else {
       discountInput = safe(() => resolveOrderDiscount({ discount: { rateType: d.rateType, scope: d.scope, rate: d.rate } }), v, 'discount') ?? { kind: 'none' };
       stored = discountInput.kind === 'percent' ? { typeId: d.id, rateType: 'percent', rate: discountInput.rate }
@@ -350,6 +361,16 @@ async function priceSale(tx: Tx, input: SaleInput, opt: PriceOptions): Promise<P
     totals = compute(discountInput, adjustmentCents);
   }
   let t = totals!;
+  const tolerance = 1 + lines.length; // clients that do not round per line may drift by a cent per line
+  const sentTotal = input.total == null ? null : (() => { try { return parseMoney(input.total); } catch { return null; } })();
+  if (alternative && sentTotal !== null && Math.abs(sentTotal - t.totalCents) > tolerance) {
+    const other = compute(alternative.input, adjustmentCents);
+    if (Math.abs(sentTotal - other.totalCents) <= tolerance) {
+      discountInput = alternative.input;
+      stored = alternative.stored;
+      t = other;
+    }
+  }
 
   // The adjustment may only round the total to a multiple of 10 (tender.roundingAdjustment).
   if (adjustmentCents !== 0 && adjustmentCents !== roundingAdjustment(t.totalCents)) {
@@ -359,7 +380,6 @@ async function priceSale(tx: Tx, input: SaleInput, opt: PriceOptions): Promise<P
   // What the client sent as a total is checked, never stored.
   if (input.total != null && !opt.skipTotalCheck && opt.status !== ORDER_STATUS.ON_HOLD) {
     const sent = safe(() => parseMoney(input.total), v, 'total');
-    const tolerance = 1 + lines.length; // clients that do not round per line may drift by a cent per line
     if (sent !== undefined && Math.abs(sent - t.totalCents) > tolerance) {
       v.push({
         propertyPath: 'total',
@@ -700,10 +720,13 @@ export async function createSale(db: Db, input: SaleInput, actor: AuthInfo, opts
  * validates the payments, gives it a number if it has none and moves the stock, all in one
  * transaction under a lock on the order (two tills cannot complete it twice). A completed,
  * deleted, returned or dispatched order is not editable: it changes only through its actions.
+ * The same edit body sent again answers the order as that edit left it (a retried settle).
  */
-export async function updateSale(db: Db, id: number, input: SaleInput, actor: AuthInfo, opts: { now?: Date } = {}): Promise<SaleResult> {
+export async function updateSale(db: Db, id: number, input: SaleInput, actor: AuthInfo, opts: { now?: Date; requestHash?: string } = {}): Promise<SaleResult> {
   return withRetry(() => db.transaction(async (tx) => {
     const row = await lockOrder(tx, id, actor);
+    // The same edit sent again (a retried "Done" in payment mode) answers the order as it left it.
+    if (opts.requestHash && row.requestHash === opts.requestHash) return { id: row.id, replayed: true };
     if (row.status !== ORDER_STATUS.PENDING && row.status !== ORDER_STATUS.ON_HOLD) {
       throw validationError([{ propertyPath: 'status', message: `Order #${row.orderId ?? row.id} is ${row.status}: only pending and held orders can be edited` }]);
     }
@@ -730,6 +753,7 @@ export async function updateSale(db: Db, id: number, input: SaleInput, actor: Au
       itemTaxes: toDecimalString(priced.totals.itemTaxesCents),
       total: toDecimalString(priced.totals.totalCents),
       stockApplied: completed,
+      requestHash: opts.requestHash ?? null,
       updatedAt: new Date(),
     }).where(eq(order.id, row.id));
     return { id: row.id, replayed: false };

@@ -177,6 +177,20 @@ describe('create: the server prices the sale', () => {
     });
   }
 
+  it('open percent discount: the typed percent (our till) or the computed amount (reference client), told apart by the total', async () => {
+    // 3 x 10.00 with 10 % off. Our till sends the percent it typed...
+    const typed = await create(body([{ p: A, qty: 3 }], { discount: disc.open, discountAmount: 10, discountRateType: 'percent', total: 27, ...cashPaid(27) }));
+    expect(typed.statusCode, typed.body).toBe(201);
+    expect(typed.json().order).toMatchObject({ total: 27, discount: { rateType: 'percent', rate: 10, amount: 3 } });
+    // ...the reference client sends the discount total it computed, with the same rate type.
+    const computed = await create(body([{ p: A, qty: 3 }], { discount: disc.open, discountAmount: 3, discountRateType: 'percent', total: 27, ...cashPaid(27) }));
+    expect(computed.statusCode, computed.body).toBe(201);
+    expect(computed.json().order).toMatchObject({ total: 27, discount: { rateType: 'fixed', rate: 3, amount: 3 } });
+    // An exact discount ignores discountAmount: the entity's rate applies.
+    const exact = await create(body([{ p: A, qty: 3 }], { discount: disc.pct5, discountAmount: 25, total: 28.5, ...cashPaid(28.5) }));
+    expect(exact.json().order).toMatchObject({ total: 28.5, discount: { rateType: 'percent', amount: 1.5 } });
+  });
+
   it('ignores the client price (a stale cache) and refuses a total that does not match', async () => {
     const res = await create(body([{ p: A, qty: 1, price: 0.01 }], { total: 0.01, ...cashPaid(0.01) }));
     expect(res.statusCode).toBe(422);
@@ -293,6 +307,12 @@ describe('hold, pending and edit', () => {
     expect(done.json().order.items.map((i: any) => i.quantity)).toEqual([3]);
     expect(await storeQty(A.id)).toBe(before - 3);
     await assertLedgerMatchesStock();
+    // The same settle sent again (a retried Done) answers the order, without selling twice.
+    const retried = await inject('PUT', `/api/admin/order/edit/${h.id}`, body([{ p: A, qty: 3 }], { total: 30, ...cashPaid(30) }));
+    expect(retried.statusCode).toBe(200);
+    expect(retried.headers['idempotent-replayed']).toBe('true');
+    expect(retried.json().order).toMatchObject({ id: h.id, orderId: last + 1 });
+    expect(await storeQty(A.id)).toBe(before - 3);
     const again = await inject('PUT', `/api/admin/order/edit/${h.id}`, body([{ p: A, qty: 1 }], cashPaid(10)));
     expect(again.statusCode).toBe(422);
     expect(again.json().violations[0].message).toBe(`Order #${last + 1} is Completed: only pending and held orders can be edited`);

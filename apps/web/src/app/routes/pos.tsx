@@ -54,6 +54,11 @@ const ExpensesDialog = lazy(() => import('@/features/expenses/components/expense
 const ClosingDialog = lazy(() => import('@/features/closing/components/closing-dialog').then((m) => ({ default: m.ClosingDialog })));
 const SaleHistoryDialog = lazy(() => import('@/features/history/components/sale-history-dialog').then((m) => ({ default: m.SaleHistoryDialog })));
 
+// The on-screen keyboard (touch mode) is another feature's; it is mounted here when it exists.
+const touchModules = import.meta.glob<{ TouchKeyboard: (p: { enabled: boolean }) => React.ReactNode }>('/src/features/touch/components/touch-keyboard.tsx');
+const touchLoader = Object.values(touchModules)[0];
+const TouchKeyboard = touchLoader ? lazy(() => touchLoader().then((m) => ({ default: m.TouchKeyboard }))) : null;
+
 type DialogId = 'itemSearch' | 'taxes' | 'discounts' | 'customers' | 'help' | 'mode' | 'lookup' | 'settings' | 'inventory' | 'expenses' | 'closing' | 'history';
 
 /** /pos: the till. Composes the sale, cart, payment, search, customers, orders, receipt, running-orders, help and shortcut features. */
@@ -389,6 +394,7 @@ export function PosRoute() {
       <ReceiptPreviewDialog order={receipt?.order ?? null} autoPrint={receipt?.auto ?? false} settings={settings} locale={locale} onClose={() => setReceipt(null)} />
 
       <Suspense fallback={null}>
+        {TouchKeyboard && prefs.enableTouch && <TouchKeyboard enabled />}
         {dialog === 'settings' && <SettingsModal open onClose={close} />}
         {dialog === 'inventory' && <InventoryDialog open onClose={close} />}
         {dialog === 'expenses' && <ExpensesDialog open onClose={close} />}

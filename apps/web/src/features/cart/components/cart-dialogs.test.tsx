@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderWithProviders } from '@/test/render';
@@ -7,6 +7,9 @@ import { cartStore } from '@/features/cart/cart-store';
 import { computeCartTotals } from '@/features/cart/cart-totals';
 import { DiscountsDialog } from './discounts-dialog';
 import { TaxesDialog } from './taxes-dialog';
+
+// userEvent typing in jsdom is slow on a busy machine.
+vi.setConfig({ testTimeout: 20_000 });
 
 const taxes = [{ id: 1, name: 'VAT', rate: 16 }, { id: 2, name: 'GST', rate: 5 }];
 const discounts = [

@@ -9,6 +9,9 @@ import { CartTable } from './cart-table';
 import { CartToolbar } from './cart-toolbar';
 import { CartTotals } from './cart-totals';
 
+// userEvent typing in jsdom is slow on a busy machine.
+vi.setConfig({ testTimeout: 20_000 });
+
 const vat = { id: 1, name: 'VAT', rate: 16 };
 const milk: Product = { id: 1, name: 'Milk', basePrice: 2.5 };
 const soap: Product = { id: 2, name: 'Soap', basePrice: 10, taxes: [vat], manageInventory: true };

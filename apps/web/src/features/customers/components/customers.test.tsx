@@ -6,6 +6,9 @@ import type { Customer } from '@/features/catalogue-cache/types';
 import { CustomerPaymentsDialog } from './customer-payments-dialog';
 import { CustomersDialog } from './customers-dialog';
 
+// userEvent typing in jsdom is slow on a busy machine.
+vi.setConfig({ testTimeout: 20_000 });
+
 const aisha: Customer = {
   id: 2, name: 'Aisha Khan', phone: '555-1001', cnic: '35202', openingBalance: 0, allowCreditSale: true, creditLimit: 500,
   sale: 120, paid: 20, outstanding: 100,

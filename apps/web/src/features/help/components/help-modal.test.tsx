@@ -5,6 +5,9 @@ import { renderWithProviders } from '@/test/render';
 import { SHORTCUTS } from '@/features/shortcuts/shortcut-list';
 import { HelpModal } from './help-modal';
 
+// userEvent typing in jsdom is slow on a busy machine.
+vi.setConfig({ testTimeout: 20_000 });
+
 describe('HelpModal', () => {
   it('has the two toggles, a search box and every shortcut', async () => {
     const onChange = vi.fn();

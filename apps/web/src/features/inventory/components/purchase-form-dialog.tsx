@@ -8,6 +8,7 @@ import { Select } from '@/components/ui/select';
 import { toast } from '@/components/ui/toast';
 import { useSession } from '@/lib/session';
 import { FormDialog } from '@/features/list-table/components/form-dialog';
+import { FormSelect } from '@/features/list-table/components/form-select';
 import { toOptions, useOptionList } from '@/features/list-table/hooks/use-options';
 import { useSaveEntity } from '@/features/list-table/hooks/use-save-entity';
 import { applyServerErrors } from '@/features/list-table/hooks/use-server-errors';
@@ -68,7 +69,6 @@ export function PurchaseFormDialog({ open, onClose, purchase }: PurchaseFormDial
     toOptions(rows, (r) => r.name).map((o) => ({ ...o, value: `/api/${collection}/${o.value}` }));
 
   const modeField = register('purchaseMode');
-  const orderField = register('purchaseOrder');
 
   return (
     <FormDialog
@@ -104,29 +104,28 @@ export function PurchaseFormDialog({ open, onClose, purchase }: PurchaseFormDial
           }}
         />
         {poMode && (
-          <Select
+          <FormSelect
+            control={control}
+            name="purchaseOrder"
             label={t('purchases.purchaseOrder')}
             required
             placeholder={t('common.choose')}
             options={orderOptions}
-            error={e.purchaseOrder?.message}
-            {...orderField}
-            onChange={async (ev) => {
-              await orderField.onChange(ev);
-              const po = (orders.data ?? []).find((o) => iriOr('purchase_orders', o) === ev.target.value);
+            onValueChange={(value) => {
+              const po = (orders.data ?? []).find((o) => iriOr('purchase_orders', o) === value);
               setValue('items', po ? linesFromOrder(po.items, true) : [], { shouldValidate: formState.isSubmitted });
               if (po?.supplier) setValue('supplier', iriOr('suppliers', po.supplier));
             }}
           />
         )}
-        <Select label={t('purchases.supplier')} placeholder={t('common.choose')} options={iriOptions('suppliers', suppliers.data)} error={e.supplier?.message} {...register('supplier')} />
-        <Select
+        <FormSelect control={control} name="supplier" label={t('purchases.supplier')} placeholder={t('common.choose')} options={iriOptions('suppliers', suppliers.data)} />
+        <FormSelect
+          control={control}
+          name="paymentType"
           label={t('purchases.paymentType')}
           required
           placeholder={t('common.choose')}
           options={iriOptions('payments', paymentTypes.data)}
-          error={e.paymentType?.message}
-          {...register('paymentType')}
         />
       </div>
       <div className="form-row">

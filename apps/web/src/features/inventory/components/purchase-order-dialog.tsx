@@ -4,10 +4,10 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { Select } from '@/components/ui/select';
 import { toast } from '@/components/ui/toast';
 import { useSession } from '@/lib/session';
 import { FormDialog } from '@/features/list-table/components/form-dialog';
+import { FormSelect } from '@/features/list-table/components/form-select';
 import { toOptions, useOptionList } from '@/features/list-table/hooks/use-options';
 import { useSaveEntity } from '@/features/list-table/hooks/use-save-entity';
 import { applyServerErrors } from '@/features/list-table/hooks/use-server-errors';
@@ -68,7 +68,7 @@ export function PurchaseOrderDialog({ open, onClose, order }: PurchaseOrderDialo
           <Input type="datetime-local" label={t('purchaseOrders.date')} required error={e.createdAt?.message} {...register('createdAt')} />
           <Input label={t('purchaseOrders.poNumber')} required autoFocus error={e.poNumber?.message} {...register('poNumber')} />
           <div className="inline-form">
-            <Select label={t('purchaseOrders.supplier')} required placeholder={t('common.choose')} options={supplierOptions} error={e.supplier?.message} {...register('supplier')} />
+            <FormSelect control={control} name="supplier" label={t('purchaseOrders.supplier')} required placeholder={t('common.choose')} options={supplierOptions} />
             <Button variant="secondary" aria-label={t('suppliers.addNew')} title={t('suppliers.addNew')} onClick={() => setAddSupplier(true)}>
               +
             </Button>

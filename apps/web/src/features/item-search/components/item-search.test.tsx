@@ -8,6 +8,9 @@ import { ItemDetailDialog } from './item-detail-dialog';
 import { ItemSearchDialog } from './item-search-dialog';
 import { VariantChooser } from './variant-chooser';
 
+// userEvent typing in jsdom is slow on a busy machine.
+vi.setConfig({ testTimeout: 20_000 });
+
 const month = new Date().getMonth() + 1;
 const products: Product[] = [
   { id: 1, name: 'Fresh Milk 1L', barcode: '5000000000001', basePrice: 10.75 },
@@ -38,10 +41,10 @@ describe('ItemSearchDialog (ctrl+f)', () => {
     const onAdd = vi.fn();
     const onClose = vi.fn();
     renderWithProviders(<ItemSearchDialog open onClose={onClose} products={products} version={1} byId={byId} facets={null} onAdd={onAdd} onView={() => {}} />);
-    expect(await screen.findByRole('dialog', { name: 'Search items (3)' })).toBeInTheDocument();
+    expect(await screen.findByRole('dialog', { name: 'Search items (3)' }, { timeout: 5000 })).toBeInTheDocument();
     const box = screen.getByLabelText('Search by name, barcode or price');
     await userEvent.type(box, 'milk');
-    await screen.findByRole('dialog', { name: 'Search items (2)' });
+    await screen.findByRole('dialog', { name: 'Search items (2)' }, { timeout: 5000 });
     // Struck-through base price when a price rule applies.
     const classic = screen.getByRole('option', { name: /Classic Milk/ });
     expect(within(classic).getByTestId('base-price')).toHaveTextContent('$4.0');
@@ -65,7 +68,7 @@ describe('ItemSearchDialog (ctrl+f)', () => {
     const onClose = vi.fn();
     const onAdd = vi.fn();
     renderWithProviders(<ItemSearchDialog open onClose={onClose} products={products} version={2} byId={byId} facets={null} onAdd={onAdd} onView={() => {}} />);
-    await screen.findByRole('dialog', { name: 'Search items (3)' });
+    await screen.findByRole('dialog', { name: 'Search items (3)' }, { timeout: 5000 });
     await userEvent.click(screen.getByRole('option', { name: /Organic Tea/ }));
     expect(onAdd).toHaveBeenCalledWith(expect.objectContaining({ id: 3 }), 1000);
     expect(onClose).not.toHaveBeenCalled();

@@ -12,6 +12,7 @@ import { toast } from '@/components/ui/toast';
 import { useSession } from '@/lib/session';
 import { FormDialog } from '@/features/list-table/components/form-dialog';
 import { MultiSelect } from '@/features/list-table/components/multi-select';
+import { FormSelect } from '@/features/list-table/components/form-select';
 import { toOptions, useOptionList } from '@/features/list-table/hooks/use-options';
 import { useSaveEntity } from '@/features/list-table/hooks/use-save-entity';
 import { applyServerErrors } from '@/features/list-table/hooks/use-server-errors';
@@ -99,7 +100,7 @@ export function ItemFormDialog({ open, onClose, product }: ItemFormDialogProps) 
               </Button>
             )}
           </div>
-          <Select label={t('items.department')} required placeholder={t('common.choose')} options={departments} error={e.department?.message} {...register('department')} />
+          <FormSelect control={control} name="department" label={t('items.department')} required placeholder={t('common.choose')} options={departments} />
         </div>
         <div className="form-row">
           <NumberInput label={t('items.salePrice')} required error={e.basePrice?.message} {...register('basePrice')} />
@@ -136,7 +137,7 @@ export function ItemFormDialog({ open, onClose, product }: ItemFormDialogProps) 
             {storeRows.fields.map((row, i) => (
               <tr key={row.id}>
                 <td>
-                  <Select aria-label={t('items.storeN', { n: i + 1 })} placeholder={t('common.choose')} options={stores} error={e.stores?.[i]?.store?.message} {...register(`stores.${i}.store`)} />
+                  <FormSelect control={control} name={`stores.${i}.store`} aria-label={t('items.storeN', { n: i + 1 })} placeholder={t('common.choose')} options={stores} />
                 </td>
                 <td>
                   <NumberInput aria-label={t('items.stockN', { n: i + 1 })} error={e.stores?.[i]?.quantity?.message} {...register(`stores.${i}.quantity`)} />

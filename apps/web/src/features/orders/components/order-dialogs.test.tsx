@@ -7,6 +7,9 @@ import { orderNumberOf } from '@/features/orders/api/find-order';
 import { OrderDetailDialog } from './order-detail-dialog';
 import { OrderLookupDialog } from './order-lookup-dialog';
 
+// userEvent typing in jsdom is slow on a busy machine.
+vi.setConfig({ testTimeout: 20_000 });
+
 const order: Order = {
   id: 42, orderId: 7, createdAt: '2024-03-05T14:07:00', status: 'Completed',
   items: [

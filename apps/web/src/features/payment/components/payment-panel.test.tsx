@@ -8,6 +8,9 @@ import { addToCart, emptyCart } from '@/features/cart/cart-logic';
 import { cartStore } from '@/features/cart/cart-store';
 import { PaymentPanel, type PaymentPanelHandle, type PaymentPanelProps } from './payment-panel';
 
+// userEvent typing in jsdom is slow on a busy machine.
+vi.setConfig({ testTimeout: 20_000 });
+
 const cash: PaymentType = { id: 1, name: 'Cash', type: 'cash', canHaveChangeDue: true };
 const card: PaymentType = { id: 2, name: 'Credit Card', type: 'credit card', canHaveChangeDue: false };
 const credit: PaymentType = { id: 3, name: 'Credit', type: 'credit', canHaveChangeDue: false };

@@ -7,6 +7,9 @@ import { receiptFigures } from '@/features/receipt/receipt-figures';
 import { printReceipt } from '@/features/receipt/print-receipt';
 import { ReceiptPreviewDialog } from './receipt-preview-dialog';
 
+// userEvent typing in jsdom is slow on a busy machine.
+vi.setConfig({ testTimeout: 20_000 });
+
 const order: Order = {
   id: 42, orderId: 7, createdAt: '2024-03-05T14:07:00', status: 'Completed',
   items: [{ product: { id: 1, name: 'Soap', basePrice: 10 }, quantity: 3, price: 10, discount: 1, taxesTotal: 4.8, taxes: [] }],

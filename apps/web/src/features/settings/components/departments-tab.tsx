@@ -6,7 +6,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Input } from '@/components/ui/input';
 import { useSession } from '@/lib/session';
 import { FormDialog } from '@/features/list-table/components/form-dialog';
-import { Select } from '@/components/ui/select';
+import { FormSelect } from '@/features/list-table/components/form-select';
 import { CrudTab, type EntityFormProps } from './crud-tab.tsx';
 import { departmentSchema, type DepartmentForm } from '../lib/schemas.ts';
 import { useFormSubmit } from '../lib/use-form-submit.ts';
@@ -19,7 +19,7 @@ function DepartmentFormDialog({ open, onClose, entity }: EntityFormProps<Departm
   const { t } = useTranslation('backoffice');
   const { store } = useSession();
   const stores = useStoreOptions();
-  const { register, handleSubmit, setError, formState } = useForm<DepartmentForm>({
+  const { register, handleSubmit, setError, formState, control } = useForm<DepartmentForm>({
     resolver: zodResolver(departmentSchema),
     defaultValues: {
       name: entity?.name ?? '',
@@ -46,7 +46,7 @@ function DepartmentFormDialog({ open, onClose, entity }: EntityFormProps<Departm
     >
       <Input label={t('common.name')} required autoFocus error={e.name?.message} {...register('name')} />
       <Input label={t('departments.description')} required error={e.description?.message} {...register('description')} />
-      <Select label={t('common.store')} required placeholder={t('common.choose')} options={stores} error={e.store?.message} {...register('store')} />
+      <FormSelect control={control} name="store" label={t('common.store')} required placeholder={t('common.choose')} options={stores} />
     </FormDialog>
   );
 }

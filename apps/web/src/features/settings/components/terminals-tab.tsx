@@ -10,8 +10,8 @@ import { Input } from '@/components/ui/input';
 import { useSession } from '@/lib/session';
 import { apiGet } from '@/features/list-table/api/http';
 import { FormDialog } from '@/features/list-table/components/form-dialog';
+import { FormSelect } from '@/features/list-table/components/form-select';
 import { MultiSelect } from '@/features/list-table/components/multi-select';
-import { Select } from '@/components/ui/select';
 import { toOptions, useOptionList } from '@/features/list-table/hooks/use-options';
 import { iri, idOf } from '@/features/list-table/lib/refs';
 import { CrudTab, type EntityFormProps } from './crud-tab.tsx';
@@ -80,7 +80,7 @@ function TerminalFormDialog({ open, onClose, entity }: EntityFormProps<TerminalR
     >
       <Input label={t('terminals.code')} required autoFocus error={e.code?.message} {...register('code')} />
       <Input label={t('terminals.description')} error={e.description?.message} {...register('description')} />
-      <Select label={t('common.store')} required placeholder={t('common.choose')} options={stores} error={e.store?.message} {...register('store')} />
+      <FormSelect control={control} name="store" label={t('common.store')} required placeholder={t('common.choose')} options={stores} />
       <Controller
         control={control}
         name="categories"

@@ -105,6 +105,14 @@ describe('TouchKeyboard', () => {
     expect(field).toHaveValue('سلk');
   });
 
+  it('serves once when several screens mount it', async () => {
+    const { unmount } = renderWithProviders(<><TouchKeyboard enabled /><TouchKeyboard enabled /><RegisteredForm onSubmit={() => {}} /></>);
+    await userEvent.setup().click(screen.getByLabelText('Name'));
+    expect(screen.getAllByRole('group', { name: 'On-screen keyboard' })).toHaveLength(1);
+    unmount();
+    expect(document.documentElement).not.toHaveClass('touch');
+  });
+
   it('hides on demand and comes back when the field is tapped again; leaves with the focus', async () => {
     renderWithProviders(<><TouchKeyboard enabled /><RegisteredForm onSubmit={() => {}} /></>);
     const user = userEvent.setup();

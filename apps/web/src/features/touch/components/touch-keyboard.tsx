@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type MouseEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type MouseEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { ARABIC_ROWS, LATIN_ROWS, digitRows, shifted, type KeyAction, type KeyDef } from '../keyboard-layouts';
@@ -23,14 +23,40 @@ const FACES: Record<KeyAction, string> = {
   clear: 'C',
 };
 
+// Several screens may mount the keyboard (the root layout, the till, the admin shell): the first
+// enabled one serves, the others stay idle, so there is never a second keyboard or a class fight.
+let lastId = 0;
+const serving: number[] = [];
+const servingListeners = new Set<() => void>();
+const subscribeServing = (listener: () => void) => {
+  servingListeners.add(listener);
+  return () => servingListeners.delete(listener);
+};
+const firstServing = () => serving[0] ?? 0;
+
+function useServing(enabled: boolean): boolean {
+  const [id] = useState(() => ++lastId);
+  useEffect(() => {
+    if (!enabled) return;
+    serving.push(id);
+    for (const l of servingListeners) l();
+    return () => {
+      serving.splice(serving.indexOf(id), 1);
+      for (const l of servingListeners) l();
+    };
+  }, [enabled, id]);
+  return useSyncExternalStore(subscribeServing, firstServing, firstServing) === id;
+}
+
 /**
  * Touch mode (spec 2.5): while `enabled`, <html> carries the `touch` class (bigger targets, see
  * touch.css) and focusing any text or number field opens an on-screen keyboard at the bottom of the
  * screen: a digits pad for number fields, QWERTY for text, and the Arabic layout as well when the
  * page is in Arabic. Keys never take the focus (mousedown is prevented), so the field stays focused
- * and its caret and selection are respected. Mount once per shell.
+ * and its caret and selection are respected. Mount it in each shell; one instance serves.
  */
-export function TouchKeyboard({ enabled }: TouchKeyboardProps) {
+export function TouchKeyboard({ enabled: wanted }: TouchKeyboardProps) {
+  const enabled = useServing(wanted);
   const { t, i18n } = useTranslation('common');
   const arabicUi = i18n.resolvedLanguage === 'ar';
   const [target, setTarget] = useState<TypableField | null>(null);

@@ -1,0 +1,93 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+
+/**
+ * Touch mode (spec 2.5, Settings > General 'Enable Touch support'): bigger targets and an on-screen
+ * keyboard for every text and number field, on a screen 1224px wide (the product's breakpoint).
+ */
+test.use({ viewport: { width: 1224, height: 900 } });
+
+const MILK = '5000000000001'; // Fresh Milk 1L: 10.75, no stock tracking, no tax
+const shot = (page: Page, name: string) => page.screenshot({ path: `${import.meta.dirname}/screenshots/${name}.png`, fullPage: false });
+
+async function startDays(request: APIRequestContext) {
+  const login = await request.post('/api/auth/login_check', { data: { username: 'admin', password: 'admin' } });
+  const { token } = await login.json();
+  const headers = { authorization: `Bearer ${token}` };
+  const { user } = await (await request.get('/api/auth/info', { headers })).json();
+  for (const store of user.stores) {
+    for (const terminal of store.terminals) {
+      const res = await request.get(`/api/admin/closing/opened?store=${store.id}&terminal=${terminal.id}`, { headers });
+      if (!res.ok()) continue;
+      const { closing } = await res.json();
+      if (closing && closing.openingBalance === null) {
+        await request.post(`/api/admin/closing/${closing.id}`, {
+          headers,
+          data: { id: closing.id, openingBalance: 100, cashAdded: 0, cashWithdrawn: 0, updateOnly: true, terminal: terminal.id },
+        });
+      }
+    }
+  }
+}
+
+test.beforeAll(async ({ request }) => {
+  await startDays(request);
+});
+
+test('touch mode: the on-screen keyboard types a quantity and a barcode into the till', async ({ page }) => {
+  await page.goto('/');
+  await page.getByLabel('Username').fill('cashier');
+  await page.getByLabel('Password').fill('cashier');
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL(/\/pos$/);
+  await expect(page.getByRole('group', { name: 'Departments' })).toBeVisible({ timeout: 15_000 });
+
+  // Settings > General > Enable Touch support.
+  await page.getByRole('navigation', { name: 'Till toolbar' }).getByRole('button', { name: 'Settings' }).click();
+  const settings = page.getByRole('dialog', { name: 'Settings' });
+  await settings.getByRole('tab', { name: 'General' }).click();
+  const toggle = settings.getByRole('switch', { name: /Enable Touch support/ });
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-checked', 'true');
+  await expect(page.locator('html')).toHaveClass(/\btouch\b/);
+  await settings.getByRole('button', { name: 'Close' }).click();
+  await expect(settings).toHaveCount(0);
+
+  // Bigger targets.
+  const add = await page.getByRole('search').getByRole('button', { name: 'Search items' }).boundingBox();
+  expect(add!.height).toBeGreaterThanOrEqual(44);
+
+  // The quantity: a digits pad; the field selects its text on focus, so the key replaces the 1.
+  const keyboard = page.getByRole('group', { name: 'On-screen keyboard' });
+  const quantity = page.getByRole('search').getByLabel('Quantity');
+  await quantity.click();
+  await expect(keyboard).toBeVisible();
+  await expect(keyboard).toHaveAttribute('data-layout', 'digits');
+  await keyboard.getByRole('button', { name: '3', exact: true }).click();
+  await expect(quantity).toHaveValue('3');
+  await expect(quantity).toBeFocused();
+
+  // The barcode: the text keyboard, then its Enter adds the item with that quantity.
+  const scan = page.getByTestId('scan-input');
+  await scan.click();
+  await expect(keyboard).toHaveAttribute('data-layout', 'latin');
+  for (const digit of MILK) await keyboard.getByRole('button', { name: digit, exact: true }).click();
+  await expect(scan).toHaveValue(MILK);
+  await keyboard.getByRole('button', { name: 'Enter' }).click();
+  await expect(page.getByTestId('cart-row')).toHaveCount(1);
+  await expect(page.getByTestId('cart-row')).toContainText('Fresh Milk');
+  await expect(page.getByTestId('cart-quantity')).toHaveText('3');
+
+  // The keyboard never covers the field it types into.
+  await quantity.click();
+  await expect(keyboard).toHaveAttribute('data-layout', 'digits');
+  const field = await quantity.boundingBox();
+  const pad = await keyboard.boundingBox();
+  expect(field!.y + field!.height).toBeLessThanOrEqual(pad!.y);
+  await shot(page, 'till-touch');
+
+  // Hide it; a tap elsewhere keeps it closed; the preference survives a reload.
+  await keyboard.getByRole('button', { name: 'Hide keyboard' }).click();
+  await expect(keyboard).toHaveCount(0);
+  await page.reload();
+  await expect(page.locator('html')).toHaveClass(/\btouch\b/);
+});
