@@ -44,7 +44,7 @@ async function explainAll(label: string, run: () => Promise<unknown>) {
   const c = await pool.connect();
   try {
     for (const q of captured) {
-      if (/^\s*(insert|update|delete)/i.test(q.sql)) continue;
+      if (/^\s*(insert|update|delete|begin|commit|rollback|set|start|savepoint|release)/i.test(q.sql)) continue;
       await c.query('begin');
       const { rows } = await c.query(`explain (analyze, buffers, format text) ${q.sql}`, q.params as unknown[]);
       await c.query('rollback');

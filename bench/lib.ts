@@ -136,7 +136,7 @@ let lastBackground = NaN;
  * 2 s while the bench itself idles — so other work on a shared machine does not skew a measurement.
  * Returns the last reading; metrics record it as `backgroundBusy`.
  */
-export async function waitQuiet(label: string, maxBusy = Number(process.env.BENCH_MAX_BUSY ?? 30), maxWaitS = Number(process.env.BENCH_QUIET_WAIT ?? 120)): Promise<number> {
+export async function waitQuiet(label: string, maxBusy = Number(process.env.BENCH_MAX_BUSY ?? 30), maxWaitS = Number(process.env.BENCH_QUIET_WAIT ?? 60)): Promise<number> {
   const t0 = Date.now();
   let busy = await cpuBusy(2000);
   while (busy > maxBusy && Date.now() - t0 < maxWaitS * 1000) {

@@ -1,6 +1,39 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+
+/**
+ * Offline till (issue 9): writes dist/sw.js from sw/service-worker.js with the build's manifest:
+ * the app shell ("/" = index.html) and every emitted file except source maps, and a version hashed
+ * from their contents (a new build = a new service worker and a new cache).
+ */
+function serviceWorker(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'pos-service-worker',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    writeBundle(_options, bundle) {
+      const names = Object.keys(bundle).sort();
+      const hash = createHash('sha256');
+      for (const name of names) {
+        const item = bundle[name];
+        hash.update(name).update(item.type === 'chunk' ? item.code : item.source);
+      }
+      const files = ['/', ...names.filter((n) => !n.endsWith('.map') && n !== 'index.html' && n !== 'sw.js').map((n) => `/${n}`)];
+      const manifest = { version: hash.digest('hex').slice(0, 16), files };
+      const template = readFileSync(fileURLToPath(new URL('./sw/service-worker.js', import.meta.url)), 'utf8');
+      const marker = "{ version: 'dev', files: [] }";
+      if (!template.includes(marker)) throw new Error('sw/service-worker.js: manifest marker missing');
+      writeFileSync(path.join(outDir, 'sw.js'), template.replace(marker, JSON.stringify(manifest)));
+    },
+  };
+}
 
 // Chunks: the entry holds login + till; React, the router, the query cache and i18n are split into
 // long-cached vendor chunks. Everything reached through a dynamic import() (back office, charts,
@@ -15,7 +48,7 @@ const vendorGroups: Array<{ name: string; test: RegExp }> = [
 ];
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), serviceWorker()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   server: {
     port: 5173,

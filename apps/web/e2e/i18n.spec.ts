@@ -76,6 +76,8 @@ test('the till in Arabic: translated, right-to-left and mirrored, amounts per lo
   await page.getByRole('button', { name: text(arAuth, 'login.submit') }).click();
   await expect(page).toHaveURL(/\/pos$/);
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  // The catalogue is loaded (the filters are built from it).
+  await expect(page.getByRole('group', { name: text(arSale, 'filters.departments') })).toBeVisible({ timeout: 15_000 });
 
   const toolbar = page.getByRole('navigation', { name: text(arSale, 'toolbar.title') });
   await expect(toolbar).toBeVisible();

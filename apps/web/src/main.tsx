@@ -6,8 +6,12 @@ import '@/styles/index.css';
 import '@/styles/ui.css';
 import { AppProviders } from '@/app/providers';
 import { createAppRouter } from '@/app/router';
+import { registerServiceWorker } from '@/app/register-sw';
 
 const router = createAppRouter();
+
+// The offline till: the app shell is cached by a service worker (production builds only).
+if (import.meta.env.PROD) registerServiceWorker();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -114,6 +114,10 @@ describe('resource engine: writes', () => {
     expect(after.isActive).toBe(false);
     expect({ ...after, isActive: true, updatedAt: null }).toEqual({ ...before, updatedAt: null });
     await admin.put('/api/taxes/2', { isActive: true });
+    const store = (await admin.get('/api/stores/2')).json();
+    const off = (await admin.put('/api/stores/2', { isActive: false })).json();
+    expect(off).toMatchObject({ name: store.name, location: store.location, isActive: false });
+    await admin.put('/api/stores/2', { isActive: true });
   });
 
   it('ignores read-only fields sent back on PUT (@id, @type, id, uuid, createdAt)', async () => {

@@ -227,7 +227,7 @@ afterAll(async () => {
 
 describe('fuzzing the JSON write routes', () => {
   it('has write routes to attack', () => {
-    expect(writeRoutes.length).toBeGreaterThan(3);
+    expect(writeRoutes.length).toBeGreaterThan(only ? 0 : 3);
   });
 
   for (const route of writeRoutes) {

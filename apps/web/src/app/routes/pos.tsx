@@ -32,6 +32,7 @@ import { deleteOrder } from '@/features/orders/api/delete-order';
 import { findOrder } from '@/features/orders/api/find-order';
 import { OrderDetailDialog } from '@/features/orders/components/order-detail-dialog';
 import { OrderLookupDialog } from '@/features/orders/components/order-lookup-dialog';
+import { OutboxIndicator } from '@/features/outbox/components/outbox-indicator';
 import { PaymentPanel, type PaymentPanelHandle } from '@/features/payment/components/payment-panel';
 import { ReceiptPreviewDialog } from '@/features/receipt/components/receipt-preview-dialog';
 import { RunningOrdersScreen } from '@/features/running-orders/components/running-orders-screen';
@@ -327,7 +328,7 @@ export function PosRoute() {
         cart={<CartTable storeId={storeId} locale={locale} />}
         totals={<CartTotals locale={locale} onCustomerClick={() => setDialog('customers')} />}
         payment={paymentPanel}
-        toolbar={<PosToolbar onAction={onToolbar} displayShortcuts={prefs.displayShortcuts} modeLabel={modeLabel} logoutButton={<LogoutButton />} />}
+        toolbar={<PosToolbar onAction={onToolbar} displayShortcuts={prefs.displayShortcuts} modeLabel={modeLabel} logoutButton={<><OutboxIndicator locale={locale} /><LogoutButton /></>} />}
       />
 
       <ItemSearchDialog
@@ -404,9 +405,18 @@ export function PosRoute() {
           <SaleHistoryDialog
             open
             onClose={close}
-            onRefund={(o) => { close(); load(o as unknown as Order, 'refund'); }}
+            // The dialog has already POSTed the refund: the server's return order is recorded (stock back),
+            // so the till shows its receipt; only without one does it load the negated lines to settle.
+            onRefund={(o, refund) => {
+              close();
+              if (refund) setReceipt({ order: refund as unknown as Order, auto: false });
+              else load(o as unknown as Order, 'refund');
+              afterSave();
+            }}
             onReorder={(o) => { close(); load(o as unknown as Order, 'reorder'); }}
-            onUnsuspend={(o) => { close(); void unsuspend(o as unknown as Order); }}
+            // The dialog has already deleted the held order.
+            onUnsuspend={(o) => { close(); cartStore.set(loadOrder(o as unknown as Order, 'unsuspend', defaults)); }}
+            onPrint={(o) => setReceipt({ order: o as unknown as Order, auto: false })}
           />
         )}
       </Suspense>

@@ -177,6 +177,9 @@ export interface Order {
   terminal?: { id?: number; code?: string } | null;
   user?: { id?: number; displayName?: string } | null;
   isSuspended?: boolean;
+  /** A sale still in the outbox (offline, issue 9): no number yet, the receipt shows this reference. */
+  offline?: boolean;
+  localRef?: string | null;
 }
 
 /** The reference lists the till keeps (spec 3 "Offline cache"). */

@@ -130,7 +130,7 @@ export function SaleHistoryDialog({ open, onClose, onRefund, onReorder, onUnsusp
         },
       },
     ];
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+     
   }, [t, lng, onRefund, onReorder, onUnsuspend, onPrint, action.isPending]);
 
   return (

@@ -25,8 +25,9 @@ export function useItemSearch({ products, version, byId, facets, query, enabled 
   const [pending, setPending] = useState(false);
   const latest = useRef(0);
 
+  // Indexed as soon as the catalogue is there (in the worker), so the first ctrl+f answers at once.
   useEffect(() => {
-    if (!enabled) return;
+    if (!products.length && !enabled) return;
     searchClient().index(typeof version === 'number' ? version : hash(String(version)), () => products.map(toSearchRecord), { isCaseSensitive, threshold });
   }, [enabled, products, version, isCaseSensitive, threshold]);
 

@@ -1,9 +1,12 @@
 import { useMemo, useRef, useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
 import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast';
 import { errorText } from '@/lib/form-errors';
+import { apiGet } from '@/features/list-table/api/http';
 import { ListTable } from '@/features/list-table/components/list-table';
 import { ActiveSwitch } from '@/features/list-table/components/active-switch';
 import { money } from '@/features/list-table/lib/amounts';
@@ -12,6 +15,20 @@ import { exportItemsUrl, useImportItems } from '../api/import-items.ts';
 import type { Product } from '../lib/types.ts';
 
 const names = (list: Array<{ name?: string }> | null | undefined) => (list ?? []).map((x) => x.name).filter(Boolean).join(', ');
+
+/** "Update item" edits the product as GET /products/{id} returns it now (all relations and price rules), not the list row. */
+function ItemFormLoader({ product, onClose }: { product: Product | null; onClose: () => void }) {
+  const full = useQuery({
+    queryKey: ['/products', 'item', product?.id],
+    queryFn: () => apiGet<Product>(`/products/${product!.id}`),
+    enabled: !!product,
+    gcTime: 0,
+  });
+  if (product && !full.data) {
+    return full.isError ? <ItemFormDialog open product={product} onClose={onClose} /> : <Spinner />;
+  }
+  return <ItemFormDialog open product={full.data ?? null} onClose={onClose} />;
+}
 
 /** The products list of the settings modal (spec 2.5 Products list). */
 export function ItemsList() {
@@ -140,9 +157,8 @@ export function ItemsList() {
         }
       />
       {open && (
-        <ItemFormDialog
+        <ItemFormLoader
           key={editing?.id ?? 'new'}
-          open={open}
           product={editing}
           onClose={() => {
             setOpen(false);

@@ -83,7 +83,7 @@ export function ListTable<T>({
   const sort = sorting[0] ? { id: sorting[0].id, desc: sorting[0].desc } : null;
   const search = useMemo(
     () => buildListParams({ page, pageSize, sort, filter }, params),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+     
     [page, pageSize, sort?.id, sort?.desc, filter?.column, filter?.value, JSON.stringify(params ?? {})],
   );
 
@@ -101,7 +101,7 @@ export function ListTable<T>({
 
   useEffect(() => {
     if (query.data && onData) onData(query.data);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+     
   }, [query.data]);
 
   const total = query.data?.total ?? 0;

@@ -177,7 +177,7 @@ export function PaymentPanel({
     const body = buildSaleBody({ cart, totals: computeCartTotals(cart), payments, storeId, terminalId, status, suspend });
     setSaving(true);
     try {
-      const { order } = await saveOrder(body, cart.orderId);
+      const { order } = await saveOrder(body, cart.orderId, { customer: cart.customer });
       cartStore.set(emptyCart(defaults));
       setRows([]);
       setNoteCounts({});

@@ -65,6 +65,7 @@ export function ReceiptPreviewDialog({ order, settings, onClose, locale, autoPri
           <Button
             variant="secondary"
             aria-pressed={emailOpen}
+            disabled={!!order?.localRef}
             onClick={() => {
               setTo(customerEmail ?? '');
               setEmailOpen((o) => !o);

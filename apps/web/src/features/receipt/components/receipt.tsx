@@ -23,7 +23,11 @@ export function Receipt({ order, settings, locale = 'en', ref }: { order: Order;
   return (
     <div className="receipt" ref={ref} data-testid="receipt">
       <h1>{s.shopName}</h1>
-      <p>{t('order.number', { number: order.orderId ?? order.id })}</p>
+      {order.localRef ? (
+        <p data-testid="receipt-unsent"><strong>{t('outbox:receiptNotSent', { ref: order.localRef })}</strong></p>
+      ) : (
+        <p>{t('order.number', { number: order.orderId ?? order.id })}</p>
+      )}
       <p>{formatDateTime(order.createdAt)}</p>
       {order.store?.name && <p>{order.store.name}{order.terminal?.code ? ` / ${order.terminal.code}` : ''}</p>}
       {order.user?.displayName && <p>{t('receipt.cashier')}: {order.user.displayName}</p>}

@@ -108,7 +108,7 @@ export function CrudTab<T extends { id: number; isActive?: boolean }>({
         },
       },
     ],
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+     
     [columns, t, url],
   );
 

@@ -67,16 +67,23 @@ function TerminalFormDialog({ open, onClose, entity }: EntityFormProps<TerminalR
       size="lg"
       title={entity ? t('terminals.update') : t('terminals.create')}
       saving={saving}
-      onSubmit={handleSubmit((v) =>
-        submit({
+      onSubmit={handleSubmit((v) => {
+        const body: Record<string, unknown> = {
           code: v.code.trim(),
           description: v.description?.trim() || null,
           store: Number(v.store),
           products: v.products.map((id) => iri('products', id)),
           excludeProducts: v.excludeProducts.map((id) => iri('products', id)),
           categories: v.categories.map(Number),
-        }),
-      )}
+        };
+        // PUT merges: a list the terminal row did not carry and the user left empty is not sent,
+        // so an update cannot wipe what this form was never shown.
+        if (entity) {
+          if (entity.excludeProducts === undefined && v.excludeProducts.length === 0) delete body.excludeProducts;
+          if (entity.categories === undefined && v.categories.length === 0) delete body.categories;
+        }
+        return submit(body);
+      })}
     >
       <Input label={t('terminals.code')} required autoFocus error={e.code?.message} {...register('code')} />
       <Input label={t('terminals.description')} error={e.description?.message} {...register('description')} />

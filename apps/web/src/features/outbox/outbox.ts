@@ -1,0 +1,460 @@
+/**
+ * Offline selling (issue 9): a completed sale that got no server answer is queued here and uploaded
+ * when the server is reachable again — in queue order, one at a time, each with its own client id
+ * as the Idempotency-Key, so a retry after a lost answer is stored once (the sales engine answers a
+ * repeated key with the first result). Nothing leaves the queue silently:
+ *
+ *   2xx                       -> 'sent' with the server's order number (kept 7 days for reprints)
+ *   no answer, 408, 429, 401,
+ *   502/503/504               -> stays 'pending'; the server is unreachable: the pass stops and the
+ *                                next automatic one waits (backoff, 2 s doubling up to 30 s)
+ *   500 (or other 5xx)        -> stays 'pending' with its own backoff; the pass goes on with the next sale
+ *   other 4xx (400/403/409/422) -> 'rejected' with the server's reason, for a manager to retry or discard
+ *
+ * Two tabs never upload the same sale: a pass runs under the Web Lock 'pos-outbox-upload'
+ * (or, without the Web Locks API, under a lease row written in an IndexedDB transaction), and each
+ * sale is claimed ('uploading', claimedBy this tab) in a transaction before its request.
+ */
+import { parseMoney } from '@pos/domain/money';
+import { HttpError, NetworkError, apiFetch } from '@/lib/api-client';
+import { hasToken } from '@/lib/session';
+import { OutboxDb, outboxDb, type OutboxSale } from './outbox-db';
+
+export const UPLOAD_LOCK = 'pos-outbox-upload';
+/** A claim or lease older than this is taken over (a tab that died mid-upload). */
+export const LEASE_MS = 60_000;
+export const UPLOAD_TIMEOUT_MS = 30_000;
+export const SYNC_INTERVAL_MS = 10_000;
+/** Sent sales stay listed (reprint, "which number did it get?") this long. */
+export const KEEP_SENT_MS = 7 * 24 * 3600_000;
+const BACKOFF_BASE_MS = 2_000;
+const BACKOFF_MAX_MS = 30_000;
+
+export interface SaleBodyLike {
+  uuid: string;
+  terminal?: number;
+  total?: number;
+  adjustment?: number;
+  items?: unknown[];
+  customer?: string | null;
+  isSuspended?: boolean;
+}
+
+export interface SentOrder {
+  id: number;
+  orderId?: number | null;
+}
+
+export type SendSale = (body: SaleBodyLike, signal?: AbortSignal) => Promise<{ order: SentOrder }>;
+
+export interface OutboxDeps {
+  db: OutboxDb;
+  /** POST /api/admin/order/create with the uuid as Idempotency-Key; throws HttpError / NetworkError. */
+  send: SendSale;
+  /** navigator.locks by default; null forces the IndexedDB lease. */
+  locks?: Pick<LockManager, 'request'> | null;
+  now?: () => number;
+  tabId?: string;
+  /** False while nobody is signed in (an upload would be a 401). */
+  canUpload?: () => boolean;
+}
+
+export interface PassResult {
+  /** False when another tab holds the lock (or this tab is already uploading). */
+  ran: boolean;
+  sent: string[];
+  rejected: string[];
+  failed: string[];
+  /** The server could not be reached: the pass stopped early. */
+  unreachable: boolean;
+}
+
+type Outcome = 'sent' | 'rejected' | 'retry-later' | 'unreachable';
+
+const UNREACHABLE_STATUSES = new Set([401, 408, 429, 502, 503, 504]);
+
+/** yyyyMMdd in local time: the receipt's reference is per terminal and day. */
+export function dayStamp(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getFullYear()}${String(d.getMonth() + 1).padStart(2, '0')}${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/** The server's reason, as a manager should read it. */
+export function rejectionReason(error: unknown): string {
+  if (error instanceof HttpError) {
+    if (error.violations.length) return error.violations.map((v) => (v.propertyPath ? `${v.propertyPath}: ${v.message}` : v.message)).join('; ');
+    return error.errorMessage || error.message || `HTTP ${error.status}`;
+  }
+  if (error instanceof Error && error.message) return error.message;
+  return String(error);
+}
+
+function classify(error: unknown): Outcome {
+  if (error instanceof NetworkError) return 'unreachable';
+  if (error instanceof DOMException && (error.name === 'AbortError' || error.name === 'TimeoutError')) return 'unreachable';
+  if (error instanceof HttpError) {
+    if (UNREACHABLE_STATUSES.has(error.status)) return 'unreachable';
+    if (error.status >= 500) return 'retry-later';
+    return 'rejected';
+  }
+  // Not an answer from the server (a bug, storage trouble): keep it and try again later.
+  return 'unreachable';
+}
+
+const newTabId = () => (typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `tab-${Math.random().toString(36).slice(2)}`);
+
+export class Outbox {
+  readonly db: OutboxDb;
+  private readonly send: SendSale;
+  private readonly locks: Pick<LockManager, 'request'> | null;
+  private readonly now: () => number;
+  readonly tabId: string;
+  private readonly canUpload: () => boolean;
+  private running: Promise<PassResult> | null = null;
+  private again = false;
+  private pausedUntil = 0;
+  private failures = 0;
+  private listeners = new Set<() => void>();
+  /** Did the last upload get an answer? null: no upload tried yet on this page. */
+  reachable: boolean | null = null;
+
+  constructor(deps: OutboxDeps) {
+    this.db = deps.db;
+    this.send = deps.send;
+    const nav = typeof navigator !== 'undefined' ? (navigator as Navigator & { locks?: LockManager }) : undefined;
+    this.locks = deps.locks === undefined ? (nav?.locks ?? null) : deps.locks;
+    this.now = deps.now ?? (() => Date.now());
+    this.tabId = deps.tabId ?? newTabId();
+    this.canUpload = deps.canUpload ?? (() => true);
+  }
+
+  /**
+   * Queues a sale (idempotent: the same uuid is queued once) and gives it its local reference
+   * `<terminal>-<yyyyMMdd>-<seq>`. Sequence numbers are taken in the same transaction, so two
+   * tabs of one till never hand out the same reference.
+   */
+  async enqueue(body: SaleBodyLike, opts: { terminalCode: string; summary?: OutboxSale['summary'] }): Promise<OutboxSale> {
+    const { db } = this;
+    const now = this.now();
+    const row = await db.transaction('rw', db.sales, db.meta, async () => {
+      const existing = await db.sales.get(body.uuid);
+      if (existing) return existing;
+      const seq = ((await db.meta.get('seq'))?.value ?? 0) + 1;
+      await db.meta.put({ key: 'seq', value: seq });
+      const code = opts.terminalCode || `T${body.terminal ?? ''}`;
+      const refKey = `ref:${code}:${dayStamp(now)}`;
+      const n = ((await db.meta.get(refKey))?.value ?? 0) + 1;
+      await db.meta.put({ key: refKey, value: n });
+      const sale: OutboxSale = {
+        uuid: body.uuid,
+        body: body as unknown as Record<string, unknown>,
+        createdAt: new Date(now).toISOString(),
+        seq,
+        status: 'pending',
+        attempts: 0,
+        lastError: null,
+        lastStatus: null,
+        nextAttemptAt: 0,
+        localRef: `${code}-${dayStamp(now)}-${String(n).padStart(3, '0')}`,
+        orderId: null,
+        serverId: null,
+        sentAt: null,
+        claimedBy: null,
+        claimedAt: null,
+        summary: opts.summary,
+      };
+      await db.sales.add(sale);
+      return sale;
+    });
+    return row;
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private setReachable(value: boolean) {
+    if (this.reachable === value) return;
+    this.reachable = value;
+    for (const l of this.listeners) l();
+  }
+
+  /** Unsent sales: pending, uploading and rejected (what the till's counter shows). */
+  async unsent(): Promise<OutboxSale[]> {
+    const rows = await this.db.sales.where('status').anyOf(['pending', 'uploading', 'rejected']).toArray();
+    return rows.sort((a, b) => a.seq - b.seq);
+  }
+
+  /**
+   * One upload pass. `force` ignores the backoff (the Retry button, the browser coming back online).
+   * Resolves at once with ran=false when another tab is uploading.
+   */
+  uploadPending({ force = false }: { force?: boolean } = {}): Promise<PassResult> {
+    if (this.running) {
+      // A trigger during a pass: run once more afterwards (a sale queued meanwhile is picked up anyway).
+      if (force) this.again = true;
+      return this.running;
+    }
+    const idle: PassResult = { ran: false, sent: [], rejected: [], failed: [], unreachable: false };
+    if (!this.canUpload()) return Promise.resolve(idle);
+    if (!force && this.now() < this.pausedUntil) return Promise.resolve(idle);
+    this.running = this.withLock((exclusive) => this.pass(force, exclusive))
+      .then((r) => r ?? idle)
+      .finally(() => {
+        this.running = null;
+        if (this.again) {
+          this.again = false;
+          void this.uploadPending({ force: true });
+        }
+      });
+    return this.running;
+  }
+
+  /** Back in the queue at once (a rejected sale after the manager fixed the cause, or any pending one). */
+  async retry(uuid: string): Promise<void> {
+    await this.db.sales.where('uuid').equals(uuid).modify((r) => {
+      if (r.status === 'rejected' || r.status === 'pending') {
+        r.status = 'pending';
+        r.nextAttemptAt = 0;
+      }
+    });
+  }
+
+  /** Retry everything unsent now. */
+  async retryAll(): Promise<PassResult> {
+    await this.db.sales.where('status').anyOf(['pending', 'rejected']).modify((r) => {
+      r.status = 'pending';
+      r.nextAttemptAt = 0;
+    });
+    this.pausedUntil = 0;
+    return this.uploadPending({ force: true });
+  }
+
+  /** A manager's decision: drop a REJECTED sale (never a pending one: it may be on its way). */
+  async discard(uuid: string): Promise<boolean> {
+    return this.db.transaction('rw', this.db.sales, async () => {
+      const row = await this.db.sales.get(uuid);
+      if (!row || row.status !== 'rejected') return false;
+      await this.db.sales.delete(uuid);
+      return true;
+    });
+  }
+
+  private backoff(attempts: number): number {
+    return Math.min(BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1), BACKOFF_MAX_MS);
+  }
+
+  private async pass(force: boolean, exclusive: boolean): Promise<PassResult> {
+    const result: PassResult = { ran: true, sent: [], rejected: [], failed: [], unreachable: false };
+    await this.prune();
+    const done = new Set<string>();
+    for (;;) {
+      const now = this.now();
+      const candidates = (await this.db.sales.where('status').anyOf(['pending', 'uploading']).toArray())
+        .filter((r) => !done.has(r.uuid) && (force || r.nextAttemptAt <= now || r.status === 'uploading'))
+        .sort((a, b) => a.seq - b.seq);
+      const next = candidates[0];
+      if (!next) break;
+      done.add(next.uuid);
+      const claimed = await this.claim(next.uuid, exclusive);
+      if (!claimed) continue;
+      if (!exclusive) await this.renewLease();
+      const outcome = await this.upload(claimed);
+      if (outcome === 'sent') result.sent.push(claimed.uuid);
+      else if (outcome === 'rejected') result.rejected.push(claimed.uuid);
+      else result.failed.push(claimed.uuid);
+      if (outcome === 'unreachable') {
+        result.unreachable = true;
+        break;
+      }
+    }
+    return result;
+  }
+
+  /** Marks the sale 'uploading' for this tab unless another live tab has it (or it left the queue). */
+  private async claim(uuid: string, exclusive: boolean): Promise<OutboxSale | null> {
+    const { db } = this;
+    return db.transaction('rw', db.sales, async () => {
+      const row = await db.sales.get(uuid);
+      if (!row) return null;
+      const now = this.now();
+      const stale = row.status === 'uploading' && (exclusive || row.claimedBy === this.tabId || (row.claimedAt ?? 0) < now - LEASE_MS);
+      if (row.status !== 'pending' && !stale) return null;
+      const claimed = { ...row, status: 'uploading' as const, claimedBy: this.tabId, claimedAt: now };
+      await db.sales.put(claimed);
+      return claimed;
+    });
+  }
+
+  private async upload(row: OutboxSale): Promise<Outcome> {
+    const { db } = this;
+    let answer: { order: SentOrder };
+    try {
+      answer = await this.send(row.body as unknown as SaleBodyLike, typeof AbortSignal !== 'undefined' && 'timeout' in AbortSignal ? AbortSignal.timeout(UPLOAD_TIMEOUT_MS) : undefined);
+    } catch (error) {
+      const outcome = classify(error);
+      const attempts = row.attempts + 1;
+      const status = error instanceof HttpError ? error.status : null;
+      const now = this.now();
+      this.setReachable(outcome !== 'unreachable');
+      if (outcome === 'unreachable') {
+        this.failures += 1;
+        this.pausedUntil = now + this.backoff(this.failures);
+      }
+      await db.sales.update(row.uuid, {
+        status: outcome === 'rejected' ? 'rejected' : 'pending',
+        attempts,
+        lastError: rejectionReason(error),
+        lastStatus: status,
+        nextAttemptAt: outcome === 'rejected' ? 0 : now + this.backoff(outcome === 'unreachable' ? this.failures : attempts),
+        claimedBy: null,
+        claimedAt: null,
+      });
+      return outcome;
+    }
+    this.failures = 0;
+    this.pausedUntil = 0;
+    this.setReachable(true);
+    await db.sales.update(row.uuid, {
+      status: 'sent',
+      attempts: row.attempts + 1,
+      lastError: null,
+      lastStatus: null,
+      orderId: answer.order?.orderId ?? null,
+      serverId: answer.order?.id ?? null,
+      sentAt: new Date(this.now()).toISOString(),
+      claimedBy: null,
+      claimedAt: null,
+    });
+    return 'sent';
+  }
+
+  private async prune(): Promise<void> {
+    const cutoff = new Date(this.now() - KEEP_SENT_MS).toISOString();
+    await this.db.sales.where('sentAt').below(cutoff).filter((r) => r.status === 'sent').delete();
+  }
+
+  // ---- the cross-tab lock ----
+
+  private async withLock<T>(fn: (exclusive: boolean) => Promise<T>): Promise<T | null> {
+    if (this.locks) {
+      return this.locks.request(UPLOAD_LOCK, { ifAvailable: true }, async (lock) => (lock ? fn(true) : null)) as Promise<T | null>;
+    }
+    if (!(await this.takeLease())) return null;
+    try {
+      return await fn(false);
+    } finally {
+      await this.releaseLease();
+    }
+  }
+
+  /** Fallback lock: a lease row claimed in a transaction (IndexedDB transactions are serialised across tabs). */
+  private async takeLease(): Promise<boolean> {
+    const { db } = this;
+    return db.transaction('rw', db.meta, async () => {
+      const lease = await db.meta.get(UPLOAD_LOCK);
+      const now = this.now();
+      if (lease && lease.owner !== this.tabId && (lease.expiresAt ?? 0) > now) return false;
+      await db.meta.put({ key: UPLOAD_LOCK, value: 1, owner: this.tabId, expiresAt: now + LEASE_MS });
+      return true;
+    });
+  }
+
+  private async renewLease(): Promise<void> {
+    await this.db.meta.where('key').equals(UPLOAD_LOCK).modify((l) => {
+      if (l.owner === this.tabId) l.expiresAt = this.now() + LEASE_MS;
+    });
+  }
+
+  private async releaseLease(): Promise<void> {
+    const { db } = this;
+    await db.transaction('rw', db.meta, async () => {
+      const lease = await db.meta.get(UPLOAD_LOCK);
+      if (lease?.owner === this.tabId) await db.meta.delete(UPLOAD_LOCK);
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The app's outbox: one per page, with its triggers.
+// ---------------------------------------------------------------------------------------------
+
+export const postSale: SendSale = (body, signal) =>
+  apiFetch<{ order: SentOrder }>('/admin/order/create', { method: 'POST', body, headers: { 'Idempotency-Key': body.uuid }, signal });
+
+let instance: Outbox | null = null;
+export function outbox(): Outbox {
+  instance ??= new Outbox({ db: outboxDb(), send: postSale, canUpload: hasToken });
+  return instance;
+}
+
+/** Test hook: replace (or reset with null) the page's outbox. */
+export function setOutbox(next: Outbox | null): void {
+  instance = next;
+}
+
+let persistAsked = false;
+/** Asks the browser once per page to keep the outbox through storage pressure. */
+export function requestPersistentStorage(): void {
+  if (persistAsked || typeof navigator === 'undefined' || !navigator.storage?.persist) return;
+  persistAsked = true;
+  void navigator.storage
+    .persisted()
+    .then((already) => already || navigator.storage.persist())
+    .catch(() => undefined);
+}
+
+/** Queues a sale and tries to upload it (and anything before it) at once. */
+export async function enqueueSale(body: SaleBodyLike, opts: { terminalCode: string; summary?: OutboxSale['summary'] }): Promise<OutboxSale> {
+  requestPersistentStorage();
+  const row = await outbox().enqueue(body, opts);
+  void outbox().uploadPending();
+  return row;
+}
+
+export const uploadPending = (opts?: { force?: boolean }): Promise<PassResult> => outbox().uploadPending(opts);
+
+let syncUsers = 0;
+let stopSync: (() => void) | null = null;
+
+/**
+ * Starts the triggers (online event, every 10 s, now) while at least one screen needs them.
+ * Returns the stop function for that screen.
+ */
+export function startOutboxSync(intervalMs = SYNC_INTERVAL_MS): () => void {
+  syncUsers += 1;
+  if (syncUsers === 1) {
+    requestPersistentStorage();
+    const onOnline = () => void uploadPending({ force: true });
+    window.addEventListener('online', onOnline);
+    const timer = setInterval(() => void uploadPending(), intervalMs);
+    void uploadPending({ force: true });
+    stopSync = () => {
+      window.removeEventListener('online', onOnline);
+      clearInterval(timer);
+    };
+  }
+  let stopped = false;
+  return () => {
+    if (stopped) return;
+    stopped = true;
+    syncUsers -= 1;
+    if (syncUsers === 0) {
+      stopSync?.();
+      stopSync = null;
+    }
+  };
+}
+
+/** Credit (cents) of the customer's sales still waiting in the outbox: the cached balance does not know them yet. */
+export async function unsentCreditCents(customerId: number, box: Outbox = outbox()): Promise<number> {
+  const rows = await box.unsent();
+  let cents = 0;
+  for (const r of rows) {
+    const body = r.body as { customerId?: number | null; payments?: Array<{ total?: number | string; type?: { type?: string } }> };
+    if (body.customerId !== customerId) continue;
+    for (const p of body.payments ?? []) if (p.type?.type === 'credit') cents += parseMoney(p.total ?? 0);
+  }
+  return cents;
+}
