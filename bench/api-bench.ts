@@ -432,6 +432,11 @@ async function main() {
       join terminal t on t.code = 'T' || substr(u.username, 5) where u.username = any($1)`, [tillNames]);
     const { rows: [cash] } = await c.query(`select id, name, type, can_have_change_due from payment where type = 'cash' order by id limit 1`);
     const { rows: [{ n: orderCount }] } = await c.query('select count(*)::int as n from "order"');
+    // The PostgreSQL settings the measurements ran with (PGOPTIONS in the environment applies to the server's pool too).
+    const { rows: settings } = await c.query(`select name, setting, unit from pg_settings where name in
+      ('server_version', 'shared_buffers', 'work_mem', 'jit', 'max_parallel_workers_per_gather', 'random_page_cost', 'synchronous_commit', 'fsync', 'max_connections')`);
+    extra.postgres = Object.fromEntries(settings.map((r) => [r.name, r.unit && r.unit !== '' ? `${r.setting}${r.unit === '8kB' ? ` x 8kB` : r.unit}` : r.setting]));
+    extra.env = { PGOPTIONS: process.env.PGOPTIONS ?? '', PG_POOL_MAX: process.env.PG_POOL_MAX ?? '(default 10)' };
     await c.end();
     const tills: Till[] = [];
     for (const r of rows) tills.push({ user: r.username, headers: await login(server.url, r.username, 'till'), storeId: r.store_id, terminalId: r.terminal_id });

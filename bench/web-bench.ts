@@ -26,6 +26,24 @@ import {
 } from './lib.ts';
 
 const KEEP = process.argv.includes('--keep');
+/** --profile: record main-thread CPU profiles (CDP) of the scan and search phases into bench/out/web-*.cpuprofile. */
+const PROFILE = process.argv.includes('--profile');
+
+async function profiled<T>(page: Page, name: string, fn: () => Promise<T>): Promise<T> {
+  if (!PROFILE) return fn();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  try {
+    return await fn();
+  } finally {
+    const { profile } = await cdp.send('Profiler.stop');
+    fs.mkdirSync(path.join(ROOT, 'bench', 'out'), { recursive: true });
+    fs.writeFileSync(path.join(ROOT, 'bench', 'out', `web-${name}.cpuprofile`), JSON.stringify(profile));
+    await cdp.detach();
+  }
+}
 const CFG = QUICK
   ? { products: 20_000, coldRuns: 1, warmRuns: 2, scans: 20, readyTimeoutS: 120 }
   : { products: 100_000, coldRuns: 3, warmRuns: 3, scans: 40, readyTimeoutS: 180 };
@@ -358,7 +376,7 @@ async function main() {
       const lat: number[] = [];
       let missed = 0;
       const since = await page.evaluate(() => performance.now());
-      for (let i = 0; i < CFG.scans; i++) {
+      await profiled(page, 'scan', async () => { for (let i = 0; i < CFG.scans; i++) {
         // Spread over the catalogue; every 4th a variant barcode (product barcode + variant number).
         let n = 1 + Math.floor(((i * 7919) % CFG.products));
         if (n % 5 === 0) n -= 1; // every 5th product has variants: its own barcode opens a chooser
@@ -366,7 +384,7 @@ async function main() {
         const code = i % 4 === 3 ? `${2000000000000 + variantProduct}1` : String(2000000000000 + n);
         const ms = await scan(page, code);
         if (ms == null) missed++; else lat.push(ms);
-      }
+      } });
       const lt = await longTasks(page, since);
       if (lat.length) {
         metrics.push(metric({ id: 'web.scan', section, metric: `Scan to line: Enter on a barcode -> row painted (${CFG.products.toLocaleString('en')} products)`, unit: 'ms', budget: 'p95 <= 50 ms', limit: { op: '<=', value: 50 }, median: round(median(lat), 1), p95: round(percentile(lat, 95), 1), runs: 1, note: `${lat.length} scans${missed ? `, ${missed} gave no new row` : ''}; longest task ${round(Math.max(0, ...lt.map((t) => t.duration)), 0)} ms` }));
@@ -384,11 +402,13 @@ async function main() {
         const since = await page.evaluate(() => performance.now());
         const lat: number[] = [];
         let unchanged = 0;
-        for (const q of SEARCHES) {
-          const r = await typeSearch(page, q);
-          lat.push(...r.latencies);
-          unchanged += r.unchanged;
-        }
+        await profiled(page, 'search', async () => {
+          for (const q of SEARCHES) {
+            const r = await typeSearch(page, q);
+            lat.push(...r.latencies);
+            unchanged += r.unchanged;
+          }
+        });
         const lt = await longTasks(page, since);
         const maxTask = Math.max(0, ...lt.map((t) => t.duration));
         const hasQueryHook = await page.evaluate(() => (document.querySelector('[role="listbox"]') as HTMLElement | null)?.dataset.query !== undefined);

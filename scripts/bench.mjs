@@ -69,6 +69,8 @@ lines.push('');
 lines.push(`Machine: **${cores} cores** (${os.cpus()[0]?.model ?? '?'}), **${memGb} GB** memory, ${os.type()} ${os.release()}, Node ${process.version}. `
   + 'Server, PostgreSQL, the load generator and the browser all run on this one machine.');
 for (const p of parts) lines.push(`- ${p.part === 'web' ? 'Web' : 'API'} half: ${p.at}${p.quick ? ' (**--quick**: smaller data, not the budget scale)' : ''}`);
+const api = parts.find((p) => p.part === 'api');
+if (api?.postgres) lines.push(`- PostgreSQL: ${Object.entries(api.postgres).map(([k, v]) => `${k}=${v}`).join(', ')}; PGOPTIONS=\`${api.env?.PGOPTIONS || ''}\`, PG_POOL_MAX=${api.env?.PG_POOL_MAX}`);
 lines.push('');
 lines.push('`median` and `p95` are medians over the runs of each run\'s p50 and p95 (for one-number metrics: the median run and the worst run, see note). '
   + '`bg` = share of the CPUs busy with other work just before the measurement (a shared machine: above ~30% the figures are pessimistic).');

@@ -36,6 +36,25 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
+/** Deepest JSON nesting accepted in a request body (a sale with whole cached products is under 10). */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether a JSON text nests objects/arrays deeper than `max` (a linear scan; strings skipped). */
+export function jsonTooDeep(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) { if (++depth > max) return true; }
+    else if (c === 125 || c === 93) depth--;
+  }
+  return false;
+}
+
 /** Builds the whole server: plugins, then the resource engine, then the modules. Only server.ts listens. */
 export async function buildApp(options: BuildOptions = {}): Promise<FastifyInstance> {
   const config = loadConfig(options.env ?? process.env, options.config);
@@ -55,6 +74,16 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   app.decorate('mailer', options.mailer ?? (await createMailer(config.smtpUrl, config.mailFrom, app.log)));
 
   registerErrorHandler(app);
+  // Refuse JSON nested deeper than any real request before parsing it: a 10 000-deep body would
+  // overflow the stack of whatever walks it later (idempotency hashing, validation) and end as a 500.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (jsonTooDeep(body as string, MAX_JSON_DEPTH)) {
+      done(Object.assign(new Error(`The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`), { statusCode: 400 }), undefined);
+      return;
+    }
+    parseJson(request, body as string, done);
+  });
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {

@@ -7,6 +7,9 @@ import { expect, test, type APIRequestContext, type Locator, type Page } from '@
  * the store-wide figures of the closing dialog are the terminal's).
  */
 
+// Whole journeys through several dialogs: more than the default 30 s on a busy machine.
+test.describe.configure({ timeout: 90_000 });
+
 const MILK = '5000000000001'; // Fresh Milk 1L: 10.75, no stock tracking
 const BREAD = '5000000000002'; // Fresh Bread Loaf: tracks stock in both stores
 const run = Date.now().toString().slice(-7);

@@ -18,6 +18,8 @@ const PREFIX = 'pos-shell-';
 const CACHE = `${PREFIX}${MANIFEST.version}`;
 const SHELL = '/';
 const NAV_TIMEOUT_MS = 5000;
+// The server answers with `Vary: Origin` (CORS); module scripts send an Origin, the precache did not.
+const MATCH = { ignoreVary: true };
 
 self.addEventListener('install', (event) => {
   event.waitUntil(
@@ -59,12 +61,12 @@ async function navigate(request) {
   } catch {
     // offline, server down, timeout: the cached shell below
   }
-  const cached = (await caches.open(CACHE).then((c) => c.match(SHELL))) ?? (await caches.match(SHELL));
+  const cached = (await caches.open(CACHE).then((c) => c.match(SHELL, MATCH))) ?? (await caches.match(SHELL, MATCH));
   return cached ?? new Response('Offline and the app is not cached yet.', { status: 503, headers: { 'content-type': 'text/plain' } });
 }
 
 async function cacheFirst(request) {
-  const cached = await caches.match(request);
+  const cached = await caches.match(request, MATCH);
   if (cached) return cached;
   const response = await fetch(request);
   if (response.ok) {
@@ -81,7 +83,7 @@ async function networkFirst(request) {
   } catch {
     // fall through to the cache
   }
-  const cached = await caches.match(request);
+  const cached = await caches.match(request, MATCH);
   if (cached) return cached;
   return new Response('', { status: 504 });
 }

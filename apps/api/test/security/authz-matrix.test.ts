@@ -9,6 +9,7 @@ import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { createTestApp, type TestApp } from '../helpers.ts';
+import { knownBodies, shopFacts } from './fixtures.ts';
 import {
   apiRoutes, countDiff, errorShapeProblem, fillPath, idOf, inject, makePrincipals, membersOf, paramNames, recordOf,
   report, rowCounts, stable, totalOf, WRITE_METHODS, type Principal, type Principals, type Route,
@@ -147,6 +148,35 @@ describe('store isolation (a record of another store is a 404)', () => {
       return { members, complete: total == null || total <= members.length };
     };
 
+    // Store B owns one of each till and back-office record with a store of its own.
+    const facts = await shopFacts(app.db);
+    const knownB = knownBodies(facts, 2);
+    const seeded: string[] = [];
+    for (const key of ['post /api/admin/order/create', 'post /api/purchases', 'post /api/purchase_orders', 'post /api/admin/expense/create']) {
+      const [method, url] = key.split(' ');
+      if (!routes.some((r) => r.method === method && r.url === url)) continue;
+      const res = await inject(app, method, url, P.adminB.headers, knownB[key]());
+      if (res.statusCode < 300) seeded.push(url); else failures.push(`could not create a store-B record with ${key}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+    }
+    // A day opened at a till of store B.
+    const closingOpen = routes.find((r) => r.method === 'get' && r.url === '/api/admin/closing/opened');
+    if (closingOpen) {
+      const res = await inject(app, 'get', `/api/admin/closing/opened?store=2&terminal=${facts.terminals[2][0]}`, P.adminB.headers);
+      const closing = res.statusCode === 200 ? recordOf(res.json()) : null;
+      if (!closing) failures.push(`could not open a day in store B: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      else {
+        for (const r of routes.filter((x) => x.url === '/api/admin/closing/:id')) {
+          for (const caller of [P.adminA, P.cashierA]) {
+            checks++;
+            const res2 = await inject(app, r.method, fillPath(r.url, closing.id), caller.headers, r.method === 'get' ? undefined : { ...closing, closingBalance: 1 });
+            if (res2.statusCode !== 404) failures.push(`${r.method.toUpperCase()} /api/admin/closing/${closing.id} (store B) as ${caller.name}: ${res2.statusCode} ${res2.body.slice(0, 120)}`);
+          }
+        }
+        seeded.push('/api/admin/closing/opened');
+      }
+    }
+    figures.push(`created in store B first: ${seeded.join(', ')}`);
+
     for (const list of lists) {
       const base = list.url.replace(/\/list$/, '');
       const itemRoutes = routes.filter((r) => r.url.startsWith(`${base}/`) && paramNames(r.url).length === 1 && r.url !== list.url);
@@ -179,6 +209,12 @@ describe('store isolation (a record of another store is a 404)', () => {
             for (const r of itemRoutes) {
               const url = fillPath(r.url, id);
               checks++;
+              if (r.auth === 'admin' && caller === P.cashierA) {
+                // Refused for every record alike, so nothing leaks; covered by the matrix.
+                const res = await inject(app, r.method, url, caller.headers, r.method === 'get' || r.method === 'delete' ? undefined : {});
+                if (res.statusCode !== 403) failures.push(`${r.method.toUpperCase()} ${url} as ${caller.name}: expected 403, got ${res.statusCode}`);
+                continue;
+              }
               if (r.method === 'get') {
                 const res = await inject(app, 'get', url, caller.headers);
                 const exact = /^\/:[^/]+$/.test(r.url.slice(base.length));

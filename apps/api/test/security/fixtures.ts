@@ -5,14 +5,18 @@
  */
 import crypto from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
+import { computeOrderTotals } from '@pos/domain/cart';
+import { parseMoney, parseQuantity, parseRate, toDecimal } from '@pos/domain/money';
 import type { Db } from '../../src/db/client.ts';
-import { paymentType, product, productStore, productVariant, terminal } from '../../src/db/schema/index.ts';
+import { paymentType, product, productStore, productTax, productVariant, tax, terminal } from '../../src/db/schema/index.ts';
+
+export interface FactProduct { id: number; price: string; taxRates: number[] }
 
 export interface ShopFacts {
-  /** Products without variants, stock-tracked, with stock in the store: [id, price, storeQty]. */
-  stocked: Record<number, { id: number; price: string }[]>;
+  /** Products without variants, stock-tracked, sold in the store (by store id). */
+  stocked: Record<number, FactProduct[]>;
   /** Products without variants and without stock tracking. */
-  untracked: Record<number, { id: number; price: string }[]>;
+  untracked: Record<number, FactProduct[]>;
   terminals: Record<number, number[]>;
   cashPaymentId: number;
   cardPaymentId: number;
@@ -26,9 +30,13 @@ export async function shopFacts(db: Db): Promise<ShopFacts> {
     .orderBy(asc(product.id));
   const stocked: ShopFacts['stocked'] = {};
   const untracked: ShopFacts['untracked'] = {};
+  const taxRows = await db.select({ productId: productTax.productId, rate: tax.rate }).from(productTax)
+    .innerJoin(tax, eq(tax.id, productTax.otherId)).where(eq(tax.isActive, true)).orderBy(asc(tax.id));
+  const rules = new Set((await db.execute(sql`select distinct product_id from product_price`) as any).rows?.map((r: any) => Number(r.product_id)) ?? []);
   for (const r of rows) {
+    if (rules.has(r.id)) continue; // price rules: the till's price would depend on the date
     const bucket = r.manage ? stocked : untracked;
-    (bucket[r.storeId] ??= []).push({ id: r.id, price: r.price });
+    (bucket[r.storeId] ??= []).push({ id: r.id, price: r.price, taxRates: taxRows.filter((x) => x.productId === r.id).map((x) => parseRate(x.rate)) });
   }
   const terms = await db.select().from(terminal).orderBy(asc(terminal.id));
   const terminals: ShopFacts['terminals'] = {};
@@ -39,19 +47,21 @@ export async function shopFacts(db: Db): Promise<ShopFacts> {
   return { stocked, untracked, terminals, cashPaymentId: cash?.id ?? 1, cardPaymentId: card?.id ?? 1 };
 }
 
-export interface SaleLine { id: number; price: string; quantity: number }
+export interface SaleLine { id: number; price: string; quantity: number; taxRates?: number[] }
 
-/** A completed sale as the till sends it (reference client 2.5a), paid in cash to the cent. */
+/** A completed sale as the till sends it (reference client 2.5a), totals from cart.ts, paid in cash to the cent. */
 export function saleBody(facts: ShopFacts, storeId: number, lines: SaleLine[], extra: Record<string, unknown> = {}) {
-  const totalCents = lines.reduce((s, l) => s + Math.round(Number(l.price) * 100) * l.quantity, 0);
-  const total = totalCents / 100;
+  const totals = computeOrderTotals({
+    lines: lines.map((l) => ({ priceCents: parseMoney(l.price), qtyMilli: parseQuantity(l.quantity), discountCents: 0, taxIncluded: true, taxRates: l.taxRates ?? [] })),
+  });
+  const total = toDecimal(totals.grandTotalCents);
   return {
     items: lines.map((l) => ({ item: { id: l.id, '@id': `/api/products/${l.id}` }, quantity: l.quantity, price: Number(l.price), discount: 0, taxes: [], taxIncluded: true, stock: 0 })),
     payments: [{ type: { id: facts.cashPaymentId, '@id': `/api/payments/${facts.cashPaymentId}` }, received: total, total, due: 0 }],
     discountAmount: 0,
     taxAmount: 0,
     adjustment: 0,
-    total,
+    total: toDecimal(totals.totalCents),
     store: storeId,
     terminal: facts.terminals[storeId]?.[0],
     status: 'Completed',
@@ -93,6 +103,7 @@ export function knownBodies(facts: ShopFacts, storeId: number): Record<string, (
       createdAt: '2025-03-01T10:00', poNumber: `PO-${crypto.randomBytes(4).toString('hex')}`, supplier: '/api/suppliers/1', store: storeId,
       items: stocked.slice(0, 2).map((p) => ({ item: `/api/products/${p.id}`, quantity: 2, price: 1.25, unit: 'pcs', comments: null, variants: [] })),
     }),
+    'post /api/admin/expense/create': () => ({ description: 'Petty cash: milk', amount: '12.50', store: storeId, dateTime: new Date().toISOString() }),
     'post /api/supplier_payments': () => ({ amount: '10.50', description: 'fuzz payment', supplier: '/api/suppliers/1' }),
   };
 }

@@ -158,6 +158,26 @@ describe('request size limits', () => {
     expect(lying.statusCode).toBeLessThan(500);
   });
 
+  it('JSON nested deeper than 64 levels is a 400 before any handler; prototype poisoning is a 400', async () => {
+    const h = await t.login('admin');
+    const routes = ['/api/auth/login_check', '/api/taxes', ...(t.app.routeTable.some((r) => r.url === '/api/admin/order/create') ? ['/api/admin/order/create'] : [])];
+    for (const url of routes) {
+      for (const deep of ['['.repeat(100_000) + ']'.repeat(100_000), `{"x":${'{"a":'.repeat(65)}1${'}'.repeat(65)}}`, `{"s":"${'['.repeat(100)}","x":${'['.repeat(70)}${']'.repeat(70)}}`]) {
+        const res = await t.app.inject({ method: 'POST', url, headers: { ...h, 'content-type': 'application/json' }, payload: deep });
+        expect(res.statusCode, url).toBe(400);
+        expect(res.json()).toEqual({ code: 'BAD_REQUEST', message: expect.stringMatching(/nested/) });
+      }
+      // Brackets inside strings do not count; 60 levels are fine for the parser (the route then validates).
+      const fine = await t.app.inject({ method: 'POST', url, headers: { ...h, 'content-type': 'application/json' }, payload: `{"note":"${'['.repeat(1000)}\\\"[[","x":${'['.repeat(60)}${']'.repeat(60)}}` });
+      expect(fine.statusCode, `${url}: ${fine.body}`).not.toBe(400);
+      expect(fine.statusCode).toBeLessThan(500);
+      for (const poison of ['{"__proto__":{"isAdmin":true}}', '{"constructor":{"prototype":{"isAdmin":true}}}']) {
+        const res = await t.app.inject({ method: 'POST', url, headers: { ...h, 'content-type': 'application/json' }, payload: poison });
+        expect(res.statusCode, poison).toBe(400);
+      }
+    }
+  });
+
   it('long URLs and many query parameters are refused or ignored, never a crash', async () => {
     const h = await t.login('admin');
     const long = await t.app.inject({ method: 'GET', url: `/api/taxes?name=${'x'.repeat(100_000)}`, headers: h });

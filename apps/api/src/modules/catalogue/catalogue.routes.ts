@@ -117,7 +117,7 @@ export default async function catalogueRoutes(app: FastifyInstance) {
 
   // ---- Users ----------------------------------------------------------------------------------
   const uTags = { tags: ['User'] };
-  app.get('/api/admin/user/list', { ...admin, schema: { ...uTags, summary: 'Users: {list, total, count}' } }, async (request) => {
+  app.get('/api/admin/user/list', { ...user, schema: { ...uTags, summary: 'Users: {list, total, count}' } }, async (request) => {
     const q = request.query as Query;
     const ctx = ctxOf(request);
     const conds: SQL[] = [scopes.user.scope(ctx)];
@@ -148,7 +148,7 @@ export default async function catalogueRoutes(app: FastifyInstance) {
     return { user: await getUserDto(app.db, id, ctx) };
   });
 
-  app.get('/api/admin/user/:id', { ...admin, schema: { ...uTags, summary: 'A user: {user}' } }, async (request) => {
+  app.get('/api/admin/user/:id', { ...user, schema: { ...uTags, summary: 'A user: {user}' } }, async (request) => {
     return { user: await getUserDto(app.db, parseId((request.params as any).id), ctxOf(request)) };
   });
 

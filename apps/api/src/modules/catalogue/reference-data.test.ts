@@ -315,7 +315,10 @@ describe('users', () => {
     const list = members(await admin.get('/api/users?displayName=cash&order[username]=desc'));
     expect(list.map((u) => u.username)).toEqual(['cashier']);
     expect((await admin.get('/api/admin/user/list?displayName=Adm')).json()).toMatchObject({ total: 1, count: 1 });
-    expect((await cashier.get('/api/users')).statusCode).toBe(403);
+    expect(members(await cashier.get('/api/users')).map((u) => u.username)).toEqual(['cashier']);
+    expect((await cashier.get('/api/users/1')).statusCode).toBe(404);
+    expect((await cashier.get('/api/admin/user/1')).statusCode).toBe(404);
+    expect((await cashier.put('/api/users/2', { displayName: 'Me' })).statusCode).toBe(403);
     expect((await cashier.post('/api/admin/user/create', {})).statusCode).toBe(403);
     expect((await mall.get('/api/admin/user/2')).statusCode).toBe(404);
     expect((await mall.put('/api/users/2', { isActive: false })).statusCode).toBe(404);

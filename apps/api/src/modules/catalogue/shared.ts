@@ -186,7 +186,8 @@ export const scopes = {
   tax: { table: tax, scope: storeLinkScope(taxStore, tax.id) },
   terminal: { table: terminal, scope: storeColumnScope(terminal.storeId) },
   department: { table: department, scope: storeColumnScope(department.storeId) },
-  user: { table: userAccount, scope: (ctx: ResourceCtx) => userVisible(userAccount.id, ctx.auth.storeIds) },
+  /** An admin sees the users of their stores; anyone else only themselves. */
+  user: { table: userAccount, scope: (ctx: ResourceCtx) => (ctx.auth.isAdmin ? userVisible(userAccount.id, ctx.auth.storeIds) : eq(userAccount.id, ctx.auth.userId)) },
 } satisfies Record<string, Pick<ResourceDef, 'table' | 'scope'>>;
 
 /**

@@ -6,6 +6,7 @@ import type { AuthInfo } from '../../plugins/auth.ts';
 import type { ResourceDef } from '../../resources/engine.ts';
 import { exact, partial } from '../../resources/filters.ts';
 import { isoDate, num } from '../../lib/present.ts';
+import { own } from '../sales/orders.query.ts';
 import { presentOrders } from '../sales/order.presenter.ts';
 import { loadCustomerFigures, presentCustomerFields } from './customer.figures.ts';
 
@@ -128,7 +129,7 @@ export const customersResource: ResourceDef<CustomerRow> = {
   path: 'customers',
   type: 'Customer',
   table: customer,
-  filters: {
+  filters: own({
     id: exact(customer.id, 'int'),
     name: partial(customer.name),
     phone: partial(customer.phone),
@@ -139,7 +140,7 @@ export const customersResource: ResourceDef<CustomerRow> = {
       const like = `%${escapeLike(String(Array.isArray(v) ? v[0] : v).trim())}%`;
       return or(sql`${customer.name} ilike ${like}`, sql`${customer.phone} ilike ${like}`, sql`${customer.cnic} ilike ${like}`);
     },
-  },
+  }),
   sorts: {
     id: customer.id, name: customer.name, phone: customer.phone, cnic: customer.cnic, email: customer.email,
     openingBalance: customer.openingBalance, createdAt: customer.createdAt,
@@ -153,11 +154,11 @@ export const customerPaymentsResource: ResourceDef<PaymentRow> = {
   path: 'customer_payments',
   type: 'CustomerPayment',
   table: customerPayment,
-  filters: {
+  filters: own({
     customer: exact(customerPayment.customerId, 'int'),
     'customer.id': exact(customerPayment.customerId, 'int'),
     order: exact(customerPayment.orderId, 'int'),
-  },
+  }),
   sorts: { id: customerPayment.id, createdAt: customerPayment.createdAt, amount: customerPayment.amount },
   async present(rows, ctx) {
     const ids = [...new Set(rows.map((r) => r.orderId).filter((x): x is number => x != null))];

@@ -5,11 +5,17 @@ import { parseMoney, toDecimal } from '@pos/domain/money';
 import type { Db } from '../../db/client.ts';
 import { customer, order, orderDiscount, orderPayment, orderProduct, orderProductTax, orderTax, paymentType } from '../../db/schema/index.ts';
 import type { AuthInfo } from '../../plugins/auth.ts';
-import { isJunk, type ResourceDef } from '../../resources/engine.ts';
+import { isJunk, type FilterFn, type ResourceDef } from '../../resources/engine.ts';
 import { bool, exact, storeColumnScope } from '../../resources/filters.ts';
 import { isoDate, num } from '../../lib/present.ts';
 import { SETTLED_STATUSES } from '../customers/customer.figures.ts';
 import { presentOrders } from './order.presenter.ts';
+
+/**
+ * A lookup table without a prototype: a query parameter named `toString` or `constructor` must
+ * not find Object.prototype's functions (the engine indexes filters by parameter name).
+ */
+export const own = (o: Record<string, FilterFn>): Record<string, FilterFn> => Object.assign(Object.create(null), o);
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
@@ -124,7 +130,7 @@ export async function listOrders(db: Db, query: Record<string, unknown>, actor: 
     const m = /^order\[(.+)\]$/.exec(k);
     if (!m) continue;
     const dir = String(first(val)).toLowerCase();
-    const col = SORTS[m[1]];
+    const col = Object.hasOwn(SORTS, m[1]) ? SORTS[m[1]] : undefined;
     if (col && (dir === 'asc' || dir === 'desc')) orderBy.push(dir === 'asc' ? asc(col) : desc(col));
   }
   if (!orderBy.length) orderBy.push(desc(order.createdAt));
@@ -155,7 +161,7 @@ export const ordersResource: ResourceDef<typeof order.$inferSelect> = {
   path: 'orders',
   type: 'Order',
   table: order,
-  filters: {
+  filters: own({
     orderId: exact(order.orderId, 'int'),
     id: exact(order.id, 'int'),
     status: exact(order.status),
@@ -169,7 +175,7 @@ export const ordersResource: ResourceDef<typeof order.$inferSelect> = {
     isDeleted: bool(order.isDeleted),
     isReturned: bool(order.isReturned),
     isDispatched: bool(order.isDispatched),
-  },
+  }),
   sorts: { id: order.id, orderId: order.orderId, createdAt: order.createdAt, status: order.status },
   scope: storeColumnScope(order.storeId, false),
   present: (rows, ctx) => presentOrders(ctx.db, rows),
@@ -181,7 +187,7 @@ export const orderProductsResource: ResourceDef<typeof orderProduct.$inferSelect
   path: 'order_products',
   type: 'OrderProduct',
   table: orderProduct,
-  filters: {
+  filters: own({
     product: exact(orderProduct.productId, 'int'),
     'product.id': exact(orderProduct.productId, 'int'),
     item: exact(orderProduct.productId, 'int'),
@@ -193,7 +199,7 @@ export const orderProductsResource: ResourceDef<typeof orderProduct.$inferSelect
       const n = intParam(v);
       return n === undefined ? sql`false` : sql`exists (select 1 from ${order} where ${order.id} = ${orderProduct.orderId} and ${order.orderId} = ${n})`;
     },
-  },
+  }),
   sorts: {
     id: orderProduct.id, createdAt: orderProduct.createdAt, quantity: orderProduct.quantity, price: orderProduct.price, discount: orderProduct.discount,
     'order.orderId': sql`(select ${order.orderId} from ${order} where ${order.id} = ${orderProduct.orderId})`,

@@ -7,7 +7,8 @@ import { scopes } from '../../modules/catalogue/shared.ts';
 import { applyUserUpdate, presentUsers, userUpdateBody } from '../../modules/catalogue/users.service.ts';
 
 /**
- * /api/users: admins only (the till never lists users). Users are scoped through their stores.
+ * /api/users: an admin sees the users of their stores; anyone else only themselves (another user is
+ * a 404, not a 403). Writes are admin-only.
  * No POST here: users are created at /api/admin/user/create (password hashing). PUT is a merge for
  * the toggle {isActive} and profile fields; a password sent here is ignored (use /api/admin/user/{id}).
  */
@@ -15,7 +16,7 @@ export const usersResource: ResourceDef<typeof userAccount.$inferSelect> = {
   path: 'users',
   type: 'User',
   table: userAccount,
-  access: { read: 'admin', write: 'admin' },
+  access: { read: 'user', write: 'admin' },
   filters: {
     id: exact(userAccount.id, 'int'),
     displayName: partial(userAccount.displayName),

@@ -53,9 +53,9 @@ export function useOpenedClosing(storeId: number | undefined, terminalId: number
 
 /**
  * Reference client 4.10: expenses since the day opened (store), and the sales per payment kind
- * plus the orders (for their cost) from the order list since the day opened.
+ * plus the orders (for their cost) from the order list since the day opened (this terminal).
  */
-export function useClosingFigures(storeId: number | undefined, dateFrom: string | null, enabled: boolean) {
+export function useClosingFigures(storeId: number | undefined, terminalId: number | undefined, dateFrom: string | null, enabled: boolean) {
   const expenses = useQuery({
     queryKey: ['closing', 'expenses', storeId, dateFrom],
     queryFn: async () =>
@@ -63,8 +63,10 @@ export function useClosingFigures(storeId: number | undefined, dateFrom: string 
     enabled: enabled && !!dateFrom && storeId !== undefined,
   });
   const orders = useQuery({
-    queryKey: ['closing', 'orders', storeId, dateFrom],
-    queryFn: () => apiGet<OrderListResponse>('/admin/order/list', { dateTimeFrom: dateFrom ?? undefined, store: storeId, page: 1, itemsPerPage: 1000 }),
+    queryKey: ['closing', 'orders', storeId, terminalId, dateFrom],
+    // The drawer holds this terminal's cash only (the reference asked store-wide; the server's day is per terminal).
+    queryFn: () =>
+      apiGet<OrderListResponse>('/admin/order/list', { dateTimeFrom: dateFrom ?? undefined, store: storeId, terminal: terminalId, page: 1, itemsPerPage: 1000 }),
     enabled: enabled && !!dateFrom && storeId !== undefined,
   });
   return { expenses, orders };

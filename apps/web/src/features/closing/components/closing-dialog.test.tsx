@@ -96,6 +96,7 @@ describe('ClosingDialog', () => {
     expect(within(dialog).getByText('CREDIT sale')).toBeInTheDocument();
     expect(within(dialog).getByTestId('profit-or-loss')).toHaveTextContent('$18'); // 50 - 20 - 12
     expect(api.find('GET', '/admin/expense/list')[0].query.get('dateTimeFrom')).toBe(closing.dateFrom.datetime);
+    expect(api.find('GET', '/admin/order/list')[0].query.get('terminal')).toBe('1');
     await user.type(within(dialog).getByLabelText('Count of 100'), '1');
     expect(within(dialog).getByTestId('counted-cash')).toHaveTextContent('$100');
     await user.click(within(dialog).getByRole('button', { name: 'Close day' }));

@@ -39,7 +39,7 @@ function ClosingForm({ closing, state, onDone }: { closing: Closing; state: Clos
   const { store, terminal, user } = useSession();
   const started = state !== 'start';
   const dateFrom = wireDate(closing.dateFrom) ?? wireDate(closing.createdAt);
-  const { expenses, orders } = useClosingFigures(store?.id, dateFrom, started);
+  const { expenses, orders } = useClosingFigures(store?.id, terminal?.id, dateFrom, started);
   const save = useSaveClosing();
   const [opening, setOpening] = useState(str(closing.openingBalance ?? ''));
   const [added, setAdded] = useState(str(closing.cashAdded ?? ''));
