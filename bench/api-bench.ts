@@ -135,7 +135,7 @@ async function benchProductPages(server: Server, till: Record<string, string>, a
     const s = (performance.now() - t0) / 1000;
     const projected = done ? s : (s * (last + 1)) / page;
     metrics.push(metric({ id: 'products.walk', section: 'Catalogue', metric: `Reference-client walk: all ${last + 1} pages of 100 one after another, until an empty page`, unit: 's', budget: 'info (the till uses its own sync)', on: 'median', median: round(projected, 1), p95: round(projected, 1), runs: 1,
-      note: `${done ? '' : `stopped after ${cap} s at page ${page}, projected; `}${round(bytes / page / 1024, 0)} KB of JSON per page` }));
+      note: `${done ? '' : `stopped after ${cap} s at page ${page} (${rows.toLocaleString('en')} products), projected; `}${round(bytes / page / 1024, 0)} KB of JSON per page` }));
   }
 }
 

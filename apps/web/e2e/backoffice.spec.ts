@@ -135,12 +135,15 @@ test('create an item with two variant groups in Settings, then sell one variant'
 
   // The till caches the catalogue: refresh it (Settings > General), then sell M-Red.
   await settings.getByRole('tab', { name: 'General' }).click();
-  await settings.getByRole('button', { name: 'Refresh Browser Cache' }).click();
+  await Promise.all([page.waitForEvent('load'), settings.getByRole('button', { name: 'Refresh Browser Cache' }).click()]);
   await expect(page.getByRole('group', { name: 'Departments' })).toBeVisible({ timeout: 20_000 });
   await expect(page.getByRole('dialog', { name: 'Settings' })).toHaveCount(0);
-  await scan(page, variantBarcode);
+  // The reloaded catalogue (and its search index) may still be filling: scan until the line shows.
   const line = page.getByTestId('cart-row');
-  await expect(line).toHaveCount(1);
+  await expect(async () => {
+    if ((await line.count()) === 0) await scan(page, variantBarcode);
+    await expect(line).toHaveCount(1, { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
   await expect(line.first()).toContainText(name);
   await expect(line.first()).toContainText('M-Red');
   await expect(page.getByTestId('grand-total')).toHaveText('$25.0');

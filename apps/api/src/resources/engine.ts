@@ -110,7 +110,9 @@ export async function listResource(def: ResourceDef, q: ListQuery, ctx: Resource
   const scope = def.scope?.(ctx);
   if (scope) conds.push(scope);
   for (const [key, value] of q.filters) {
-    const f = def.filters?.[key] ?? def.filters?.[norm(key)];
+    // Own keys only: `?toString=0` must not find Object.prototype.toString.
+    const filters = def.filters ?? {};
+    const f = Object.hasOwn(filters, key) ? filters[key] : Object.hasOwn(filters, norm(key)) ? filters[norm(key)] : undefined;
     if (!f) continue; // unknown parameters are ignored, like API Platform
     const c = f(value, ctx);
     if (c) conds.push(c);

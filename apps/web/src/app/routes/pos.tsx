@@ -194,7 +194,7 @@ export function PosRoute() {
       return;
     }
     try {
-      const order = await findOrder(text);
+      const order = await findOrder(text, storeId);
       if (!order) {
         toast.error(t('messages.orderNotFound'), { title: t('messages.notFoundTitle') });
         return;

@@ -9,10 +9,13 @@ export function orderNumberOf(text: string): string {
   return digits ? digits[1] : '';
 }
 
-/** GET /api/orders?orderId= -> the first member, or null ("Order not found"). */
-export async function findOrder(orderNumber: string, signal?: AbortSignal): Promise<Order | null> {
+/**
+ * GET /api/orders?orderId=&store.id= -> the first member, or null ("Order not found"). Order numbers
+ * run per store, so the till looks in its own store (the reference sent the number alone).
+ */
+export async function findOrder(orderNumber: string, storeId?: number | null, signal?: AbortSignal): Promise<Order | null> {
   const n = orderNumberOf(orderNumber);
   if (!n) return null;
-  const page = await apiFetch<HydraCollection<Order>>('/orders', { query: { orderId: n }, signal });
+  const page = await apiFetch<HydraCollection<Order>>('/orders', { query: { orderId: n, 'store.id': storeId ?? undefined }, signal });
   return page['hydra:member']?.[0] ?? null;
 }

@@ -44,7 +44,7 @@ describe('OrderLookupDialog', () => {
     resolve(jsonResponse({ 'hydra:member': [order] }));
     await waitFor(() => expect(onFound).toHaveBeenCalledWith(order));
     expect(onClose).toHaveBeenCalled();
-    expect(fetchMock.mock.calls.some(([u]) => String(u) === '/api/orders?orderId=7')).toBe(true);
+    expect(fetchMock.mock.calls.some(([u]) => String(u) === '/api/orders?orderId=7&store.id=1')).toBe(true);
   });
 
   it("says 'Order not found' on a miss, and lists the suspended sales", async () => {

@@ -36,7 +36,7 @@ export function OrderLookupDialog({ open, onClose, onFound, storeId = null, loca
     setBusy(true);
     setError(null);
     try {
-      const order = await findOrder(text);
+      const order = await findOrder(text, storeId);
       if (!order) {
         setError(t('messages.orderNotFound'));
         return;
