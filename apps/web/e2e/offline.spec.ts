@@ -15,7 +15,8 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 const PORT = Number(process.env.E2E_OFFLINE_PORT ?? 8124);
 const BASE = `http://127.0.0.1:${PORT}`;
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
-const dataDir = mkdtempSync(path.join(tmpdir(), 'pos-e2e-offline-'));
+// Created in beforeAll (not at import: the runner also loads this file to list the tests).
+let dataDir = '';
 
 // Main Street products that track stock (demo seed: even n of barcode 5000000000000 + n).
 const STOCKED = ['5000000000002', '5000000000004', '5000000000006', '5000000000008'];
@@ -52,12 +53,13 @@ async function stopServer() {
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
+  dataDir = mkdtempSync(path.join(tmpdir(), 'pos-e2e-offline-'));
   await startServer();
 });
 
 test.afterAll(async () => {
   await stopServer();
-  rmSync(dataDir, { recursive: true, force: true });
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 interface Api {

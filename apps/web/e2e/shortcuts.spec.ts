@@ -216,6 +216,20 @@ test('ctrl+shift+q taxes, ctrl+shift+d discounts, ctrl+shift+c customers, ctrl+e
   await page.keyboard.press('Control+Shift+D');
   await page.getByRole('dialog', { name: 'Discounts' }).getByRole('button', { name: 'Clear Discount' }).click();
   await expect(page.getByTestId('order-discount')).toHaveText('$0.0');
+  // An open discount typed as a percent: the server applies the same 10 % (1.075 -> 1.08).
+  await page.keyboard.press('Control+Shift+D');
+  const open = page.getByRole('dialog', { name: 'Discounts' });
+  await open.getByRole('radio', { name: 'Percent' }).click();
+  await open.getByLabel('Amount').fill('10');
+  await open.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByTestId('order-discount')).toHaveText('$1.1');
+  await expect(page.getByTestId('grand-total')).toHaveText('$9.7');
+  await page.keyboard.press('Control+s');
+  const receipt = page.getByRole('dialog', { name: 'Duplicate Sale Receipt Print' });
+  await expect(receipt).toContainText('Discount-$1.1');
+  await closeDialog(page);
+  await scan(page, MILK);
+  await blur(page);
 
   await page.keyboard.press('Control+Shift+C');
   await expect(page.getByRole('dialog', { name: 'Customers' })).toBeVisible();

@@ -1,4 +1,4 @@
-/* global self, caches, fetch, Request, Response, URL, AbortController, setTimeout, clearTimeout */
+/* global self, caches, fetch, Request, Response, AbortController, setTimeout, clearTimeout */
 /*
  * The till's service worker (issue 9): a till that was signed in reloads and sells with no network.
  * Built into dist/sw.js by the `pos-service-worker` plugin in vite.config.ts, which replaces the

@@ -90,9 +90,6 @@ export function PosRoute() {
   const facets = useMemo(() => buildFacets(visible), [visible]);
   const [facetSel, setFacetSel] = useState<FacetSelection>(NO_FACETS);
 
-  const query = useCart((s) => s.q);
-  const quantity = useCart((s) => s.quantity);
-  const customerName = useCart((s) => s.customerName);
   const customer = useCart((s) => s.customer);
   const cartOrderId = useCart((s) => s.orderId);
 
@@ -307,11 +304,7 @@ export function PosRoute() {
         ) : undefined}
         filters={<FacetFilters facets={facets} selection={facetSel} onChange={setFacetSel} />}
         searchBar={prefs.searchBox ? (
-          <SearchBar
-            query={query}
-            quantity={quantity}
-            onQueryChange={(q) => updateCart((s) => ({ ...s, q }))}
-            onQuantityChange={(q) => updateCart((s) => ({ ...s, quantity: q }))}
+          <CartSearchBar
             onScan={(code) => void scan(code)}
             onRefund={(n) => void loadByNumber(n, 'refund')}
             onReorder={(n) => void loadByNumber(n, 'reorder')}
@@ -322,7 +315,7 @@ export function PosRoute() {
           />
         ) : null}
         customerBox={prefs.customerBox && mode !== 'payment' ? (
-          <CustomerNameBox value={customerName} required={requireName} onChange={(v) => updateCart((s) => ({ ...s, customerName: v }))} />
+          <CartCustomerNameBox required={requireName} />
         ) : null}
         cartToolbar={<CartToolbar />}
         cart={<CartTable storeId={storeId} locale={locale} />}
@@ -422,4 +415,25 @@ export function PosRoute() {
       </Suspense>
     </>
   );
+}
+
+// Typing subscribes only these boxes to the cart's text fields, not the whole till.
+type SearchBarSlots = Omit<React.ComponentProps<typeof SearchBar>, 'query' | 'quantity' | 'onQueryChange' | 'onQuantityChange'>;
+function CartSearchBar(props: SearchBarSlots) {
+  const query = useCart((s) => s.q);
+  const quantity = useCart((s) => s.quantity);
+  return (
+    <SearchBar
+      {...props}
+      query={query}
+      quantity={quantity}
+      onQueryChange={(q) => updateCart((s) => ({ ...s, q }))}
+      onQuantityChange={(q) => updateCart((s) => ({ ...s, quantity: q }))}
+    />
+  );
+}
+
+function CartCustomerNameBox({ required }: { required: boolean }) {
+  const customerName = useCart((s) => s.customerName);
+  return <CustomerNameBox value={customerName} required={required} onChange={(v) => updateCart((s) => ({ ...s, customerName: v }))} />;
 }

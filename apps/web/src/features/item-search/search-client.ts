@@ -14,6 +14,8 @@ export interface SearchResult {
   seq: number;
   ids: ArrayLike<number>;
   error?: string;
+  /** Superseded by a newer query before it ran. */
+  stale?: boolean;
 }
 
 export class SearchClient {
@@ -33,7 +35,7 @@ export class SearchClient {
           if (msg.type !== 'result') return;
           const done = this.waiting.get(msg.seq);
           this.waiting.delete(msg.seq);
-          done?.({ seq: msg.seq, ids: msg.ids, error: msg.error });
+          done?.({ seq: msg.seq, ids: msg.ids, error: msg.error, stale: msg.stale });
         };
       } catch {
         this.worker = null;

@@ -59,4 +59,4 @@ export type SearchRequest =
 
 export type SearchResponse =
   | { type: 'indexed'; version: number; count: number }
-  | { type: 'result'; seq: number; ids: Int32Array; error?: string };
+  | { type: 'result'; seq: number; ids: Int32Array; error?: string; stale?: boolean };

@@ -13,6 +13,23 @@ interface WorkerScope {
 const scope = self as unknown as WorkerScope;
 
 let index: SearchIndex | null = null;
+// Searches that queued up while one ran collapse into the latest: fast typing never builds a backlog.
+let latest: Extract<SearchRequest, { type: 'search' }> | null = null;
+let skipped: number[] = [];
+let scheduled = false;
+
+function runLatest() {
+  scheduled = false;
+  const msg = latest;
+  latest = null;
+  for (const seq of skipped) scope.postMessage({ type: 'result', seq, ids: new Int32Array(0), stale: true });
+  skipped = [];
+  if (!msg) return;
+  const { ids, error } = index ? index.search(msg.query, msg.facets) : { ids: [] as number[], error: undefined };
+  const buffer = Int32Array.from(ids);
+  const reply: SearchResponse = { type: 'result', seq: msg.seq, ids: buffer, error };
+  scope.postMessage(reply, [buffer.buffer]);
+}
 
 scope.onmessage = (event: MessageEvent<SearchRequest>) => {
   const msg = event.data;
@@ -23,9 +40,11 @@ scope.onmessage = (event: MessageEvent<SearchRequest>) => {
     return;
   }
   if (msg.type === 'search') {
-    const { ids, error } = index ? index.search(msg.query, msg.facets) : { ids: [] as number[], error: undefined };
-    const buffer = Int32Array.from(ids);
-    const reply: SearchResponse = { type: 'result', seq: msg.seq, ids: buffer, error };
-    scope.postMessage(reply, [buffer.buffer]);
+    if (latest) skipped.push(latest.seq);
+    latest = msg;
+    if (!scheduled) {
+      scheduled = true;
+      setTimeout(runLatest, 0);
+    }
   }
 };

@@ -75,7 +75,7 @@ export function ItemSearchDialog({ open, onClose, products, version, byId, facet
     setActive(0);
     const timer = setTimeout(() => virtualizer.scrollToOffset(0), SCROLL_RESET_DELAY);
     return () => clearTimeout(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+     
   }, [query]);
 
   useEffect(() => {

@@ -14,6 +14,8 @@ export interface ItemSearchInput {
   enabled: boolean;
 }
 
+const SEARCH_DEBOUNCE_MS = 80;
+
 /**
  * Fuzzy search in the worker. Keeps the last answer on screen until the next one arrives and drops
  * answers to superseded queries, so fast typing never shows stale results.
@@ -36,17 +38,21 @@ export function useItemSearch({ products, version, byId, facets, query, enabled 
     if (!enabled) return;
     let cancelled = false;
     setPending(true);
-    void searchClient().search(query, facets).then((r) => {
-      if (cancelled || r.seq < latest.current) return;
-      latest.current = r.seq;
-      setResult({ ids: r.ids, error: r.error });
-      setPending(false);
-    });
+    // A short pause while typing: a 100,000-item fuzzy search is not run for every key.
+    const timer = setTimeout(() => {
+      void searchClient().search(query, facets).then((r) => {
+        if (cancelled || r.stale || r.seq < latest.current) return;
+        latest.current = r.seq;
+        setResult({ ids: r.ids, error: r.error });
+        setPending(false);
+      });
+    }, query ? SEARCH_DEBOUNCE_MS : 0);
     return () => {
       cancelled = true;
+      clearTimeout(timer);
     };
     // facets by value
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+     
   }, [enabled, query, facetKey, version, isCaseSensitive, threshold]);
 
   const items = useMemo(() => {
