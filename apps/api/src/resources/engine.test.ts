@@ -30,6 +30,9 @@ describe('resource engine: paging', () => {
     expect(res.statusCode).toBe(200);
     expect(members(res)).toEqual([]);
     expect(res.json()['hydra:totalItems']).toBe(200);
+    const far = await admin.get('/api/products?page=2.7e77&itemsPerPage=100');
+    expect(far.statusCode).toBe(200);
+    expect(members(far)).toEqual([]);
   });
 
   it('defaults to 10 per page when only page is given, and to the whole list without paging', async () => {

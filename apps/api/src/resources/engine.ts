@@ -77,7 +77,8 @@ export function parseListQuery(query: Record<string, unknown>, defaults: { items
     }
     if (rawKey === 'page') {
       const n = Number(rawValue);
-      if (Number.isInteger(n) && n >= 1) page = n;
+      // A page far past the end is just an empty page (and keeps OFFSET within bigint).
+      if (Number.isInteger(n) && n >= 1) page = Math.min(n, 2147483647);
       continue;
     }
     if (rawKey === 'itemsPerPage' || rawKey === 'limit') {

@@ -64,7 +64,7 @@ const HOSTILE_EXTRA: unknown[] = [
   0, -0.01, -1e308, 2 ** 53 + 1, 2147483648, -2147483649, 1e21, 0.1 + 0.2, '123456789012345.678', 123456789012.34, 'Infinity', '-Infinity', '-0', '0x1F', '1,5', ' 12 ',
   '١٢٣', '12abc', ' ', '\uD800', '🧾👩‍👩‍👧‍👦', 'İstanbul ǅ ß', 'a\u202Eb', '../../etc/passwd', '%00', '${7*7}{{7*7}}', 'null', 'undefined', 'true',
   '/api/stores/2', '/api/stores/999999', '/api/products/0', '/api/users/1', 999999, -999999, { '@id': '/api/stores/999999' }, { id: -5 },
-  [null], [1, 'a', {}], [[[[]]]], { a: { b: { c: {} } } }, DEEP_OBJECT, 'x'.repeat(256), 'x'.repeat(70_000), '2025-13-45T99:99', '1970-01-01T00:00',
+  [null], [1, 'a', {}], [[[[]]]], { toString: 0 }, { valueOf: 'x', toString: null }, { length: -1 }, { a: { b: { c: {} } } }, DEEP_OBJECT, 'x'.repeat(256), 'x'.repeat(70_000), '2025-13-45T99:99', '1970-01-01T00:00',
 ];
 
 function payloadText(body: unknown): string {
@@ -170,6 +170,16 @@ async function attempt(ledger: Ledger, route: Route, url: string, payload: strin
   return res;
 }
 
+/** Runs a fast-check property; a counterexample is recorded with the other failures (shrunk first). */
+async function property(ledger: Ledger, prop: fc.IAsyncProperty<any>, params: fc.Parameters<any>) {
+  try {
+    await fc.assert(prop, params);
+  } catch (e) {
+    const text = String((e as Error).message ?? e);
+    ledger.failures.push(`fast-check: ${/Counterexample: .*/.exec(text)?.[0]?.slice(0, 300) ?? text.slice(0, 300)} (seed ${params.seed})`);
+  }
+}
+
 /** The admin of the run is put back after each route: a fuzzed user update must not lock the suite out. */
 async function heal() {
   await app.db.update(userAccount).set({ isActive: true, roles: ['ROLE_ADMIN', 'ROLE_USER'] }).where(sql`${userAccount.id} = ${fuzzUser}`);
@@ -220,7 +230,7 @@ const hostileArb = fc.oneof(
 );
 
 afterAll(async () => {
-  report(`fuzz (seed ${SEED}): ${totals.routes} write routes + ${readRoutes.length} read routes, ${totals.write} write cases + ${totals.read} read cases = ${totals.write + totals.read} requests (${totals.refused} refused, ${totals.accepted} accepted), 0 crashes`);
+  report(`fuzz (seed ${SEED}): ${totals.routes} write routes + ${readRoutes.length} read routes, ${totals.write} write cases + ${totals.read} read cases = ${totals.write + totals.read} requests (${totals.refused} refused, ${totals.accepted} accepted); the server answered /api/health after every route`);
   report(`fuzz: ${allGaps.size} inputs refused by the database instead of validation${allGaps.size ? ':\n  ' + [...allGaps].slice(0, 40).join('\n  ') : ''}`);
   await o.close();
 });
@@ -273,13 +283,13 @@ describe('fuzzing the JSON write routes', () => {
       // 4. fast-check: arbitrary JSON, and the valid keys with arbitrary values (fields missing at random).
       const fcRuns = Math.max(6, PER_WRITE_ROUTE - ledger.cases);
       const keys = valid.body && typeof valid.body === 'object' && !Array.isArray(valid.body) ? Object.keys(valid.body) : [];
-      await fc.assert(fc.asyncProperty(fc.anything({ maxDepth: 4, maxKeys: 8 }), async (body) => {
+      await property(ledger, fc.asyncProperty(fc.anything({ maxDepth: 4, maxKeys: 8 }), async (body) => {
         const res = await attempt(ledger, route, valid.url, payloadText(body), 'fc.anything');
         return res.statusCode < 500;
       }), { numRuns: Math.ceil(fcRuns / 2), seed: SEED + routeIndex });
       if (keys.length) {
         const recordArb = fc.record(Object.fromEntries(keys.map((k) => [k, hostileArb])), { requiredKeys: [] });
-        await fc.assert(fc.asyncProperty(recordArb, fc.dictionary(fc.string({ maxLength: 10 }), hostileArb, { maxKeys: 2 }), async (body, extra) => {
+        await property(ledger, fc.asyncProperty(recordArb, fc.dictionary(fc.string({ maxLength: 10 }), hostileArb, { maxKeys: 2 }), async (body, extra) => {
           const res = await attempt(ledger, route, valid.url, payloadText({ ...extra, ...body }), 'fc.record');
           return res.statusCode < 500;
         }), { numRuns: Math.ceil(fcRuns / 2), seed: SEED + 7919 * (routeIndex + 1) });
@@ -326,7 +336,7 @@ describe('fuzzing the read routes (path parameters and query strings)', () => {
       for (const p of params) await attempt(ledger, route, fillPath(route.url, decodeURIComponent(p)), undefined, `param ${p.slice(0, 20)}`);
       const queries = HOSTILE_QUERIES.filter((_, i) => SOAK || (i + routeIndex + SEED) % 4 === 0);
       for (const [k, q] of queries.entries()) await attempt(ledger, route, `${url}?${q}`, undefined, q.slice(0, 40), { headers: k % 2 ? asCashier : asAdmin });
-      await fc.assert(fc.asyncProperty(fc.array(fc.tuple(keyArb, valueArb), { maxLength: 5 }), async (pairs) => {
+      await property(ledger, fc.asyncProperty(fc.array(fc.tuple(keyArb, valueArb), { maxLength: 5 }), async (pairs) => {
         const qs = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
         const res = await attempt(ledger, route, `${url}?${qs}`, undefined, 'fc query');
         return res.statusCode < 500;

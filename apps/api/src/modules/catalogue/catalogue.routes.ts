@@ -44,7 +44,7 @@ function paging(q: Query, max = 1_000_000) {
 function listOrder(q: Query, columns: Record<string, any>, fallback: any) {
   const key = q1(q, 'orderBy');
   const mode = (q1(q, 'orderMode') ?? 'ASC').toUpperCase() === 'DESC' ? desc : asc;
-  const col = key && columns[key] ? columns[key] : fallback;
+  const col = key && Object.hasOwn(columns, key) ? columns[key] : fallback;
   return [mode(col), asc(fallback)];
 }
 

@@ -32,6 +32,8 @@ export const storesResource: ResourceDef<typeof store.$inferSelect> = {
       await tx.insert(storeCounter).values({ storeId: row.id });
       // The creator manages the store they made; otherwise it would vanish from their own lists.
       await tx.insert(userStore).values({ userId: ctx.auth.userId, storeId: row.id }).onConflictDoNothing();
+      // The caller's store list was read at the start of the request: the answer must see the new store.
+      if (!ctx.auth.storeIds.includes(row.id)) ctx.auth.storeIds.push(row.id);
       return row.id;
     },
   },
