@@ -10,7 +10,7 @@ import {
 import type { ResourceCtx } from '../../resources/engine.ts';
 import { moveStock } from '../../lib/stock.ts';
 import { CsvSyntaxError, firstInvalidUtf8, formatRow, parseCsv, unneutralise } from './csv.ts';
-import { BARCODE_USED, inIds, scopes, trimDecimal, type LinkTable } from './shared.ts';
+import { BARCODE_USED, MAX_QUANTITY, QUANTITY_TOO_LARGE, canonicalDecimal, inIds, scopes, trimDecimal, type LinkTable } from './shared.ts';
 
 /**
  * Product CSV (export and import use the same columns, so an export re-imports unchanged).
@@ -369,11 +369,16 @@ export async function importProducts(db: Db, buf: Buffer, ctx: ResourceCtx): Pro
       const loc = cell(c.location);
       const lvl = cell(c.reOrderLevel);
       const sc: StoreCells = { storeId, touched: Boolean(q || loc || lvl) };
-      if (q) { if (!DECIMAL.test(q)) add(at(label('Quantity')), NOT_NUMBER); else sc.quantity = q; }
+      if (q) {
+        if (!DECIMAL.test(q)) add(at(label('Quantity')), NOT_NUMBER);
+        else if (Math.abs(Number(q)) >= MAX_QUANTITY) add(at(label('Quantity')), QUANTITY_TOO_LARGE);
+        else sc.quantity = q;
+      }
       if (loc !== undefined && sc.touched) { if (loc.length > 255) add(at(label('Location')), TOO_LONG); sc.location = loc || null; }
       if (lvl) {
         if (!DECIMAL.test(lvl)) add(at(label('Re-order Level')), NOT_NUMBER);
         else if (Number(lvl) < 0) add(at(label('Re-order Level')), NOT_POSITIVE_OR_ZERO);
+        else if (Number(lvl) >= MAX_QUANTITY) add(at(label('Re-order Level')), QUANTITY_TOO_LARGE);
         else sc.reOrderLevel = lvl;
       } else if (c.reOrderLevel !== undefined && sc.touched) sc.reOrderLevel = null;
       row.stores.push(sc);
@@ -449,7 +454,7 @@ export async function importProducts(db: Db, buf: Buffer, ctx: ResourceCtx): Pro
         if (fields.departmentId === null && cur.departmentId != null && !lk.department.byId.has(cur.departmentId)) delete fields.departmentId;
         for (const [k, v] of Object.entries(fields)) {
           const now = (cur as any)[k];
-          const same = k === 'cost' || k === 'basePrice' ? parseQuantity(now) === parseQuantity(v as string) : now === v;
+          const same = k === 'cost' || k === 'basePrice' ? canonicalDecimal(now) === canonicalDecimal(v as string) : now === v;
           if (!same) (diff as any)[k] = v;
         }
         if (Object.keys(diff).length) { await tx.update(product).set(diff).where(eq(product.id, productId)); changed = true; }
@@ -475,7 +480,7 @@ export async function importProducts(db: Db, buf: Buffer, ctx: ResourceCtx): Pro
         } else {
           const set: Partial<typeof productStore.$inferInsert> = {};
           if (sc.location !== undefined && sc.location !== cur.location) set.location = sc.location;
-          if (sc.reOrderLevel !== undefined && (sc.reOrderLevel === null ? cur.reOrderLevel !== null : cur.reOrderLevel === null || parseQuantity(sc.reOrderLevel) !== parseQuantity(cur.reOrderLevel))) {
+          if (sc.reOrderLevel !== undefined && canonicalDecimal(sc.reOrderLevel) !== canonicalDecimal(cur.reOrderLevel)) {
             set.reOrderLevel = sc.reOrderLevel;
           }
           if (Object.keys(set).length) { await tx.update(productStore).set(set).where(eq(productStore.id, cur.id)); changed = true; }

@@ -11,7 +11,7 @@ import {
 } from '../../db/schema/index.ts';
 import type { ResourceCtx } from '../../resources/engine.ts';
 import { moveStock, type StockReason } from '../../lib/stock.ts';
-import { INVALID_VARIANTS, assertBarcodesFree, assertVisible, intField, replaceLinks, scopes, visibleIds, type BarcodeClaim, optDecimal, optText, orNull } from './shared.ts';
+import { INVALID_VARIANTS, assertBarcodesFree, assertVisible, intField, replaceLinks, scopes, visibleIds, type BarcodeClaim, optDecimal, optText, orNull, stockQty } from './shared.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Wire schemas (reference client 2.3a). Relations are IRIs or ids; money and stock are strings or numbers.
@@ -72,9 +72,9 @@ export type PriceInput = z.output<typeof priceRow>;
 const storeRow = z.object({
   store: ref(),
   /** Stock to set for this store; empty keeps the current stock (0 for a new row). */
-  quantity: optDecimal(),
+  quantity: stockQty(),
   location: optText(),
-  reOrderLevel: optDecimal({ min: 0 }),
+  reOrderLevel: stockQty({ min: 0 }),
 });
 export type StoreRowInput = z.output<typeof storeRow>;
 
@@ -87,7 +87,7 @@ const variantRow = z.object({
   /** Sale price; null/'' = the product's price applies. */
   price: optDecimal({ min: 0 }),
   /** Stock (global across stores); empty keeps the current stock (0 for a new variant). */
-  quantity: optDecimal(),
+  quantity: stockQty(),
 });
 export interface VariantInput extends z.output<typeof variantRow> { id: number | null }
 

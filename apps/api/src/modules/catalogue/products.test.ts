@@ -153,6 +153,12 @@ describe('products: create', () => {
     expect(messageAt(dup, 'variants[0].barcode')).toBe('Barcode already used. Please use a different value');
   });
 
+  it('refuses stock quantities too large for exact arithmetic', async () => {
+    const res = await admin.put('/api/products/1', { stores: [{ store: '/api/stores/1', quantity: '123456789012345.678' }] });
+    expect(res.statusCode).toBe(422);
+    expect(messageAt(res, 'stores[0].quantity')).toBe('This value should be less than 1000000000000.');
+  });
+
   it('refuses stock rows of a store the caller does not manage', async () => {
     const res = await mall.post('/api/products', itemBody({ barcode: 'X-1', stores: [{ store: '/api/stores/1', quantity: '1' }] }));
     expect(res.statusCode).toBe(422);

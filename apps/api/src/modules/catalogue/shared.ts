@@ -243,3 +243,20 @@ export function inIds(col: PgColumn | SQL, ids: number[]): SQL {
   const literal = `{${ids.filter((n) => Number.isInteger(n)).join(',')}}`;
   return sql`${col} = any(${literal}::int[])`;
 }
+
+/** Stock quantities stay below 10^12 so exact milli arithmetic (@pos/domain/money) never overflows. */
+export const MAX_QUANTITY = 1e12;
+export const QUANTITY_TOO_LARGE = `This value should be less than ${MAX_QUANTITY}.`;
+export const stockQty = (opts: { min?: number } = {}) =>
+  orNull(decimal(opts).refine((s) => Math.abs(Number(s)) < MAX_QUANTITY, { message: QUANTITY_TOO_LARGE }));
+
+/** Canonical text of a decimal string ('012.50' -> '12.5', '-0' -> '0'), for exact comparisons. */
+export function canonicalDecimal(v: string | null | undefined): string | null {
+  if (v === null || v === undefined) return null;
+  const m = /^([+-]?)0*(\d*)(?:\.(\d*?)0*)?$/.exec(v.trim());
+  if (!m) return v.trim();
+  const int = m[2] || '0';
+  const frac = m[3] ?? '';
+  const body = frac ? `${int}.${frac}` : int;
+  return m[1] === '-' && body !== '0' ? `-${body}` : body;
+}
