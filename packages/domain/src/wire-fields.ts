@@ -20,7 +20,7 @@ export const text = (max = 255) =>
 
 /** Optional text: null/undefined allowed, trimmed. */
 export const optionalText = (max = 255) =>
-  z.union([z.string().trim().max(max, TOO_LONG), z.null()]).optional();
+  z.string({ error: 'This value should be of type string.' }).trim().max(max, TOO_LONG).nullable().optional();
 
 /** A decimal as number or numeric string, normalised to a plain decimal string ("12.5"). */
 export const decimal = (opts: { min?: number; positive?: boolean } = {}) =>
@@ -35,8 +35,14 @@ export const decimal = (opts: { min?: number; positive?: boolean } = {}) =>
       return s;
     });
 
+/** Like decimal(), but null, undefined and '' mean "no value" (null); errors keep the spec message. */
 export const optionalDecimal = (opts: { min?: number; positive?: boolean } = {}) =>
-  z.union([z.null(), z.literal(''), decimal(opts)]).optional().transform((v) => (v === '' ? null : v));
+  z.unknown().optional().transform((v, ctx): string | null => {
+    if (v === null || v === undefined || v === '') return null;
+    const r = decimal(opts).safeParse(v);
+    if (!r.success) { ctx.addIssue({ code: 'custom', message: r.error.issues[0]?.message ?? NOT_NUMBER }); return z.NEVER; }
+    return r.data;
+  });
 
 /** A reference: 5, "5", "/api/stores/5", {id}, {"@id"}, {value}. */
 export const ref = () =>

@@ -42,7 +42,7 @@ export default async function authRoutes(app: FastifyInstance) {
     const input = parseBody(loginBody, request.body);
     // The query's role is the portal asked for (the admin build sends ROLE_ADMIN there, ROLE_USER in the body).
     const role = requestedRole(request.query, request.body);
-    return login(db, tokens, { ...input, role, ip: request.ip, maxFailures: config.loginMaxFailures, refreshTtl: config.refreshTtl });
+    return login(db, tokens, { ...input, role, ip: request.ip, maxFailures: config.loginMaxFailures, refreshTtl: config.refreshTtl, bcryptRounds: config.bcryptRounds });
   });
 
   const refreshHandler = async (request: any) => {

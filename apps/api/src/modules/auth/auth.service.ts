@@ -33,47 +33,45 @@ export async function presentUser(db: Db, userId: number) {
   };
 }
 
-async function tooManyFailures(db: Db, keys: string[], max: number): Promise<boolean> {
+/**
+ * Reserves one attempt per key before the password is checked: one atomic upsert each, so parallel
+ * guesses cannot all slip past the limit (no check-then-act race, shared by every API process).
+ * Returns false when any key is over the limit.
+ */
+async function claimAttempt(db: Db, keys: string[], max: number): Promise<boolean> {
   const since = new Date(Date.now() - FAILURE_WINDOW_MS);
+  let allowed = true;
   for (const key of keys) {
-    const [row] = await db.select().from(loginAttempt).where(eq(loginAttempt.key, key));
-    if (row && row.windowStart > since && row.failures >= max) return true;
-  }
-  return false;
-}
-
-async function recordFailure(db: Db, keys: string[]) {
-  const since = new Date(Date.now() - FAILURE_WINDOW_MS);
-  for (const key of keys) {
-    // Atomic upsert: concurrent API processes count into the same row.
-    await db.insert(loginAttempt).values({ key, failures: 1, windowStart: new Date() }).onConflictDoUpdate({
+    const [row] = await db.insert(loginAttempt).values({ key, failures: 1, windowStart: new Date() }).onConflictDoUpdate({
       target: loginAttempt.key,
       set: {
         failures: sql`case when ${loginAttempt.windowStart} < ${since} then 1 else ${loginAttempt.failures} + 1 end`,
         windowStart: sql`case when ${loginAttempt.windowStart} < ${since} then now() else ${loginAttempt.windowStart} end`,
       },
-    });
+    }).returning({ failures: loginAttempt.failures });
+    if (row.failures > max) allowed = false;
   }
+  return allowed;
 }
 
 /**
  * Checks a username and password and issues a token pair. The same 401 for an unknown user and a
  * wrong password; too many failures per user or per address give 429 until the window passes.
  */
-export async function login(db: Db, tokens: TokenService, input: { username: string; password: string; role?: string; ip: string; maxFailures: number; refreshTtl: number }) {
+export async function login(db: Db, tokens: TokenService, input: { username: string; password: string; role?: string; ip: string; maxFailures: number; refreshTtl: number; bcryptRounds?: number }) {
   const keys = [`u:${input.username.toLowerCase()}`, `ip:${input.ip}`];
-  if (await tooManyFailures(db, keys, input.maxFailures)) {
+  if (!(await claimAttempt(db, keys, input.maxFailures))) {
     throw new AppError(429, 'RATE_LIMITED', 'Too many failed login attempts, please try again later.');
   }
   const [user] = await db.select().from(userAccount).where(eq(userAccount.username, input.username)).limit(1);
-  const ok = await verifyPassword(input.password, user?.password);
-  if (!user || !ok) {
-    await recordFailure(db, keys);
-    throw unauthorized(INVALID_CREDENTIALS, 'INVALID_CREDENTIALS');
-  }
+  const ok = await verifyPassword(input.password, user?.password, input.bcryptRounds);
+  if (!user || !ok) throw unauthorized(INVALID_CREDENTIALS, 'INVALID_CREDENTIALS');
   if (!user.isActive) throw unauthorized('Your account is disabled!', 'ACCOUNT_DISABLED');
   if (input.role && !hasRole(user.roles, input.role)) throw unauthorized('Cannot login in this portal', 'FORBIDDEN');
+  // A good login clears the user's count and gives back its reserved attempt on the address
+  // (many cashiers may sign in from one shop address).
   await db.delete(loginAttempt).where(eq(loginAttempt.key, keys[0]));
+  await db.update(loginAttempt).set({ failures: sql`greatest(${loginAttempt.failures} - 1, 0)` }).where(eq(loginAttempt.key, keys[1]));
   return issueTokens(db, tokens, user, input.refreshTtl);
 }
 
