@@ -30,6 +30,9 @@ export async function openDatabase(config: Pick<AppConfig, 'databaseUrl' | 'data
     // numeric stays a string (exact); int8 counts come back as numbers.
     pg.default.types.setTypeParser(20, (v: string) => Number(v));
     const pool = new pg.default.Pool({ connectionString: config.databaseUrl, max: Number(process.env.PG_POOL_MAX ?? 10) });
+    // An idle connection dropped by the server (restart, failover) must not crash the process:
+    // the pool discards it and the next query opens a new one.
+    pool.on('error', (err) => { console.warn(`PostgreSQL idle connection error: ${err.message}`); });
     const db = drizzle(pool, { schema }) as unknown as Db;
     return {
       db,

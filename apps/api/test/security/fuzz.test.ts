@@ -231,7 +231,14 @@ const hostileArb = fc.oneof(
 
 afterAll(async () => {
   report(`fuzz (seed ${SEED}): ${totals.routes} write routes + ${readRoutes.length} read routes, ${totals.write} write cases + ${totals.read} read cases = ${totals.write + totals.read} requests (${totals.refused} refused, ${totals.accepted} accepted); the server answered /api/health after every route`);
-  report(`fuzz: ${allGaps.size} inputs refused by the database instead of validation${allGaps.size ? ':\n  ' + [...allGaps].slice(0, 40).join('\n  ') : ''}`);
+  // Grouped by route, field and SQLSTATE: each group is one missing validation.
+  const groups = new Map<string, number>();
+  for (const g of allGaps) {
+    const m = /^(\S+ \S+) ([^=:]*?)(?:=.*)?: SQLSTATE (\w+)/.exec(g.replace(/\u0000/g, ''));
+    const key = m ? `${m[1]} ${m[2]} -> SQLSTATE ${m[3]}` : g.slice(0, 120);
+    groups.set(key, (groups.get(key) ?? 0) + 1);
+  }
+  report(`fuzz: ${allGaps.size} inputs refused by the database instead of validation (answered 4xx by plugins/errors.ts)${groups.size ? ':\n  ' + [...groups].map(([k, n]) => `${k} (${n})`).join('\n  ') : ''}`);
   await o.close();
 });
 

@@ -24,7 +24,8 @@ export const choice = <T extends string>(values: readonly T[]) =>
       ctx.addIssue({ code: 'custom', message: BLANK });
       return z.NEVER;
     }
-    const s = String(v).trim() as T;
+    // Only strings can be a choice; String() of a hostile object ({toString: 0}) would throw.
+    const s = (typeof v === 'string' ? v.trim() : '') as T;
     if (!values.includes(s)) {
       ctx.addIssue({ code: 'custom', message: NOT_CHOICE });
       return z.NEVER;

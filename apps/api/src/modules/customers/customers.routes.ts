@@ -31,7 +31,9 @@ const optionalAmount = (opts: { min?: number } = {}) => z.unknown().optional().t
 const optionalBirthday = z.unknown().optional().transform((v, ctx): string | null | undefined => {
   if (v === undefined) return undefined;
   if (v === null || v === '') return null;
-  const s = typeof v === 'object' && v && 'datetime' in v ? String((v as any).datetime) : String(v);
+  // Strings only (a hostile object's String() can throw).
+  const raw = typeof v === 'object' && v && 'datetime' in v ? (v as { datetime: unknown }).datetime : v;
+  const s = typeof raw === 'string' ? raw : '';
   const m = /^(\d{4}-\d{2}-\d{2})/.exec(s.trim());
   if (!m || Number.isNaN(Date.parse(m[1]))) { ctx.addIssue({ code: 'custom', message: 'This value is not a valid date.' }); return z.NEVER; }
   return m[1];
