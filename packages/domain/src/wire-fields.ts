@@ -12,7 +12,9 @@ export const NOT_POSITIVE_OR_ZERO = 'This value should be either positive or zer
 export const NOT_CHOICE = 'The value you selected is not a valid choice.';
 export const TOO_LONG = 'This value is too long.';
 
-const DECIMAL = /^-?\d{1,15}(\.\d{1,6})?$/;
+// At most 12 integer digits: every amount and quantity stays exact in the money maths (cents and
+// thousandths as safe integers) and within the numeric columns.
+const DECIMAL = /^-?\d{1,12}(\.\d{1,6})?$/;
 
 /** Required non-blank text, trimmed. */
 export const text = (max = 255) =>

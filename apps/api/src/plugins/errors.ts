@@ -47,6 +47,9 @@ export function registerErrorHandler(app: FastifyInstance) {
     let appError: AppError;
     if (err instanceof AppError) appError = err;
     else if (err instanceof ZodError) appError = fromZod(err);
+    // The exact money maths throws RangeError when amounts multiply past what it can hold exactly
+    // (e.g. a quantity and a cost each near the 12-digit limit): the input is too large, not a crash.
+    else if (err instanceof RangeError) appError = validationError([], 'A value is out of range.');
     else {
       const fe = err as FastifyError;
       const status = fe.statusCode ?? 500;

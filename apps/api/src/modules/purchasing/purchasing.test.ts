@@ -323,7 +323,9 @@ describe('validation and access', () => {
       [purchaseBody({ supplier: '/api/suppliers/99999' }), ['supplier']],
       [purchaseBody({ paymentType: '/api/payments/99999' }), ['paymentType']],
       [purchaseBody({ createdAt: 'yesterday-ish' }), ['createdAt']],
-      [purchaseBody({ items: [{ item: managed.id, quantity: '999999999999999', purchasePrice: '999999999999999' }] }), ['items']],
+      [purchaseBody({ items: [{ item: managed.id, quantity: '999999999999999', purchasePrice: '999999999999999' }] }), ['items[0].purchasePrice', 'items[0].quantity']],
+      // Each within the 12-digit limit, but their product is past what the exact maths holds.
+      [purchaseBody({ items: [{ item: managed.id, quantity: '999999999999', purchasePrice: '999999999999' }] }), ['items']],
     ];
     for (const [payload, paths] of cases) {
       const res = await inject('POST', '/api/purchases', payload);
