@@ -70,3 +70,20 @@ describe('formatDate / formatDateTime', () => {
     expect(formatDateTime(new Date(NaN))).toBe('');
   });
 });
+
+describe('display locale', () => {
+  it('formats with the locale set by the UI when none is passed', async () => {
+    const { setDisplayLocale, formatDateTime: fdt, formatCurrency: fc } = await import('./format.ts');
+    const d = new Date(Date.UTC(2024, 2, 5, 14, 7));
+    try {
+      setDisplayLocale('ar');
+      expect(fdt(d, 'UTC')).toBe('05-03-2024 02:07 م');
+      expect(fc(1200)).not.toBe('$12.0');
+      setDisplayLocale('en');
+      expect(fdt(d, 'UTC')).toBe('05-03-2024 02:07 PM');
+      expect(fc(1200)).toBe('$12.0');
+    } finally {
+      setDisplayLocale('en');
+    }
+  });
+});

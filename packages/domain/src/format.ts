@@ -23,7 +23,15 @@ const RLM = '\u200F';
 const LRM = '\u200E';
 
 /** 1250 -> "$12.5", 123456 -> "$1,234.6", 1200 -> "$12.0" (en); "‏1,234.6 US$" (ar). */
-export function formatCurrency(cents: number, locale = 'en'): string {
+/**
+ * The locale used when a caller passes none: the web app sets it when the language changes, so every
+ * amount and date on screen follows the UI language (the server never calls this and stays 'en').
+ */
+let displayLocale = 'en';
+export function setDisplayLocale(locale: string): void { displayLocale = locale || 'en'; }
+export function getDisplayLocale(): string { return displayLocale; }
+
+export function formatCurrency(cents: number, locale = displayLocale): string {
   const text = cached(currencyFormatters, locale, {
     style: 'currency',
     currency: 'USD',
@@ -36,7 +44,7 @@ export function formatCurrency(cents: number, locale = 'en'): string {
 }
 
 /** 123456 -> "1234.6", 1200 -> "12" (en): no currency, no grouping. */
-export function formatAmount(cents: number, locale = 'en'): string {
+export function formatAmount(cents: number, locale = displayLocale): string {
   return cached(plainFormatters, locale, {
     maximumFractionDigits: 1,
     useGrouping: false,
@@ -72,7 +80,7 @@ function dayPeriodsOf(locale: string): readonly [string, string] {
  * 'dd-MM-yyyy hh:mm a', e.g. '05-03-2024 02:07 PM'; '' for an unparseable value. The pattern is
  * fixed (spec 9); `locale` only names the AM/PM marker ('05-03-2024 02:07 م' in Arabic).
  */
-export function formatDateTime(value: Date | string | number, timeZone?: string, locale = 'en'): string {
+export function formatDateTime(value: Date | string | number, timeZone?: string, locale = displayLocale): string {
   const d = toDate(value);
   if (!d) return '';
   const p = localParts(d, timeZone);

@@ -11,6 +11,7 @@ export const NOT_POSITIVE = 'This value should be positive.';
 export const NOT_POSITIVE_OR_ZERO = 'This value should be either positive or zero.';
 export const NOT_CHOICE = 'The value you selected is not a valid choice.';
 export const TOO_LONG = 'This value is too long.';
+export const TOO_LARGE = 'This value should be less than 1000000000000.';
 
 // At most 12 integer digits: every amount and quantity stays exact in the money maths (cents and
 // thousandths as safe integers) and within the numeric columns.
@@ -30,7 +31,12 @@ export const decimal = (opts: { min?: number; positive?: boolean } = {}) =>
     .transform((v, ctx) => {
       const s = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : v.trim();
       if (s === '') { ctx.addIssue({ code: 'custom', message: typeof v === 'string' ? BLANK : NOT_NUMBER }); return z.NEVER; }
-      if (!DECIMAL.test(s)) { ctx.addIssue({ code: 'custom', message: NOT_NUMBER }); return z.NEVER; }
+      if (!DECIMAL.test(s)) {
+        // A well-formed number with too many integer digits is out of range, not malformed.
+        const tooLarge = /^-?\d{13,}(\.\d+)?$/.test(s);
+        ctx.addIssue({ code: 'custom', message: tooLarge ? TOO_LARGE : NOT_NUMBER });
+        return z.NEVER;
+      }
       const n = Number(s);
       if (opts.positive && !(n > 0)) { ctx.addIssue({ code: 'custom', message: NOT_POSITIVE }); return z.NEVER; }
       if (opts.min !== undefined && n < opts.min) { ctx.addIssue({ code: 'custom', message: NOT_POSITIVE_OR_ZERO }); return z.NEVER; }

@@ -49,7 +49,8 @@ export function registerErrorHandler(app: FastifyInstance) {
     else if (err instanceof ZodError) appError = fromZod(err);
     // The exact money maths throws RangeError when amounts multiply past what it can hold exactly
     // (e.g. a quantity and a cost each near the 12-digit limit): the input is too large, not a crash.
-    else if (err instanceof RangeError) appError = validationError([], 'A value is out of range.');
+    // (Fastify's own errors, such as the 413 for a large body, are RangeErrors with a statusCode: not these.)
+    else if (err instanceof RangeError && (err as FastifyError).statusCode === undefined) appError = validationError([], 'A value is out of range.');
     else {
       const fe = err as FastifyError;
       const status = fe.statusCode ?? 500;

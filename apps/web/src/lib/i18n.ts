@@ -1,4 +1,5 @@
 import i18n from 'i18next';
+import { setDisplayLocale } from '@pos/domain/format';
 import { initReactI18next } from 'react-i18next';
 import { apiFetch } from './api-client';
 import { readToken } from './cookies';
@@ -34,6 +35,8 @@ export function storedLanguage(): Language {
 export const isRtl = (lng: string): boolean => RTL.has(lng);
 
 function applyDocumentLanguage(lng: string) {
+  // Amounts and dates on screen follow the UI language (spec 9, per locale).
+  setDisplayLocale(lng);
   if (typeof document === 'undefined') return;
   document.documentElement.lang = lng;
   document.documentElement.dir = isRtl(lng) ? 'rtl' : 'ltr';
