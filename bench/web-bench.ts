@@ -46,7 +46,7 @@ async function profiled<T>(page: Page, name: string, fn: () => Promise<T>): Prom
 }
 const CFG = QUICK
   ? { products: 20_000, coldRuns: 1, warmRuns: 2, scans: 20, readyTimeoutS: 120 }
-  : { products: 100_000, coldRuns: 3, warmRuns: 3, scans: 40, readyTimeoutS: 180 };
+  : { products: 100_000, coldRuns: 3, warmRuns: 3, scans: 40, readyTimeoutS: 600 };
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SEARCHES = ['fresh milk', 'royal chees', 'cobalt sneakers', 'organic honey 1kg', 'zephyr'];
 
@@ -318,7 +318,10 @@ async function main() {
     const coldLong: number[] = [];
     let warmContext: BrowserContext | undefined;
     let coldError: string | undefined;
+    let coldTimedOut: { ms: number; progress: string } | undefined;
     for (let r = 0; r < CFG.coldRuns; r++) {
+      // A start far over budget will not change verdict with more runs: one is enough.
+      if (coldTimes.length && coldTimes[0] > 3 * 10_000) break;
       await waitQuiet(`cold start ${r + 1}`);
       const context = await newContext(browser, server, session);
       const page = await context.newPage();
@@ -336,6 +339,10 @@ async function main() {
         log(`cold start ${r + 1}: ${ms} ms`);
       } catch (e) {
         coldError = String((e as Error).message).split('\n')[0].slice(0, 200);
+        if (/Timeout/i.test(coldError)) {
+          const progress = await page.locator('[data-testid="catalogue-progress"]').textContent({ timeout: 1000 }).catch(() => null);
+          coldTimedOut = { ms: Date.now() - t0, progress: (progress ?? '').replace(/\s+/g, ' ').trim().slice(0, 80) };
+        }
         log(`cold start ${r + 1} failed: ${coldError}`);
         await page.screenshot({ path: path.join(ROOT, 'bench', 'out', 'cold-start-failure.png') }).catch(() => {});
         await context.close();
@@ -347,6 +354,8 @@ async function main() {
     }
     if (coldTimes.length) {
       metrics.push(metric({ id: 'web.cold', section, metric: `Till cold start, empty browser cache -> ready to sell, ${CFG.products.toLocaleString('en')} products searchable`, unit: 's', budget: '<= 10 s', limit: { op: '<=', value: 10 }, on: 'median', median: round(median(coldTimes) / 1000, 2), p95: round(Math.max(...coldTimes) / 1000, 2), runs: coldTimes.length, note: `p95 column = slowest run; longest main-thread task ${round(Math.max(...coldLong), 0)} ms` }));
+    } else if (coldTimedOut) {
+      metrics.push(metric({ id: 'web.cold', section, metric: `Till cold start, empty browser cache -> ready to sell, ${CFG.products.toLocaleString('en')} products searchable`, unit: 's', budget: '<= 10 s', limit: { op: '<=', value: 10 }, on: 'median', median: Infinity, p95: Infinity, runs: 1, note: `not ready after ${round(coldTimedOut.ms / 1000, 0)} s (cap); progress then: "${coldTimedOut.progress}"` }));
     } else {
       skip('web.cold', 'Till cold start -> ready to sell', '<= 10 s', `till not ready: ${coldError ?? 'no run'}`);
     }
