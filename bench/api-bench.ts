@@ -294,6 +294,10 @@ async function benchSales(server: Server, dbUrl: string, tills: Till[], cash: Re
       });
     };
     const rngs = tills.map((_, i) => rng(1000 + i));
+    // One till alone: the service time of a sale, without queueing behind 19 others.
+    await waitQuiet('one till');
+    const solo = await closedLoop(1, QUICK ? 3 : 8, once);
+    metrics.push(metric({ id: 'sales.single', section: 'Sales', metric: 'One till alone: POST /api/admin/order/create latency (service time, no queueing)', unit: 'ms', budget: 'info', median: round(percentile(solo.latencies, 50), 1), p95: round(percentile(solo.latencies, 95), 1), runs: 1, note: `${solo.ok} sales, ${round(solo.ok / solo.seconds, 0)}/s from one till` }));
     await closedLoop(CFG.tills, 2, once);
     const runs: LoadResult[] = [];
     const rss: number[] = [];
