@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import authRoutes from './auth/auth.routes.ts';
 import catalogueRoutes from './catalogue/catalogue.routes.ts';
+import catalogueSyncRoutes from './catalogue/catalogue-sync.routes.ts';
 import salesRoutes from './sales/sales.routes.ts';
 import customersRoutes from './customers/customers.routes.ts';
 import receiptsRoutes from './receipts/receipts.routes.ts';
@@ -9,4 +10,4 @@ import expensesRoutes from './cash/expenses.routes.ts';
 import closingRoutes from './cash/closing.routes.ts';
 
 /** Route modules with business rules (sales, purchasing, closing...). Each registers its own routes. */
-export const modules: FastifyPluginAsync[] = [authRoutes, catalogueRoutes, purchasingRoutes, expensesRoutes, closingRoutes, receiptsRoutes, salesRoutes, customersRoutes];
+export const modules: FastifyPluginAsync[] = [authRoutes, catalogueRoutes, catalogueSyncRoutes, purchasingRoutes, expensesRoutes, closingRoutes, receiptsRoutes, salesRoutes, customersRoutes];

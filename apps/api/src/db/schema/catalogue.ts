@@ -204,7 +204,11 @@ export const stockMovement = pgTable('stock_movement', {
   purchaseId: integer('purchase_id'),
   userId: integer('user_id'),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-}, (t) => [index('stock_movement_product_idx').on(t.productId, t.storeId), index('stock_movement_order_idx').on(t.orderId), index('stock_movement_purchase_idx').on(t.purchaseId)]);
+}, (t) => [
+  index('stock_movement_product_idx').on(t.productId, t.storeId), index('stock_movement_order_idx').on(t.orderId), index('stock_movement_purchase_idx').on(t.purchaseId),
+  // The till's catalogue delta finds the products whose stock moved since its cursor (catalogue-sync.service.ts).
+  index('stock_movement_created_idx').on(t.createdAt),
+]);
 
 export const setting = pgTable('setting', {
   id: serial('id').primaryKey(),
