@@ -76,14 +76,16 @@ export function PosRoute() {
   );
 
   useCatalogueLoader();
-  const products = useCatalogue((s) => s.catalogue.products);
+  // The list the search index and facets are built from: it changes when names, prices, stores or
+  // groupings change, not for a stock-only delta (current objects are in byId).
+  const products = useCatalogue((s) => s.indexed);
   const taxes = useCatalogue((s) => s.catalogue.taxes);
   const discounts = useCatalogue((s) => s.catalogue.discounts);
   const paymentTypes = useCatalogue((s) => s.catalogue.paymentTypes);
   const settings = useCatalogue((s) => s.catalogue.settings);
   const byId = useCatalogue((s) => s.byId);
   const scanLookup = useCatalogue((s) => s.scan);
-  const version = useCatalogue((s) => s.version);
+  const version = useCatalogue((s) => s.indexVersion);
 
   // What this till may sell: the store's and terminal's products (indexes built once per load).
   const visible = useMemo(() => products.filter((p) => isVisibleAt(p, storeId, terminalId)), [products, storeId, terminalId]);

@@ -1,8 +1,12 @@
 /**
- * The till's offline cache (spec 3 "Offline cache"): IndexedDB database 'pos application',
- * version 1, one table per reference list under the spec's keys. Records are stored one per row
- * (keyed by id) so 100,000 products are written page by page, never as one giant value.
- * `meta` records which lists were loaded completely: a load cut off half way is fetched again.
+ * The till's offline cache (spec 3 "Offline cache"): IndexedDB database 'pos application', one
+ * table per reference list under the spec's keys. `meta` records which lists were loaded
+ * completely: a load cut off half way is fetched again.
+ *
+ * Products (issue 10): since version 2 they live in `productChunks`, the compact sync rows as JSON
+ * text in chunks of ids plus a header record (key HEADER_KEY: cursor, user, dictionaries), written
+ * in one transaction; see product-sync.ts. A warm start reads ~100 strings, not 190,000 records.
+ * The spec's `list` table stays (empty) for readers that look for it.
  */
 import Dexie, { type Table } from 'dexie';
 import type { Device, Discount, PaymentType, Product, Setting, Tax } from './types';
@@ -18,8 +22,18 @@ export interface ListMeta {
   count: number;
 }
 
+export interface ProductChunk {
+  /** chunkOf(id) for rows; HEADER_KEY for the header. */
+  key: number;
+  json: string;
+}
+
+/** The chunk record holding the sync header. */
+export const HEADER_KEY = -1;
+
 export class CacheDb extends Dexie {
   list!: Table<Product, number>;
+  productChunks!: Table<ProductChunk, number>;
   discountList!: Table<Discount, number>;
   taxList!: Table<Tax, number>;
   paymentTypesList!: Table<PaymentType, number>;
@@ -38,6 +52,11 @@ export class CacheDb extends Dexie {
       settingList: 'id',
       meta: 'key',
     });
+    // Products move to compact chunks: the row-per-product copy of version 1 is dropped.
+    this.version(2).stores({ productChunks: 'key' }).upgrade(async (tx) => {
+      await tx.table('list').clear();
+      await tx.table('meta').delete('list');
+    });
   }
 }
 
@@ -51,8 +70,9 @@ export const ALL_LISTS: ListKey[] = ['list', 'discountList', 'taxList', 'payment
 
 /** "Refresh Browser Cache": forgets every cached list so the next start-up fetches them again. */
 export async function clearCatalogueCache(db: CacheDb = cacheDb()): Promise<void> {
-  await db.transaction('rw', [db.meta, ...ALL_LISTS.map((k) => db[k])], async () => {
+  await db.transaction('rw', [db.meta, db.productChunks, ...ALL_LISTS.map((k) => db[k])], async () => {
     await db.meta.clear();
+    await db.productChunks.clear();
     for (const k of ALL_LISTS) await db[k].clear();
   });
 }

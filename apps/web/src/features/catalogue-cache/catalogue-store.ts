@@ -1,10 +1,17 @@
 /**
- * The loaded catalogue in memory, with its indexes built once per load: products by id, the
- * exact scan lookup, and the facets. The store also tracks the loading sequence's progress.
+ * The loaded catalogue in memory, with its indexes: products by id, the exact scan lookup, and
+ * the list the search index and facets are built from. The store also tracks the loading
+ * sequence's progress.
+ *
+ * Deltas from the sync (every few seconds while the till runs) go through applyProductUpdate:
+ * a stock-only change swaps the product objects (byId, the scan hits) and leaves `indexed` and
+ * `indexVersion` alone, so the search worker, the facets and the store filter are not rebuilt
+ * for it; a change of anything they read rebuilds them once.
  */
 import { createStore, useStore } from '@/features/catalogue-cache/create-store';
-import { buildScanLookup, type ScanHit } from './product-index';
+import { buildScanLookup, refreshScanHits, type ScanHit } from './product-index';
 import type { LoadStep } from './load-catalogue';
+import type { ProductUpdate } from './product-sync';
 import type { Catalogue, Product } from './types';
 
 export interface CatalogueState {
@@ -14,8 +21,14 @@ export interface CatalogueState {
   catalogue: Catalogue;
   byId: Map<number, Product>;
   scan: Map<string, ScanHit>;
-  /** Bumped on every load so dependants (the search worker) can re-index. */
+  /** Bumped on every change of the products. */
   version: number;
+  /**
+   * The products as of the last change the indexes care about (see above), and its version: what
+   * the search worker indexes and the facets count. Current objects are always in byId.
+   */
+  indexed: Product[];
+  indexVersion: number;
   error: unknown;
 }
 
@@ -29,6 +42,8 @@ export const catalogueStore = createStore<CatalogueState>({
   byId: new Map(),
   scan: new Map(),
   version: 0,
+  indexed: [],
+  indexVersion: 0,
   error: null,
 });
 
@@ -47,6 +62,49 @@ export function setCatalogue(catalogue: Catalogue): void {
     byId,
     scan: buildScanLookup(catalogue.products),
     version: s.version + 1,
+    indexed: catalogue.products,
+    indexVersion: s.indexVersion + 1,
     error: null,
   }));
+}
+
+/** Applies what the sync brought while the till runs (a full catalogue or a delta). */
+export function applyProductUpdate(update: Pick<ProductUpdate, 'full' | 'products' | 'removed' | 'indexChanged'>): void {
+  const s = catalogueStore.get();
+  if (update.full) {
+    setCatalogue({ ...s.catalogue, products: update.products });
+    return;
+  }
+  if (!update.products.length && !update.removed.length) return;
+  const byId = new Map(s.byId);
+  for (const id of update.removed) byId.delete(id);
+  const olds: Product[] = [];
+  for (const p of update.products) {
+    const old = byId.get(p.id);
+    if (old) olds.push(old);
+    byId.set(p.id, p);
+  }
+  // Same order as before (by id), new products at their place: no sort of the whole catalogue.
+  const gone = new Set(update.removed);
+  const fresh = new Map(update.products.map((p) => [p.id, p]));
+  const products: Product[] = [];
+  for (const p of s.catalogue.products) {
+    if (gone.has(p.id)) continue;
+    products.push(fresh.get(p.id) ?? p);
+    fresh.delete(p.id);
+  }
+  if (fresh.size) {
+    products.push(...fresh.values());
+    products.sort((a, b) => a.id - b.id);
+  }
+  const scan = update.indexChanged ? buildScanLookup(products) : refreshScanHits(s.scan, olds, byId);
+  catalogueStore.set({
+    ...s,
+    catalogue: { ...s.catalogue, products },
+    byId,
+    scan,
+    version: s.version + 1,
+    indexed: update.indexChanged ? products : s.indexed,
+    indexVersion: update.indexChanged ? s.indexVersion + 1 : s.indexVersion,
+  });
 }

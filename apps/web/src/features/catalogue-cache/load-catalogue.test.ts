@@ -1,7 +1,9 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FLAG_ACTIVE, SYNC_FORMAT, type ProductRow, type SyncPayload } from '@pos/domain/catalogue-sync';
 import { CacheDb, clearCatalogueCache } from './cache-db';
 import { loadCatalogue, type LoadStep } from './load-catalogue';
+import { WorkerProductSource } from './product-source';
 
 let n = 0;
 let db: CacheDb;
@@ -9,60 +11,126 @@ afterEach(async () => {
   await db?.delete();
 });
 
-function fakeServer(productCount: number) {
+const row = (id: number, name = `P${id}`): ProductRow =>
+  [id, name, `20000${id}`, null, 1, 0.5, 'pcs', 'pcs', FLAG_ACTIVE, 1, null, null, [], [], [], [], [], [], [], []];
+const dict = { taxes: [], categories: [], brands: [], suppliers: [], terminals: [], departments: [], stores: [] };
+
+/** The reference lists, and /catalogue/sync answering a full catalogue or the changes since a cursor. */
+function fakeServer(productCount: number, userId = 7) {
   const calls: string[] = [];
-  const products = Array.from({ length: productCount }, (_, i) => ({ id: i + 1, name: `P${i + 1}`, basePrice: 1 }));
+  let products = Array.from({ length: productCount }, (_, i) => row(i + 1));
+  let changes: { at: number; row?: ProductRow; removed?: number }[] = [];
+  let clock = 1000;
   const get = async <T,>(path: string): Promise<T> => {
     calls.push(path);
     const url = new URL(path, 'http://x');
-    if (url.pathname === '/products') {
-      const page = Number(url.searchParams.get('page'));
-      const size = Number(url.searchParams.get('itemsPerPage'));
-      return { 'hydra:member': products.slice((page - 1) * size, page * size), 'hydra:totalItems': products.length } as T;
-    }
     const lists: Record<string, unknown[]> = {
       '/discounts': [{ id: 1, name: 'D' }], '/taxes': [{ id: 1, name: 'VAT', rate: 16 }], '/payments': [{ id: 1, name: 'Cash', type: 'cash' }],
       '/devices': [{ id: 1, name: 'Printer' }], '/settings': [{ id: 1, name: 'shop_name', type: 'sale_receipt' }],
     };
     return { 'hydra:member': lists[url.pathname] ?? [], 'hydra:totalItems': (lists[url.pathname] ?? []).length } as T;
   };
-  return { get, calls };
+  const fetchImpl = (async (input: RequestInfo | URL) => {
+    const url = new URL(String(input), 'http://x');
+    calls.push(`${url.pathname}${url.search}`);
+    const since = url.searchParams.get('since');
+    const body: SyncPayload = since === null
+      ? { format: SYNC_FORMAT, full: true, cursor: String(clock), userId, dict, products, removed: [] }
+      : {
+        format: SYNC_FORMAT, full: false, cursor: String(clock), userId, dict,
+        products: changes.filter((c) => c.at >= Number(since) && c.row).map((c) => c.row!),
+        removed: changes.filter((c) => c.at >= Number(since) && c.removed).map((c) => c.removed!),
+      };
+    return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+  }) as typeof fetch;
+  return {
+    get, fetchImpl, calls,
+    rename(id: number, name: string) {
+      const r = row(id, name);
+      products = products.map((p) => (p[0] === id ? r : p));
+      changes.push({ at: ++clock, row: r });
+    },
+    deactivate(id: number) {
+      products = products.filter((p) => p[0] !== id);
+      changes.push({ at: ++clock, removed: id });
+    },
+    resetChanges() { changes = []; },
+  };
 }
 
-describe('the loading sequence', () => {
-  it('fetches every list in the spec order with its progress messages, pages until an empty page, then caches', async () => {
-    db = new CacheDb(`test-${n++}`);
-    const server = fakeServer(250);
-    const steps: LoadStep[] = [];
-    const c = await loadCatalogue({ db, get: server.get, onProgress: (s) => { if (steps.at(-1) !== s) steps.push(s); } });
-    expect(steps).toEqual(['Products', 'Discounts', 'Taxes', 'Payment types', 'Devices', 'Settings', 'Done']);
-    expect(c.products).toHaveLength(250);
-    expect(c.taxes[0].name).toBe('VAT');
-    const productCalls = server.calls.filter((u) => u.startsWith('/products'));
-    expect(productCalls[0]).toBe('/products?itemsPerPage=100&page=1&isActive=true');
-    expect(productCalls).toContain('/products?itemsPerPage=100&page=4&isActive=true'); // the empty page
-    expect(server.calls).toContain('/payments?isActive=true');
-    expect(server.calls).toContain('/settings');
+const sourceFor = (server: ReturnType<typeof fakeServer>, userId = 7) =>
+  new WorkerProductSource(db, { url: '/api/catalogue/sync', userId: () => userId, token: () => 'jwt', fetch: server.fetchImpl });
 
-    // Second start: everything comes from IndexedDB.
-    const again = fakeServer(0);
-    const cached = await loadCatalogue({ db, get: again.get });
-    expect(again.calls).toEqual([]);
-    expect(cached.products).toHaveLength(250);
-    expect(cached.paymentTypes[0].name).toBe('Cash');
+describe('the loading sequence', () => {
+  it('loads products with one sync request and the lists in the spec order, then starts from the cache', async () => {
+    db = new CacheDb(`test-${n++}`);
+    const server = fakeServer(2500);
+    const steps: LoadStep[] = [];
+    const first = sourceFor(server);
+    const { catalogue: c, fromCache } = await loadCatalogue({ db, get: server.get, products: first, onProgress: (s) => { if (steps.at(-1) !== s) steps.push(s); } });
+    expect(steps).toEqual(['Products', 'Discounts', 'Taxes', 'Payment types', 'Devices', 'Settings', 'Done']);
+    expect(fromCache).toBe(false);
+    expect(c.products).toHaveLength(2500);
+    expect(c.products[2499]).toMatchObject({ id: 2500, name: 'P2500', '@id': '/api/products/2500', basePrice: 1 });
+    expect(c.taxes[0].name).toBe('VAT');
+    expect(server.calls.filter((u) => u.startsWith('/api/catalogue/sync'))).toEqual(['/api/catalogue/sync']);
+    expect(server.calls).toContain('/payments?isActive=true');
+    await first.flushed();
+    // A few large chunks in IndexedDB, not one record per product.
+    expect(await db.productChunks.count()).toBeLessThan(10);
+
+    // Second start (a new page): everything comes from IndexedDB, nothing is fetched.
+    const offline = fakeServer(0);
+    const again = await loadCatalogue({ db, get: offline.get, products: sourceFor(offline) });
+    expect(offline.calls).toEqual([]);
+    expect(again.fromCache).toBe(true);
+    expect(again.catalogue.products.map((p) => p.name)).toEqual(c.products.map((p) => p.name));
+    expect(again.catalogue.paymentTypes[0].name).toBe('Cash');
+
+    // Another user on this till does not get this user's cached catalogue.
+    const other = fakeServer(3, 8);
+    const theirs = await loadCatalogue({ db, get: other.get, products: sourceFor(other, 8) });
+    expect(theirs.fromCache).toBe(false);
+    expect(theirs.catalogue.products).toHaveLength(3);
 
     // Refresh Browser Cache: the next start fetches again.
     await clearCatalogueCache(db);
+    expect(await db.productChunks.count()).toBe(0);
     const third = fakeServer(3);
-    const fresh = await loadCatalogue({ db, get: third.get });
-    expect(fresh.products).toHaveLength(3);
+    const fresh = await loadCatalogue({ db, get: third.get, products: sourceFor(third) });
+    expect(fresh.catalogue.products).toHaveLength(3);
     expect(third.calls.length).toBeGreaterThan(0);
   });
 
-  it('rethrows a failed fetch and does not mark the list as cached', async () => {
+  it('asks for what changed since its cursor, and keeps the cache up to date with it', async () => {
+    db = new CacheDb(`test-${n++}`);
+    const server = fakeServer(3000);
+    const source = sourceFor(server);
+    await loadCatalogue({ db, get: server.get, products: source });
+    server.rename(1500, 'Renamed');
+    server.deactivate(2999);
+    const delta = await source.sync();
+    expect(server.calls.at(-1)).toBe('/api/catalogue/sync?since=1000');
+    expect(delta.full).toBe(false);
+    expect(delta.products.map((p) => [p.id, p.name])).toEqual([[1500, 'Renamed']]);
+    expect(delta.removed).toEqual([2999]);
+    expect(delta.indexChanged).toBe(true);
+    await source.flushed();
+
+    // The cache holds the merged catalogue: a new page starts with the change and without the removed product.
+    const offline = fakeServer(0);
+    const restarted = await loadCatalogue({ db, get: offline.get, products: sourceFor(offline) });
+    const names = new Map(restarted.catalogue.products.map((p) => [p.id, p.name]));
+    expect(names.get(1500)).toBe('Renamed');
+    expect(names.has(2999)).toBe(false);
+    expect(names.size).toBe(2999);
+  });
+
+  it('rethrows a failed fetch and caches nothing', async () => {
     db = new CacheDb(`test-${n++}`);
     const failing = async () => { throw new Error('offline'); };
-    await expect(loadCatalogue({ db, get: failing })).rejects.toThrow('offline');
-    expect(await db.meta.get('list')).toBeUndefined();
+    const source = new WorkerProductSource(db, { url: '/api/catalogue/sync', userId: () => 7, token: () => null, fetch: failing as unknown as typeof fetch });
+    await expect(loadCatalogue({ db, get: failing, products: source })).rejects.toThrow('offline');
+    expect(await db.productChunks.count()).toBe(0);
   });
 });

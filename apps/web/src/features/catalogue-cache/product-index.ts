@@ -33,6 +33,27 @@ export function buildScanLookup(products: readonly Product[]): Map<string, ScanH
   return map;
 }
 
+/**
+ * The lookup after products changed without any change to their scan keys (names, barcodes,
+ * variant barcodes): the same keys, pointing at the new product and variant objects. `olds` are
+ * the replaced products; `byId` already holds the new ones.
+ */
+export function refreshScanHits(map: ReadonlyMap<string, ScanHit>, olds: readonly Product[], byId: ReadonlyMap<number, Product>): Map<string, ScanHit> {
+  const next = new Map(map);
+  const keys = (p: Product) => [p.name?.trim(), p.barcode?.trim(), ...(p.variants ?? []).map((v) => v.barcode?.trim())];
+  for (const old of olds) {
+    const product = byId.get(old.id);
+    if (!product) continue;
+    for (const key of keys(old)) {
+      const hit = key ? next.get(key) : undefined;
+      if (!key || !hit || hit.product.id !== old.id) continue;
+      const variant = hit.variant ? (product.variants ?? []).find((v) => v.id === hit.variant!.id) ?? null : null;
+      next.set(key, { product, variant });
+    }
+  }
+  return next;
+}
+
 /** Visible at this till: no store list or the current store in it, no terminal list or this terminal in it. */
 export function isVisibleAt(product: Product, storeId: number | null, terminalId: number | null): boolean {
   if (storeId !== null && product.stores?.length && !product.stores.some((s) => s.store?.id === storeId)) return false;

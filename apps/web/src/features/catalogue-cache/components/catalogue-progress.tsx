@@ -7,7 +7,8 @@ import { startCatalogueLoad } from '@/features/catalogue-cache/hooks/use-catalog
 
 /**
  * The loading sequence's progress message (Products, Discounts, Taxes, Payment types, Devices,
- * Settings, then Done for 1 second), and the failure with a retry.
+ * Settings, then Done for 1 second), the failure with a retry, and a hidden
+ * [data-testid=catalogue-ready] marker once the products are loaded.
  */
 export function CatalogueProgress() {
   const { t } = useTranslation('sale');
@@ -24,8 +25,12 @@ export function CatalogueProgress() {
       </div>
     );
   }
-  if (!step) return null;
+  // Every product is searchable and scannable from here on (the bench and the e2e tests wait for it).
+  const ready = status === 'ready' ? <span hidden data-testid="catalogue-ready" /> : null;
+  if (!step) return ready;
   return (
+    <>
+    {ready}
     <div className="catalogue-progress" role="status" aria-live="polite" data-testid="catalogue-progress">
       {step !== 'Done' && <Spinner size="sm" decorative />}
       <span>{t(`loading.steps.${step}`)}</span>
@@ -33,5 +38,6 @@ export function CatalogueProgress() {
         <span className="text-muted"> {progress.total ? `${progress.loaded} / ${progress.total}` : progress.loaded}</span>
       ) : null}
     </div>
+    </>
   );
 }

@@ -1,11 +1,29 @@
 import { useEffect } from 'react';
 import { cacheDb, clearCatalogueCache } from '@/features/catalogue-cache/cache-db';
-import { catalogueStore, setCatalogue } from '@/features/catalogue-cache/catalogue-store';
+import { applyProductUpdate, catalogueStore, setCatalogue } from '@/features/catalogue-cache/catalogue-store';
 import { getJson } from '@/features/catalogue-cache/api/get-json';
 import { loadCatalogue } from '@/features/catalogue-cache/load-catalogue';
+import { WorkerProductSource } from '@/features/catalogue-cache/product-source';
+
+/** How often a running till asks the server what changed in the catalogue (issue 10: within 10 s). */
+export const POLL_MS = 5000;
 
 let running: Promise<void> | null = null;
 let doneTimer: ReturnType<typeof setTimeout> | null = null;
+let source: WorkerProductSource | null = null;
+const productSource = () => (source ??= new WorkerProductSource(cacheDb()));
+
+let polling: Promise<void> | null = null;
+/** One delta request at a time; quietly skipped offline or when it fails (the next tick tries again). */
+export function pollCatalogue(): Promise<void> {
+  if (polling || catalogueStore.get().status !== 'ready') return polling ?? Promise.resolve();
+  if (typeof navigator !== 'undefined' && navigator.onLine === false) return Promise.resolve();
+  polling = productSource().sync()
+    .then((update) => applyProductUpdate(update))
+    .catch(() => { /* offline or server down: the till keeps selling from what it has */ })
+    .finally(() => { polling = null; });
+  return polling;
+}
 
 /** Runs the start-up loading sequence once per page (every screen that mounts the hook shares it). */
 export function startCatalogueLoad(): Promise<void> {
@@ -15,10 +33,13 @@ export function startCatalogueLoad(): Promise<void> {
   running = loadCatalogue({
     db: cacheDb(),
     get: getJson,
+    products: productSource(),
     onProgress: (step, detail) => catalogueStore.set((s) => ({ ...s, step, progress: detail ?? (step === s.step ? s.progress : null) })),
   })
-    .then((catalogue) => {
+    .then(({ catalogue, fromCache }) => {
       setCatalogue(catalogue);
+      // Started from the cache: catch up with the server at once rather than in 5 s.
+      if (fromCache) void pollCatalogue();
       // 'Done' disappears after 1 second (spec 4).
       if (doneTimer) clearTimeout(doneTimer);
       doneTimer = setTimeout(() => catalogueStore.set((s) => ({ ...s, step: null, progress: null })), 1000);
@@ -32,14 +53,26 @@ export function startCatalogueLoad(): Promise<void> {
   return running;
 }
 
+/** Loads the catalogue, then keeps it current: a delta every POLL_MS, and at once on focus or when the network is back. */
 export function useCatalogueLoader(): void {
   useEffect(() => {
     void startCatalogueLoad();
+    const poll = () => void pollCatalogue();
+    const timer = setInterval(poll, POLL_MS);
+    window.addEventListener('focus', poll);
+    window.addEventListener('online', poll);
+    return () => {
+      clearInterval(timer);
+      window.removeEventListener('focus', poll);
+      window.removeEventListener('online', poll);
+    };
   }, []);
 }
 
 /** "Refresh Browser Cache": forget the cached lists and reload the page, which fetches them again. */
 export async function refreshBrowserCache(reload: () => void = () => window.location.reload()): Promise<void> {
+  // Pending cache writes first, so none lands after the clear.
+  await source?.flushed();
   await clearCatalogueCache();
   reload();
 }

@@ -52,7 +52,7 @@ export function ItemSearchDialog({ open, onClose, products, version, byId, facet
   const [active, setActive] = useState(0);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const closeAfterAdd = useSearchSettings((s) => s.closeAfterAdd);
-  const { items, error } = useItemSearch({ products, version, byId, facets, query, enabled: open });
+  const { items, error, resultQuery } = useItemSearch({ products, version, byId, facets, query, enabled: open });
   const scroller = useRef<HTMLDivElement>(null);
   const [height, setHeight] = useState(() => (typeof window === 'undefined' ? 600 : Math.max(window.innerHeight - 250, ROW_HEIGHT * 3)));
 
@@ -129,7 +129,7 @@ export function ItemSearchDialog({ open, onClose, products, version, byId, facet
         <Button variant="ghost" aria-label={t('itemSearch.settings')} onClick={() => setSettingsOpen(true)}>⚙</Button>
       </div>
       {error && <p className="field-error" role="alert">{error}</p>}
-      <div ref={scroller} className="item-search-list" style={{ height, overflowY: 'auto' }} id="item-search-list" role="listbox" aria-label={t('itemSearch.results')}>
+      <div ref={scroller} className="item-search-list" style={{ height, overflowY: 'auto' }} id="item-search-list" role="listbox" aria-label={t('itemSearch.results')} data-query={resultQuery ?? undefined}>
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((row) => {
             const p = items[row.index];

@@ -14,16 +14,16 @@ export interface ItemSearchInput {
   enabled: boolean;
 }
 
-const SEARCH_DEBOUNCE_MS = 80;
-
 /**
  * Fuzzy search in the worker. Keeps the last answer on screen until the next one arrives and drops
- * answers to superseded queries, so fast typing never shows stale results.
+ * answers to superseded queries, so fast typing never shows stale results. Every key is sent at
+ * once (no debounce): the worker collapses queries that queued up while one ran into the latest.
+ * `query` in the result says which text the shown items answer (the listbox's data-query).
  */
 export function useItemSearch({ products, version, byId, facets, query, enabled }: ItemSearchInput) {
   const isCaseSensitive = useSearchSettings((s) => s.isCaseSensitive);
   const threshold = useSearchSettings((s) => s.threshold);
-  const [result, setResult] = useState<{ ids: ArrayLike<number>; error?: string }>({ ids: [] });
+  const [result, setResult] = useState<{ ids: ArrayLike<number>; error?: string; query: string | null }>({ ids: [], query: null });
   const [pending, setPending] = useState(false);
   const latest = useRef(0);
 
@@ -38,18 +38,14 @@ export function useItemSearch({ products, version, byId, facets, query, enabled 
     if (!enabled) return;
     let cancelled = false;
     setPending(true);
-    // A short pause while typing: a 100,000-item fuzzy search is not run for every key.
-    const timer = setTimeout(() => {
-      void searchClient().search(query, facets).then((r) => {
-        if (cancelled || r.stale || r.seq < latest.current) return;
-        latest.current = r.seq;
-        setResult({ ids: r.ids, error: r.error });
-        setPending(false);
-      });
-    }, query ? SEARCH_DEBOUNCE_MS : 0);
+    void searchClient().search(query, facets).then((r) => {
+      if (cancelled || r.stale || r.seq < latest.current) return;
+      latest.current = r.seq;
+      setResult({ ids: r.ids, error: r.error, query });
+      setPending(false);
+    });
     return () => {
       cancelled = true;
-      clearTimeout(timer);
     };
     // facets by value
      
@@ -64,7 +60,7 @@ export function useItemSearch({ products, version, byId, facets, query, enabled 
     return out;
   }, [result, byId]);
 
-  return { items, error: result.error ?? null, pending };
+  return { items, error: result.error ?? null, pending, resultQuery: result.query };
 }
 
 function hash(s: string): number {
