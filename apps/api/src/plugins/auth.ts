@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { unauthorized, forbidden, AppError } from '@pos/domain/errors';
 import type { Db } from '../db/client.ts';
 import { userAccount, userStore } from '../db/schema/index.ts';
@@ -79,17 +79,21 @@ function extractToken(request: FastifyRequest): string | undefined {
 
 /** Loads the caller fresh from the database on every request: deactivation and store changes apply at once. */
 export async function loadAuthInfo(db: Db, userId: number): Promise<AuthInfo | null> {
-  const rows = await db.select().from(userAccount).where(eq(userAccount.id, userId)).limit(1);
+  // One round trip: the user and their stores (this runs on every authenticated request).
+  const rows = await db.select({
+    id: userAccount.id, username: userAccount.username, displayName: userAccount.displayName, roles: userAccount.roles,
+    isActive: userAccount.isActive,
+    storeIds: sql<number[]>`array(select ${userStore.storeId} from ${userStore} where ${userStore.userId} = ${userAccount.id} order by ${userStore.storeId})`,
+  }).from(userAccount).where(eq(userAccount.id, userId)).limit(1);
   const user = rows[0];
   if (!user || !user.isActive) return null;
-  const stores = await db.select({ storeId: userStore.storeId }).from(userStore).where(eq(userStore.userId, userId));
   return {
     userId: user.id,
     username: user.username,
     displayName: user.displayName,
     roles: user.roles,
     isAdmin: hasRole(user.roles, 'ROLE_ADMIN'),
-    storeIds: stores.map((s) => s.storeId),
+    storeIds: (user.storeIds ?? []).map(Number),
   };
 }
 
