@@ -77,3 +77,91 @@ export async function moveStock(tx: Tx, move: StockMove): Promise<string | null>
   });
   return quantity;
 }
+
+/** One stock row to move in a batch (see moveStocks). */
+export interface StockDelta {
+  productId: number;
+  /** A variant row (global stock; ledger store_id NULL)… */
+  variantId?: number | null;
+  /** …or the product's row in this store (created when missing). */
+  storeId?: number | null;
+  /** Signed quantity as a decimal string. */
+  delta: string;
+}
+
+/**
+ * moveStock for many rows at once, in at most two statements (what a sale or a delete does):
+ *   1. the variant rows: one `UPDATE product_variant … FROM unnest(…)`, rows fed in id order;
+ *   2. the store rows and every ledger row: one `INSERT … SELECT FROM unnest(…) ORDER BY product,
+ *      store ON CONFLICT DO UPDATE` (an atomic upsert per row) plus the ledger insert, as one statement.
+ * Each statement is atomic (no read-modify-write), so concurrent sales never lose a decrement; rows
+ * are locked in a fixed order (variants by id, then store rows by product): two batches wait for
+ * each other instead of deadlocking (the caller still retries a deadlock against other writers).
+ * Stock may go negative (selling what the system did not know was on the shelf), as with moveStock.
+ * Same ledger invariant as moveStock. The same row twice is merged; zero deltas write nothing.
+ */
+export async function moveStocks(tx: Tx, moves: StockDelta[], meta: { reason: StockReason; orderId?: number | null; purchaseId?: number | null; userId?: number | null }): Promise<void> {
+  const merged = new Map<string, { productId: number; variantId: number | null; storeId: number | null; milli: bigint }>();
+  for (const m of moves) {
+    const delta = String(m.delta).trim();
+    if (!/^-?\d+(\.\d+)?$/.test(delta)) throw new Error(`moveStocks: bad delta ${JSON.stringify(m.delta)}`);
+    if (m.variantId == null && m.storeId == null) throw new Error('moveStocks: storeId or variantId is required');
+    const variantId = m.variantId ?? null;
+    const storeId = variantId != null ? null : m.storeId!;
+    const key = `${m.productId}:${variantId ?? ''}:${storeId ?? ''}`;
+    // Exact decimal sum in units of 10^-6 (quantities have at most 3 decimals in the schema).
+    const [int, frac = ''] = delta.replace('-', '').split('.');
+    if (frac.length > 6) throw new Error(`moveStocks: bad delta ${JSON.stringify(m.delta)}`);
+    const units = (BigInt(int) * 1_000_000n + BigInt((frac + '000000').slice(0, 6))) * (delta.startsWith('-') ? -1n : 1n);
+    const prev = merged.get(key);
+    if (prev) prev.milli += units; else merged.set(key, { productId: m.productId, variantId, storeId, milli: units });
+  }
+  const list = [...merged.values()].filter((m) => m.milli !== 0n)
+    .sort((a, b) => a.productId - b.productId || (a.variantId ?? 0) - (b.variantId ?? 0) || (a.storeId ?? 0) - (b.storeId ?? 0));
+  if (!list.length) return;
+  const dec = (u: bigint) => {
+    const neg = u < 0n; const a = neg ? -u : u;
+    const s = `${a / 1_000_000n}.${String(a % 1_000_000n).padStart(6, '0')}`.replace(/\.?0+$/, '');
+    return (neg ? '-' : '') + s;
+  };
+  const variants = list.filter((m) => m.variantId != null).sort((a, b) => a.variantId! - b.variantId!);
+  if (variants.length) {
+    const res = await tx.execute(sql`update product_variant pv set quantity = pv.quantity + m.q
+      from (select * from unnest(${pgArray(variants.map((m) => m.variantId!))}::int[], ${pgArray(variants.map((m) => m.productId))}::int[],
+        ${pgArray(variants.map((m) => dec(m.milli)))}::numeric[]) as u(id, p, q) order by id) as m
+      where pv.id = m.id and pv.product_id = m.p
+      returning pv.id`);
+    const found = new Set(rowsOf<{ id: number }>(res).map((r) => Number(r.id)));
+    const missing = variants.find((m) => !found.has(m.variantId!));
+    if (missing) throw new Error(`moveStock: variant ${missing.variantId} of product ${missing.productId} not found`);
+  }
+  const stores = list.filter((m) => m.variantId == null);
+  const storeRows = sql`insert into product_store (product_id, store_id, quantity)
+      select p, s, q from unnest(${pgArray(stores.map((m) => m.productId))}::int[], ${pgArray(stores.map((m) => m.storeId!))}::int[],
+        ${pgArray(stores.map((m) => dec(m.milli)))}::numeric[]) as u(p, s, q) order by p, s
+      on conflict (product_id, store_id) do update set quantity = product_store.quantity + excluded.quantity
+      returning 1`;
+  const ledger = sql`insert into stock_movement (product_id, variant_id, store_id, quantity, reason, order_id, purchase_id, user_id)
+      select p, v, s, q, ${meta.reason}, ${meta.orderId ?? null}::int, ${meta.purchaseId ?? null}::int, ${meta.userId ?? null}::int
+      from unnest(${pgArray(list.map((m) => m.productId))}::int[], ${pgArray(list.map((m) => m.variantId))}::int[],
+        ${pgArray(list.map((m) => m.storeId))}::int[], ${pgArray(list.map((m) => dec(m.milli)))}::numeric[]) as u(p, v, s, q)`;
+  await tx.execute(stores.length ? sql`with s as (${storeRows}) ${ledger}` : ledger);
+}
+
+/**
+ * An array parameter as a PostgreSQL array literal: both drivers (pg, PGlite) take a text literal
+ * for an `::int[]` / `::numeric[]` cast. Only numbers, null and decimal strings go through here.
+ */
+function pgArray(values: (number | string | null)[]): string {
+  return `{${values.map((v) => {
+    if (v === null) return 'NULL';
+    const s = String(v);
+    if (!/^-?\d+(\.\d+)?$/.test(s)) throw new Error(`pgArray: not a number ${JSON.stringify(v)}`);
+    return s;
+  }).join(',')}}`;
+}
+
+/** Rows of a raw `execute` on either driver. */
+export function rowsOf<T>(res: unknown): T[] {
+  return ((res as { rows?: T[] }).rows ?? (res as T[]));
+}

@@ -71,101 +71,124 @@ export async function presentOrders(db: Db | Tx, rows: OrderRow[], opts: Present
     byId((u) => d.select().from(order).where(inArray(order.id, u)), rows.map((r) => r.returnedFromId)),
   ]);
   const figures = opts.customerFigures && customers.size ? await loadCustomerFigures(d, [...customers.keys()]) : null;
-  const itemsBy = groupBy(items, (i) => i.orderId);
-  const lineTaxesBy = groupBy(lineTaxes, (x) => x.lt.orderProductId);
-  const productTaxesBy = groupBy(productTaxes, (x) => x.productId);
-  const paymentsBy = groupBy(payments, (x) => x.p.orderId);
-  const discountBy = new Map(discounts.map((x) => [x.od.orderId, x]));
-  const taxBy = new Map(taxes.map((x) => [x.ot.orderId, x]));
+  const parts: OrderParts = {
+    itemsBy: groupBy(items, (i) => i.orderId),
+    lineTaxesBy: groupBy(lineTaxes, (x) => x.lt.orderProductId),
+    productTaxesBy: groupBy(productTaxes, (x) => x.productId),
+    paymentsBy: groupBy(payments, (x) => x.p.orderId),
+    discountBy: new Map(discounts.map((x) => [x.od.orderId, x])),
+    taxBy: new Map(taxes.map((x) => [x.ot.orderId, x])),
+    products, variants, users, stores, terminals, customers, returnedFrom, figures,
+  };
+  return rows.map((o) => orderDto(o, parts));
+}
 
+/** Everything an order's DTO is built from, by id (what presentOrders batch-loads). */
+export interface OrderParts {
+  itemsBy: Map<number, (typeof orderProduct.$inferSelect)[]>;
+  lineTaxesBy: Map<number, { lt: Pick<typeof orderProductTax.$inferSelect, 'rate'>; t: Pick<typeof tax.$inferSelect, 'id' | 'name' | 'rate'> }[]>;
+  productTaxesBy: Map<number, { t: Pick<typeof tax.$inferSelect, 'id' | 'name' | 'rate'> }[]>;
+  paymentsBy: Map<number, { p: typeof orderPayment.$inferSelect; t: typeof paymentType.$inferSelect | null }[]>;
+  discountBy: Map<number, { od: typeof orderDiscount.$inferSelect; t: typeof discount.$inferSelect | null }>;
+  taxBy: Map<number, { ot: typeof orderTax.$inferSelect; t: typeof tax.$inferSelect | null }>;
+  products: Map<number, typeof product.$inferSelect>;
+  variants: Map<number, typeof productVariant.$inferSelect>;
+  users: Map<number, Pick<typeof userAccount.$inferSelect, 'id' | 'username' | 'displayName'>>;
+  stores: Map<number, Pick<typeof store.$inferSelect, 'id' | 'name' | 'location'>>;
+  terminals: Map<number, Pick<typeof terminal.$inferSelect, 'id' | 'code' | 'description'>>;
+  customers: Map<number, typeof customer.$inferSelect>;
+  returnedFrom: Map<number, OrderRow>;
+  figures: Awaited<ReturnType<typeof loadCustomerFigures>> | null;
+}
+
+/** One order as the reference OrderDto, from its parts (no database access). */
+export function orderDto(o: OrderRow, x: OrderParts) {
+  const { products, variants, users, stores, terminals, customers, returnedFrom, figures } = x;
   const presentProduct = (p: typeof product.$inferSelect) => ({
     '@id': `/api/products/${p.id}`, '@type': 'Product',
     id: p.id, name: p.name, sku: p.sku, barcode: p.barcode, baseQuantity: p.baseQuantity, isAvailable: p.isAvailable,
     basePrice: num(p.basePrice), cost: num(p.cost), saleUnit: p.saleUnit, purchaseUnit: p.purchaseUnit,
     manageInventory: p.manageInventory, isActive: p.isActive, uuid: p.uuid,
-    taxes: (productTaxesBy.get(p.id) ?? []).map((x) => taxBrief(x.t)),
+    taxes: (x.productTaxesBy.get(p.id) ?? []).map((pt) => taxBrief(pt.t)),
     // Always arrays: the reference client maps over them without checking.
     variants: [], prices: [], categories: [], brands: [], suppliers: [], stores: [], terminals: [],
   });
-
-  return rows.map((o) => {
-    const od = discountBy.get(o.id);
-    const ot = taxBy.get(o.id);
-    const u = o.userId != null ? users.get(o.userId) : undefined;
-    const s = stores.get(o.storeId);
-    const t = o.terminalId != null ? terminals.get(o.terminalId) : undefined;
-    const c = o.customerId != null ? customers.get(o.customerId) : undefined;
-    const rf = o.returnedFromId != null ? returnedFrom.get(o.returnedFromId) : undefined;
-    const discountAmount = od ? num(od.od.amount) ?? 0 : 0;
-    const taxAmount = ot ? num(ot.ot.amount) ?? 0 : 0;
-    return {
-      '@id': `/api/orders/${o.id}`,
-      '@type': 'Order',
-      id: o.id,
-      orderId: o.orderId,
-      customer: c ? presentCustomerFields(c, figures ? figures.get(c.id) : null)
-        : o.customerName ? { id: null, name: o.customerName } : null,
-      customerName: o.customerName,
-      isSuspended: o.isSuspended,
-      isDeleted: o.isDeleted,
-      isReturned: o.isReturned,
-      isDispatched: o.isDispatched,
-      user: u ? { '@id': `/api/users/${u.id}`, id: u.id, username: u.username, displayName: u.displayName } : null,
-      items: (itemsBy.get(o.id) ?? []).map((i) => {
-        const p = products.get(i.productId)!;
-        const v = i.variantId != null ? variants.get(i.variantId) : undefined;
-        return {
-          '@id': `/api/order_products/${i.id}`,
-          '@type': 'OrderProduct',
-          id: i.id,
-          product: p ? presentProduct(p) : null,
-          variant: v ? {
-            '@id': `/api/product_variants/${v.id}`, '@type': 'ProductVariant', id: v.id, name: v.name,
-            attributeName: v.attributeName, attributeValue: v.attributeValue, barcode: v.barcode, sku: v.sku, price: num(v.price),
-          } : null,
-          quantity: num(i.quantity),
-          price: num(i.price),
-          discount: num(i.discount),
-          cost: num(i.cost),
-          taxes: (lineTaxesBy.get(i.id) ?? []).map((x) => ({ ...taxBrief(x.t), rate: num(x.lt.rate) })),
-          taxesTotal: num(i.taxesTotal),
-          // Taxes listed on a line are the ones applied to it.
-          taxIncluded: true,
-          isSuspended: i.isSuspended,
-          isDeleted: i.isDeleted,
-          isReturned: i.isReturned,
-          createdAt: isoDate(i.createdAt),
-          updatedAt: isoDate(i.updatedAt),
-        };
-      }),
-      discount: od ? {
-        id: od.od.id, rate: num(od.od.rate), rateType: od.od.rateType, amount: discountAmount,
-        type: od.t ? { '@id': `/api/discounts/${od.t.id}`, '@type': 'Discount', id: od.t.id, name: od.t.name, rate: num(od.t.rate), rateType: od.t.rateType, scope: od.t.scope } : null,
-      } : null,
-      tax: ot ? {
-        id: ot.ot.id, rate: num(ot.ot.rate), amount: taxAmount,
-        type: ot.t ? taxBrief(ot.t) : null,
-      } : null,
-      itemTaxes: num(o.itemTaxes),
-      payments: (paymentsBy.get(o.id) ?? []).map(({ p, t: pt }) => ({
-        id: p.id, total: num(p.total), received: num(p.received), due: num(p.due),
-        type: pt ? { '@id': `/api/payments/${pt.id}`, '@type': 'Payment', id: pt.id, name: pt.name, type: pt.type, canHaveChangeDue: pt.canHaveChangeDue } : null,
-      })),
-      createdAt: isoDate(o.createdAt),
-      updatedAt: isoDate(o.updatedAt),
-      status: o.status,
-      returnedFrom: rf ? { '@id': `/api/orders/${rf.id}`, id: rf.id, orderId: rf.orderId, createdAt: isoDate(rf.createdAt) } : null,
-      notes: o.description,
-      description: o.description,
-      store: s ? { '@id': `/api/stores/${s.id}`, '@type': 'Store', id: s.id, name: s.name, location: s.location } : null,
-      terminal: t ? { '@id': `/api/terminals/${t.id}`, '@type': 'Terminal', id: t.id, code: t.code, description: t.description } : null,
-      adjustment: num(o.adjustment),
-      subTotal: num(o.subTotal),
-      total: num(o.total),
-      grandTotal: toDecimal(parseMoney(o.total) + parseMoney(o.adjustment)),
-      uuid: o.uuid,
-    };
-  });
+  const od = x.discountBy.get(o.id);
+  const ot = x.taxBy.get(o.id);
+  const u = o.userId != null ? users.get(o.userId) : undefined;
+  const s = stores.get(o.storeId);
+  const t = o.terminalId != null ? terminals.get(o.terminalId) : undefined;
+  const c = o.customerId != null ? customers.get(o.customerId) : undefined;
+  const rf = o.returnedFromId != null ? returnedFrom.get(o.returnedFromId) : undefined;
+  const discountAmount = od ? num(od.od.amount) ?? 0 : 0;
+  const taxAmount = ot ? num(ot.ot.amount) ?? 0 : 0;
+  return {
+    '@id': `/api/orders/${o.id}`,
+    '@type': 'Order',
+    id: o.id,
+    orderId: o.orderId,
+    customer: c ? presentCustomerFields(c, figures ? figures.get(c.id) : null)
+      : o.customerName ? { id: null, name: o.customerName } : null,
+    customerName: o.customerName,
+    isSuspended: o.isSuspended,
+    isDeleted: o.isDeleted,
+    isReturned: o.isReturned,
+    isDispatched: o.isDispatched,
+    user: u ? { '@id': `/api/users/${u.id}`, id: u.id, username: u.username, displayName: u.displayName } : null,
+    items: (x.itemsBy.get(o.id) ?? []).map((i) => {
+      const p = products.get(i.productId)!;
+      const v = i.variantId != null ? variants.get(i.variantId) : undefined;
+      return {
+        '@id': `/api/order_products/${i.id}`,
+        '@type': 'OrderProduct',
+        id: i.id,
+        product: p ? presentProduct(p) : null,
+        variant: v ? {
+          '@id': `/api/product_variants/${v.id}`, '@type': 'ProductVariant', id: v.id, name: v.name,
+          attributeName: v.attributeName, attributeValue: v.attributeValue, barcode: v.barcode, sku: v.sku, price: num(v.price),
+        } : null,
+        quantity: num(i.quantity),
+        price: num(i.price),
+        discount: num(i.discount),
+        cost: num(i.cost),
+        taxes: (x.lineTaxesBy.get(i.id) ?? []).map((lt) => ({ ...taxBrief(lt.t), rate: num(lt.lt.rate) })),
+        taxesTotal: num(i.taxesTotal),
+        // Taxes listed on a line are the ones applied to it.
+        taxIncluded: true,
+        isSuspended: i.isSuspended,
+        isDeleted: i.isDeleted,
+        isReturned: i.isReturned,
+        createdAt: isoDate(i.createdAt),
+        updatedAt: isoDate(i.updatedAt),
+      };
+    }),
+    discount: od ? {
+      id: od.od.id, rate: num(od.od.rate), rateType: od.od.rateType, amount: discountAmount,
+      type: od.t ? { '@id': `/api/discounts/${od.t.id}`, '@type': 'Discount', id: od.t.id, name: od.t.name, rate: num(od.t.rate), rateType: od.t.rateType, scope: od.t.scope } : null,
+    } : null,
+    tax: ot ? {
+      id: ot.ot.id, rate: num(ot.ot.rate), amount: taxAmount,
+      type: ot.t ? taxBrief(ot.t) : null,
+    } : null,
+    itemTaxes: num(o.itemTaxes),
+    payments: (x.paymentsBy.get(o.id) ?? []).map(({ p, t: pt }) => ({
+      id: p.id, total: num(p.total), received: num(p.received), due: num(p.due),
+      type: pt ? { '@id': `/api/payments/${pt.id}`, '@type': 'Payment', id: pt.id, name: pt.name, type: pt.type, canHaveChangeDue: pt.canHaveChangeDue } : null,
+    })),
+    createdAt: isoDate(o.createdAt),
+    updatedAt: isoDate(o.updatedAt),
+    status: o.status,
+    returnedFrom: rf ? { '@id': `/api/orders/${rf.id}`, id: rf.id, orderId: rf.orderId, createdAt: isoDate(rf.createdAt) } : null,
+    notes: o.description,
+    description: o.description,
+    store: s ? { '@id': `/api/stores/${s.id}`, '@type': 'Store', id: s.id, name: s.name, location: s.location } : null,
+    terminal: t ? { '@id': `/api/terminals/${t.id}`, '@type': 'Terminal', id: t.id, code: t.code, description: t.description } : null,
+    adjustment: num(o.adjustment),
+    subTotal: num(o.subTotal),
+    total: num(o.total),
+    grandTotal: toDecimal(parseMoney(o.total) + parseMoney(o.adjustment)),
+    uuid: o.uuid,
+  };
 }
 
 export type OrderDto = Awaited<ReturnType<typeof presentOrders>>[number];

@@ -40,7 +40,7 @@ export default async function salesRoutes(app: FastifyInstance) {
     const result = await createSale(db, input, auth, { clientId: idempotencyKey(request), requestHash: requestHash(raw) });
     reply.status(result.replayed ? 200 : 201);
     if (result.replayed) reply.header('idempotent-replayed', 'true');
-    return { order: await presentOrderById(db, result.id) };
+    return { order: result.order ?? await presentOrderById(db, result.id) };
   });
 
   app.put('/api/admin/order/edit/:id', { config: user, schema: { tags, summary: 'Edit or complete a pending / held order: {order}' } }, async (request, reply) => {

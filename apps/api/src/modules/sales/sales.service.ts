@@ -10,11 +10,12 @@ import { ORDER_STATUS, SALE_MESSAGES, type OrderStatus, type SaleInput } from '@
 import type { Db, Tx } from '../../db/client.ts';
 import {
   barcode, customer, discount, discountStore, order, orderDiscount, orderPayment, orderProduct, orderProductTax, orderTax,
-  paymentStore, paymentType, product, productPrice, productStore, productTax, productVariant, stockMovement, storeCounter,
-  tax, taxStore, terminal,
+  paymentStore, paymentType, product, productPrice, productStore, productTax, productVariant, stockMovement,
+  store, tax, taxStore, terminal,
 } from '../../db/schema/index.ts';
 import type { AuthInfo } from '../../plugins/auth.ts';
-import { moveStock } from '../../lib/stock.ts';
+import { moveStocks, rowsOf } from '../../lib/stock.ts';
+import { orderDto, type OrderDto } from './order.presenter.ts';
 import { loadCustomerFigures } from '../customers/customer.figures.ts';
 
 type OrderRow = typeof order.$inferSelect;
@@ -117,6 +118,15 @@ interface PricedSale {
   payments: PaymentRow[];
   customerId: number | null;
   customerName: string | null;
+  /** The catalogue rows the sale was priced from (the answer is built from them: see saleDto). */
+  refs: {
+    products: Map<number, typeof product.$inferSelect>;
+    variants: Map<number, typeof productVariant.$inferSelect>;
+    productTaxes: { productId: number; t: typeof tax.$inferSelect }[];
+    paymentTypes: Map<number, typeof paymentType.$inferSelect>;
+    discountType: typeof discount.$inferSelect | null;
+    taxType: typeof tax.$inferSelect | null;
+  };
 }
 
 interface OriginalOrder {
@@ -201,9 +211,10 @@ async function priceSale(tx: Tx, input: SaleInput, opt: PriceOptions): Promise<P
   const [products, variants, pTaxes, rules, codes, stocks] = await Promise.all([
     tx.select().from(product).where(inArray(product.id, productIds)),
     variantIds.length ? tx.select().from(productVariant).where(inArray(productVariant.id, variantIds)) : Promise.resolve([]),
-    tx.select({ productId: productTax.productId, taxId: tax.id, rate: tax.rate }).from(productTax)
+    // Every tax of the products (the answer lists them all); only active ones price the sale.
+    tx.select({ productId: productTax.productId, t: tax }).from(productTax)
       .innerJoin(tax, eq(tax.id, productTax.otherId))
-      .where(and(inArray(productTax.productId, productIds), eq(tax.isActive, true))).orderBy(asc(tax.id)),
+      .where(inArray(productTax.productId, productIds)).orderBy(asc(tax.id)),
     tx.select().from(productPrice).where(inArray(productPrice.productId, productIds)).orderBy(asc(productPrice.id)),
     tx.select({ itemId: barcode.itemId, variantId: barcode.variantId, price: barcode.price }).from(barcode)
       .where(and(inArray(barcode.itemId, productIds), eq(barcode.isActive, true))),
@@ -258,7 +269,7 @@ async function priceSale(tx: Tx, input: SaleInput, opt: PriceOptions): Promise<P
       lines.push({
         productId: p.id, variantId: variant?.id ?? null, productName: p.name, manageInventory: p.manageInventory,
         qtyMilli, priceCents, discountCents,
-        taxes: taxIncluded ? pTaxes.filter((t) => t.productId === p.id).map((t) => ({ taxId: t.taxId, rate: parseRate(t.rate) })) : [],
+        taxes: taxIncluded ? pTaxes.filter((x) => x.productId === p.id && x.t.isActive).map((x) => ({ taxId: x.t.id, rate: parseRate(x.t.rate) })) : [],
         costCents: variant?.purchasePrice != null ? parseMoney(variant.purchasePrice) : parseMoney(p.cost),
       });
       return;
@@ -293,18 +304,20 @@ async function priceSale(tx: Tx, input: SaleInput, opt: PriceOptions): Promise<P
 
   // Order tax.
   let orderTaxInfo: PricedSale['orderTax'] = null;
+  let taxType: typeof tax.$inferSelect | null = null;
   if (original) {
     if (original.tax) orderTaxInfo = { typeId: original.tax.typeId, rate: parseRate(original.tax.rate) };
   } else if (input.taxId != null) {
     const [t] = await tx.select().from(tax).where(and(eq(tax.id, input.taxId), eq(tax.isActive, true), linkedToStore(taxStore, tax.id, storeId)));
     if (!t) v.push({ propertyPath: 'tax', message: notFoundRef('Tax', input.taxId) });
-    else orderTaxInfo = { typeId: t.id, rate: parseRate(t.rate) };
+    else { orderTaxInfo = { typeId: t.id, rate: parseRate(t.rate) }; taxType = t; }
   }
 
   // Order discount.
   let discountInput: OrderDiscountInput = { kind: 'none' };
   let stored: StoredDiscount | null = null;
   let alternative: { input: OrderDiscountInput; stored: StoredDiscount } | null = null;
+  let discountType: typeof discount.$inferSelect | null = null;
   if (original) {
     // A return takes back the original's discount: the same percent, or its share of a fixed amount.
     const od = original.discount;
@@ -319,6 +332,7 @@ async function priceSale(tx: Tx, input: SaleInput, opt: PriceOptions): Promise<P
   } else if (input.discountId != null) {
     const [d] = await tx.select().from(discount)
       .where(and(eq(discount.id, input.discountId), eq(discount.isActive, true), linkedToStore(discountStore, discount.id, storeId)));
+    if (d) discountType = d;
     if (!d) v.push({ propertyPath: 'discount', message: notFoundRef('Discount', input.discountId) });
     else if (d.scope === 'open' || d.rate == null) {
       // Open scope: the cashier's figure. `discountAmount` is a currency amount, except with
@@ -466,6 +480,7 @@ async function priceSale(tx: Tx, input: SaleInput, opt: PriceOptions): Promise<P
     payments: allocated.map((p) => ({ typeId: p.type.id, totalCents: p.totalCents, receivedCents: p.receivedCents, dueCents: p.dueCents })),
     customerId,
     customerName,
+    refs: { products: productBy, variants: variantBy, productTaxes: pTaxes, paymentTypes: typeBy, discountType, taxType },
   };
 }
 
@@ -473,37 +488,28 @@ async function priceSale(tx: Tx, input: SaleInput, opt: PriceOptions): Promise<P
 // Writing: numbers, stock, content
 // ---------------------------------------------------------------------------------------------
 
-/** Next number of a store, inside the sale's transaction: the counter row lock makes numbers unique and gap-free. */
+/**
+ * Next number of a store, inside the sale's transaction: the counter row lock makes numbers unique
+ * and gap-free (a rolled-back sale rolls its number back too). Take it as late as possible: the
+ * lock is held until the commit.
+ */
 async function nextOrderNumber(tx: Tx, storeId: number): Promise<number> {
-  const [row] = await tx.insert(storeCounter).values({ storeId, lastOrderId: 1 })
-    .onConflictDoUpdate({ target: storeCounter.storeId, set: { lastOrderId: sql`${storeCounter.lastOrderId} + 1` } })
-    .returning({ n: storeCounter.lastOrderId });
-  return row.n;
+  const [row] = rowsOf<{ last_order_id: number }>(await tx.execute(counterBump(storeId)));
+  return Number(row.last_order_id);
 }
+
+const counterBump = (storeId: number) => sql`insert into store_counter (store_id, last_order_id) values (${storeId}, 1)
+  on conflict (store_id) do update set last_order_id = store_counter.last_order_id + 1 returning last_order_id`;
 
 interface Move { productId: number; variantId: number | null; storeId: number | null; qtyMilli: number }
 
 /**
- * Applies stock moves through lib/stock (atomic update + ledger row) in one total order
- * (product, variant, store): every transaction takes the row locks in the same order, so
- * concurrent sales (and purchases) queue instead of deadlocking.
+ * Applies stock moves through lib/stock moveStocks: atomic set-based updates + ledger rows, the rows
+ * locked in one fixed order (variants by id, then store rows by product), so concurrent sales queue
+ * instead of deadlocking (a deadlock against another writer is retried by withRetry).
  */
 async function applyMoves(tx: Tx, moves: Move[], meta: { orderId: number; reason: string; userId: number }) {
-  const merged = new Map<string, Move>();
-  for (const m of moves) {
-    const k = `${m.productId}:${m.variantId ?? ''}:${m.storeId ?? ''}`;
-    const prev = merged.get(k);
-    if (prev) prev.qtyMilli += m.qtyMilli; else merged.set(k, { ...m });
-  }
-  // One total order shared with purchases: (product, variant or 0, store or 0).
-  const list = [...merged.values()].filter((m) => m.qtyMilli !== 0)
-    .sort((a, b) => a.productId - b.productId || (a.variantId ?? 0) - (b.variantId ?? 0) || (a.storeId ?? 0) - (b.storeId ?? 0));
-  for (const m of list) {
-    await moveStock(tx, {
-      productId: m.productId, variantId: m.variantId, storeId: m.storeId, delta: quantityToString(m.qtyMilli),
-      reason: meta.reason, orderId: meta.orderId, userId: meta.userId,
-    });
-  }
+  await moveStocks(tx, moves.map((m) => ({ productId: m.productId, variantId: m.variantId, storeId: m.storeId, delta: quantityToString(m.qtyMilli) })), meta);
 }
 
 /** Takes a completed order's goods off the shelves (a return line puts them back). */
@@ -529,10 +535,21 @@ async function ledgerOf(tx: Tx, orderId: number, reasons?: string[]): Promise<Mo
   return rows.map((r) => ({ productId: r.productId, variantId: r.variantId, storeId: r.storeId, qtyMilli: parseQuantity(r.qty) }));
 }
 
-async function writeContent(tx: Tx, orderId: number, priced: PricedSale) {
+/** What writeContent wrote, as stored (the sale's answer is built from it). */
+interface Written {
+  lines: (typeof orderProduct.$inferSelect)[];
+  lineTaxes: (typeof orderProductTax.$inferSelect)[];
+  payments: (typeof orderPayment.$inferSelect)[];
+  discount: typeof orderDiscount.$inferSelect | null;
+  tax: typeof orderTax.$inferSelect | null;
+}
+
+async function writeContent(tx: Tx, orderId: number, priced: PricedSale): Promise<Written> {
   const { lines, totals } = priced;
+  const out: Written = { lines: [], lineTaxes: [], payments: [], discount: null, tax: null };
   if (lines.length) {
-    const ids = await tx.insert(orderProduct).values(lines.map((l, i) => ({
+    // RETURNING gives the rows back in VALUES order (ids from the sequence, ascending).
+    out.lines = await tx.insert(orderProduct).values(lines.map((l, i) => ({
       orderId,
       productId: l.productId,
       variantId: l.variantId,
@@ -541,24 +558,25 @@ async function writeContent(tx: Tx, orderId: number, priced: PricedSale) {
       discount: toDecimalString(totals.lines[i].discountCents),
       taxesTotal: toDecimalString(totals.lines[i].taxesTotalCents),
       cost: toDecimalString(l.costCents),
-    }))).returning({ id: orderProduct.id });
-    const taxRows = lines.flatMap((l, i) => l.taxes.map((t) => ({ orderProductId: ids[i].id, taxId: t.taxId, rate: toDecimalString(t.rate) })));
-    if (taxRows.length) await tx.insert(orderProductTax).values(taxRows);
+    }))).returning();
+    const taxRows = lines.flatMap((l, i) => l.taxes.map((t) => ({ orderProductId: out.lines[i].id, taxId: t.taxId, rate: toDecimalString(t.rate) })));
+    if (taxRows.length) out.lineTaxes = await tx.insert(orderProductTax).values(taxRows).returning();
   }
   if (priced.payments.length) {
-    await tx.insert(orderPayment).values(priced.payments.map((p) => ({
+    out.payments = await tx.insert(orderPayment).values(priced.payments.map((p) => ({
       orderId, typeId: p.typeId, total: toDecimalString(p.totalCents), received: toDecimalString(p.receivedCents), due: toDecimalString(p.dueCents),
-    })));
+    }))).returning();
   }
   if (priced.discount) {
-    await tx.insert(orderDiscount).values({
+    [out.discount] = await tx.insert(orderDiscount).values({
       orderId, typeId: priced.discount.typeId, rateType: priced.discount.rateType,
       rate: toDecimalString(priced.discount.rate), amount: toDecimalString(totals.discountTotalCents),
-    });
+    }).returning();
   }
   if (priced.orderTax) {
-    await tx.insert(orderTax).values({ orderId, typeId: priced.orderTax.typeId, rate: toDecimalString(priced.orderTax.rate), amount: toDecimalString(totals.orderTaxCents) });
+    [out.tax] = await tx.insert(orderTax).values({ orderId, typeId: priced.orderTax.typeId, rate: toDecimalString(priced.orderTax.rate), amount: toDecimalString(totals.orderTaxCents) }).returning();
   }
+  return out;
 }
 
 async function clearContent(tx: Tx, orderId: number) {
@@ -570,15 +588,59 @@ async function clearContent(tx: Tx, orderId: number) {
 
 async function checkStoreTerminal(tx: Tx, input: Pick<SaleInput, 'storeId' | 'terminalId'>, actor: AuthInfo) {
   if (!actor.storeIds.includes(input.storeId)) throw validationError([{ propertyPath: 'store', message: notFoundRef('Store', input.storeId) }]);
-  const [t] = await tx.select({ id: terminal.id }).from(terminal).where(and(eq(terminal.id, input.terminalId), eq(terminal.storeId, input.storeId)));
+  const [t] = await tx.select({
+    id: terminal.id, code: terminal.code, description: terminal.description, storeName: store.name, storeLocation: store.location,
+  }).from(terminal).innerJoin(store, eq(store.id, terminal.storeId))
+    .where(and(eq(terminal.id, input.terminalId), eq(terminal.storeId, input.storeId)));
   if (!t) throw validationError([{ propertyPath: 'terminal', message: notFoundRef('Terminal', input.terminalId) }]);
+  return {
+    terminal: { id: t.id, code: t.code, description: t.description },
+    store: { id: input.storeId, name: t.storeName, location: t.storeLocation },
+  };
+}
+
+/**
+ * The answer to a new sale, built by the presenter's own orderDto from the rows this transaction
+ * wrote (RETURNING) and the catalogue rows it priced from: the same DTO presentOrderById would
+ * read back (sales.test.ts compares the two), without a dozen more queries.
+ */
+function saleDto(row: OrderRow, priced: PricedSale, written: Written, place: Awaited<ReturnType<typeof checkStoreTerminal>>, actor: AuthInfo): OrderDto {
+  const { refs } = priced;
+  const taxBy = new Map(refs.productTaxes.map((x) => [x.t.id, x.t]));
+  if (refs.taxType) taxBy.set(refs.taxType.id, refs.taxType);
+  const group = <T, K>(rows: T[], key: (r: T) => K) => {
+    const m = new Map<K, T[]>();
+    for (const r of rows) { const k = key(r); const l = m.get(k); if (l) l.push(r); else m.set(k, [r]); }
+    return m;
+  };
+  return orderDto(row, {
+    itemsBy: new Map([[row.id, written.lines]]),
+    lineTaxesBy: group(written.lineTaxes.map((lt) => ({ lt, t: taxBy.get(lt.taxId)! })), (x) => x.lt.orderProductId),
+    productTaxesBy: group(refs.productTaxes, (x) => x.productId),
+    paymentsBy: new Map([[row.id, written.payments.map((p) => ({ p, t: p.typeId != null ? refs.paymentTypes.get(p.typeId) ?? null : null }))]]),
+    discountBy: written.discount ? new Map([[row.id, { od: written.discount, t: refs.discountType }]]) : new Map(),
+    taxBy: written.tax ? new Map([[row.id, { ot: written.tax, t: refs.taxType }]]) : new Map(),
+    products: refs.products,
+    variants: refs.variants,
+    users: new Map([[actor.userId, { id: actor.userId, username: actor.username, displayName: actor.displayName }]]),
+    stores: new Map([[place.store.id, place.store]]),
+    terminals: new Map([[place.terminal.id, place.terminal]]),
+    customers: new Map(),
+    returnedFrom: new Map(),
+    figures: null,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Idempotency
 // ---------------------------------------------------------------------------------------------
 
-export interface SaleResult { id: number; replayed: boolean }
+export interface SaleResult {
+  id: number;
+  replayed: boolean;
+  /** The presented order when it was built from what the sale wrote (else the route reads it back). */
+  order?: OrderDto;
+}
 
 class Replay extends Error {
   constructor(readonly id: number) { super('replay'); }
@@ -619,7 +681,7 @@ async function lockOrder(tx: Tx, id: number, actor: AuthInfo): Promise<OrderRow>
 }
 
 async function createSaleTx(tx: Tx, input: SaleInput, actor: AuthInfo, clientId: string | null, opts: SaleOptions & { trustPaymentTypes?: boolean; skipTotalCheck?: boolean }): Promise<SaleResult> {
-  await checkStoreTerminal(tx, input, actor);
+  const place = await checkStoreTerminal(tx, input, actor);
   const now = opts.now ?? new Date();
 
   let original: OriginalOrder | null = null;
@@ -655,31 +717,37 @@ async function createSaleTx(tx: Tx, input: SaleInput, actor: AuthInfo, clientId:
   const [hdr] = await tx.insert(order).values({
     storeId: input.storeId, terminalId: input.terminalId, userId: actor.userId, status: input.status,
     isSuspended: held, clientId, requestHash: opts.requestHash, returnedFromId: original?.row.id ?? null,
-  }).returning({ id: order.id });
+  }).returning();
 
   const priced = await priceSale(tx, input, {
     storeId: input.storeId, now, status: input.status, original,
     trustPaymentTypes: opts.trustPaymentTypes, skipTotalCheck: opts.skipTotalCheck,
   });
-  const number = held ? null : await nextOrderNumber(tx, input.storeId);
   const completed = input.status === ORDER_STATUS.COMPLETED;
   if (completed) await applySaleStock(tx, hdr.id, input.storeId, priced.lines, original ? 'return' : 'sale', actor.userId);
-  await writeContent(tx, hdr.id, priced);
-  await tx.update(order).set({
-    orderId: number,
-    customerId: priced.customerId,
-    customerName: priced.customerName,
-    description: input.notes,
-    adjustment: toDecimalString(priced.totals.adjustmentCents),
-    subTotal: toDecimalString(priced.totals.subTotalCents),
-    itemTaxes: toDecimalString(priced.totals.itemTaxesCents),
-    total: toDecimalString(priced.totals.totalCents),
-    stockApplied: completed,
-  }).where(eq(order.id, hdr.id));
+  const written = await writeContent(tx, hdr.id, priced);
   if (original) {
     await tx.update(order).set({ isReturned: true, status: ORDER_STATUS.RETURNED, updatedAt: new Date() }).where(eq(order.id, original.row.id));
   }
-  return { id: hdr.id, replayed: false };
+  // Last statement before COMMIT: the store's counter row stays locked only until the commit, so
+  // the sales of one store are serialised on one short statement, not on the whole transaction.
+  const t = priced.totals;
+  const values = sql`customer_id = ${priced.customerId}::int, customer_name = ${priced.customerName ?? null}, description = ${input.notes ?? null},
+    adjustment = ${toDecimalString(t.adjustmentCents)}::numeric, sub_total = ${toDecimalString(t.subTotalCents)}::numeric,
+    item_taxes = ${toDecimalString(t.itemTaxesCents)}::numeric, total = ${toDecimalString(t.totalCents)}::numeric, stock_applied = ${completed}`;
+  const [{ order_id: number }] = rowsOf<{ order_id: number | null }>(await tx.execute(held
+    ? sql`update "order" set ${values} where id = ${hdr.id} returning order_id`
+    : sql`with n as (${counterBump(input.storeId)})
+        update "order" set order_id = (select last_order_id from n), ${values} where id = ${hdr.id} returning order_id`));
+  // The answer, from what was just written (no second read). An order with a customer (their
+  // balance figures) or a return (its original) is presented by the route from the database.
+  if (original || priced.customerId != null) return { id: hdr.id, replayed: false };
+  const row: OrderRow = {
+    ...hdr, orderId: number == null ? null : Number(number), customerId: null, customerName: priced.customerName ?? null,
+    description: input.notes ?? null, adjustment: toDecimalString(t.adjustmentCents), subTotal: toDecimalString(t.subTotalCents),
+    itemTaxes: toDecimalString(t.itemTaxesCents), total: toDecimalString(t.totalCents), stockApplied: completed,
+  };
+  return { id: hdr.id, replayed: false, order: saleDto(row, priced, written, place, actor) };
 }
 
 /**
@@ -736,10 +804,11 @@ export async function updateSale(db: Db, id: number, input: SaleInput, actor: Au
     const priced = await priceSale(tx, input, { storeId: row.storeId, now: opts.now ?? new Date(), status: input.status, original: null });
     const held = input.status === ORDER_STATUS.ON_HOLD;
     const completed = input.status === ORDER_STATUS.COMPLETED;
-    const number = row.orderId ?? (held ? null : await nextOrderNumber(tx, row.storeId));
     if (completed) await applySaleStock(tx, row.id, row.storeId, priced.lines, 'sale', actor.userId);
     await clearContent(tx, row.id);
     await writeContent(tx, row.id, priced);
+    // The number last: the store's counter row stays locked only until the commit.
+    const number = row.orderId ?? (held ? null : await nextOrderNumber(tx, row.storeId));
     await tx.update(order).set({
       orderId: number,
       status: input.status,

@@ -242,6 +242,27 @@ describe('create: the server prices the sale', () => {
   });
 });
 
+describe('create: the answer is built from what the sale wrote', () => {
+  it('is exactly what GET /api/admin/order/{id} reads back (lines, taxes, variants, discount, order tax, payments, held, names)', async () => {
+    const card = { received: 5, total: 5, due: 0, type: { ...pay.card } };
+    const bodies = [
+      body([{ p: A, qty: 3 }], cashPaid(50)),
+      body([{ p: B, qty: 2 }, { p: C, qty: '1.5' }, { p: A, qty: 1, discount: 1 }], { payments: [card, { received: 100, type: { ...pay.cash } }] }),
+      body([{ p: clothing, qty: 1, variant: { id: variants[0].id } }, { p: clothing, qty: 2, variant: { id: variants[1].id } }], { store: mall, terminal: m1, ...cashPaid(500) }),
+      body([{ p: A, qty: 2 }, { p: B, qty: 1 }], { tax: { ...gst }, discount: { ...disc.pct5 }, ...cashPaid(100) }),
+      body([{ p: B, qty: 1, taxIncluded: false }], { customer: 'Walk-in without account', ...cashPaid(10) }),
+      body([{ p: A, qty: 1 }], { status: 'On Hold', payments: [] }),
+    ];
+    for (const b of bodies) {
+      const res = await create(b, admin);
+      expect(res.statusCode, res.body).toBe(201);
+      const answered = res.json().order;
+      const read = await inject('GET', `/api/admin/order/${answered.id}`, undefined, admin);
+      expect(JSON.stringify(answered)).toBe(JSON.stringify(read.json().order));
+    }
+  });
+});
+
 describe('create: validation messages', () => {
   const v = async (b: unknown, headers: Headers = cashier) => {
     const res = await create(b, headers);
@@ -583,6 +604,31 @@ describe('lists', () => {
 });
 
 describe('ledger', () => {
+  it('set-based stock moves: selling more than is on the shelf goes negative exactly; the same row on two lines moves once, summed', async () => {
+    const [v0] = variants;
+    const before = { a: await storeQty(A.id), v: await variantQty(v0.id), cl: await storeQty(clothing.id, mall) };
+    const much = Math.max(before.a, 0) + 7; // more than in stock: the sale is still taken (no oversell check), stock goes below zero
+    const res = await create(body([{ p: A, qty: much }, { p: C, qty: 1 }, { p: A, qty: '0.5' }], { ...cashPaid(100000) }), admin);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(await storeQty(A.id)).toBe(Math.min(before.a, 0) - 7.5);
+    const res2 = await create(body([{ p: clothing, qty: 1, variant: { id: v0.id } }, { p: clothing, qty: 2, variant: { id: v0.id } }],
+      { store: mall, terminal: m1, ...cashPaid(100000) }), admin);
+    expect(res2.statusCode, res2.body).toBe(201);
+    expect(await variantQty(v0.id)).toBe(before.v - 3);
+    expect(await storeQty(clothing.id, mall)).toBe(before.cl - 3);
+    const movesOf = async (id: number) => (await t.app.db.select().from(stockMovement).where(eq(stockMovement.orderId, id)))
+      .map((m) => [m.productId, m.variantId, m.storeId, Number(m.quantity)]);
+    expect(await movesOf(res.json().order.id)).toEqual([[A.id, null, main, -(much + 0.5)]]);
+    expect((await movesOf(res2.json().order.id)).sort()).toEqual([[clothing.id, null, mall, -3], [clothing.id, v0.id, null, -3]].sort());
+    await assertLedgerMatchesStock();
+    // Deleting them gives every row back through the same set-based path.
+    for (const r of [res, res2]) expect((await inject('DELETE', `/api/admin/order/${r.json().order.id}`, undefined, admin)).statusCode).toBe(200);
+    expect(await storeQty(A.id)).toBe(before.a);
+    expect(await variantQty(v0.id)).toBe(before.v);
+    expect(await storeQty(clothing.id, mall)).toBe(before.cl);
+    await assertLedgerMatchesStock();
+  });
+
   it('after everything above, the stock ledger still sums to the stock', async () => {
     await assertLedgerMatchesStock();
     const weighed = await t.app.db.select().from(barcode);
