@@ -124,8 +124,10 @@ async function benchProductPages(server: Server, till: Record<string, string>, a
     let rows = 0;
     let bytes = 0;
     let done = false;
+    let walkError = '';
     while (performance.now() - t0 < cap * 1000) {
       const r = await request('GET', `${server.url}/api/products?itemsPerPage=100&page=${page}&isActive=true`, undefined, till);
+      if (r.status !== 200) { walkError = `page ${page} answered ${r.status}: ${r.body.slice(0, 120)}`; break; }
       const n = (JSON.parse(r.body)['hydra:member'] as unknown[]).length;
       bytes += r.body.length;
       if (!n) { done = true; break; }
@@ -135,7 +137,7 @@ async function benchProductPages(server: Server, till: Record<string, string>, a
     const s = (performance.now() - t0) / 1000;
     const projected = done ? s : (s * (last + 1)) / page;
     metrics.push(metric({ id: 'products.walk', section: 'Catalogue', metric: `Reference-client walk: all ${last + 1} pages of 100 one after another, until an empty page`, unit: 's', budget: 'info (the till uses its own sync)', on: 'median', median: round(projected, 1), p95: round(projected, 1), runs: 1,
-      note: `${done ? '' : `stopped after ${cap} s at page ${page} (${rows.toLocaleString('en')} products), projected; `}${round(bytes / page / 1024, 0)} KB of JSON per page` }));
+      note: `${walkError ? `${walkError}; ` : ''}${done ? '' : `stopped after ${cap} s at page ${page} (${rows.toLocaleString('en')} products), projected; `}${round(bytes / page / 1024, 0)} KB of JSON per page` }));
   }
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { ZodType } from 'zod';
 import { notFound, validationError } from '@pos/domain/errors';
@@ -126,9 +126,23 @@ export async function listResource(def: ResourceDef, q: ListQuery, ctx: Resource
   }
   orderBy.push(asc(def.table.id));
   const db = ctx.db as any;
-  const [{ count }] = await db.select({ count: sql<number>`count(*)::int` }).from(def.table).where(where);
-  const rows = q.itemsPerPage === 0 ? [] : await db.select().from(def.table).where(where)
-    .orderBy(...orderBy).limit(q.itemsPerPage).offset((q.page - 1) * q.itemsPerPage);
+  // The count and the page's ids at once (two connections on PostgreSQL). The page is found by id
+  // alone, so a deep page (OFFSET 99,900) walks a narrow index (index-only where the table has a
+  // covering one, e.g. product_list_idx) instead of fetching every skipped row; then only the
+  // page's rows are read.
+  const [[{ count }], pageIds] = await Promise.all([
+    db.select({ count: sql<number>`count(*)::int` }).from(def.table).where(where),
+    q.itemsPerPage === 0 ? Promise.resolve([]) : db.select({ id: def.table.id }).from(def.table).where(where)
+      .orderBy(...orderBy).limit(q.itemsPerPage).offset((q.page - 1) * q.itemsPerPage),
+  ]);
+  const ids = (pageIds as { id: number }[]).map((r) => r.id);
+  let rows: any[] = [];
+  if (ids.length) {
+    const byId = new Map<number, any>();
+    for (const r of await db.select().from(def.table).where(inArray(def.table.id, ids))) byId.set(r.id, r);
+    // A row deleted between the two reads is simply left out.
+    rows = ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
+  }
   const members = (await def.present(rows, ctx)).map((m) => withLd(def, m));
   return { members, total: Number(count) };
 }

@@ -1,4 +1,5 @@
 import { boolean, integer, pgTable, primaryKey, serial, text, timestamp, varchar, index, uniqueIndex, time } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { active, money, qty, rate, timestamps, uuidCol } from './common.ts';
 import { store, terminal } from './stores.ts';
 
@@ -104,6 +105,13 @@ export const product = pgTable('product', {
   saleUnit: varchar('sale_unit', { length: 20 }),
   departmentId: integer('department_id').references(() => department.id, { onDelete: 'set null' }),
   manageInventory: boolean('manage_inventory').notNull().default(false),
+  /**
+   * The stores this product has a product_store row in, sorted; empty = catalogue-wide. A copy kept
+   * by triggers on product_store (migration 0002) so store scoping is a test on the product row
+   * itself (no probe per row): a till's product page is then an index-only scan of
+   * product_list_idx (id) INCLUDE (is_active, store_ids).
+   */
+  storeIds: integer('store_ids').array().notNull().default(sql`'{}'::integer[]`),
   ...active,
   ...timestamps,
   ...uuidCol,

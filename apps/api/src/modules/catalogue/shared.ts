@@ -67,6 +67,7 @@ export function trimDecimal(v: string | null | undefined): string | null {
  * Both branches use the (product_id, store_id) unique index.
  */
 export function productVisible(productId: PgColumn | SQL, storeIds: number[]): SQL {
+  if (productId === product.id) return productRowVisible(storeIds);
   const any = sql`(select 1 from ${productStore} where ${productStore.productId} = ${productId})`;
   if (!storeIds.length) return notExists(any);
   return or(
@@ -75,6 +76,21 @@ export function productVisible(productId: PgColumn | SQL, storeIds: number[]): S
     notExists(sql`(select 1 from ${store} where ${notInArray(store.id, storeIds)})`),
     exists(sql`(select 1 from ${productStore} where ${productStore.productId} = ${productId} and ${inArray(productStore.storeId, storeIds)})`),
     notExists(any),
+  )!;
+}
+
+/**
+ * The same rule on a query over the product table itself, read from product.store_ids (kept equal
+ * to the product's product_store rows by triggers): a test on the row, no probe per row, so a page
+ * or a count of 100,000 products is one index-only scan of product_list_idx.
+ */
+export function productRowVisible(storeIds: number[]): SQL {
+  if (!storeIds.length) return sql`cardinality(${product.storeIds}) = 0`;
+  const ids = sql`${`{${storeIds.map((n) => Math.trunc(n)).join(',')}}`}::int[]`;
+  return or(
+    notExists(sql`(select 1 from ${store} where ${notInArray(store.id, storeIds)})`),
+    sql`cardinality(${product.storeIds}) = 0`,
+    sql`${product.storeIds} && ${ids}`,
   )!;
 }
 
