@@ -62,3 +62,24 @@ export async function openDatabase(config: Pick<AppConfig, 'databaseUrl' | 'data
     close: () => client.close(),
   };
 }
+
+/**
+ * A hot statement with a FIXED text: on PostgreSQL a named prepared statement (parsed and planned
+ * once per connection, then only bound and executed: no Drizzle query building, no re-planning);
+ * on PGlite a plain parameterised query. Runs on whatever `q` is (the pool, or the connection of a
+ * transaction). `name` must always come with the same `text` (node-postgres checks it).
+ * Parameters are sent as text and typed by the casts in `text` ($1::int[], $2::numeric ...).
+ * Rows come back as the driver parses them: numeric as text, timestamptz as Date (PostgreSQL) or
+ * Date/string (PGlite: use asDate), json as objects.
+ */
+export async function preparedQuery<T>(q: Db | Tx, name: string, text: string, values: unknown[]): Promise<T[]> {
+  const client = (q as unknown as { session?: { client?: any } }).session?.client;
+  if (!client || typeof client.query !== 'function') throw new Error('preparedQuery: no driver client');
+  // node-postgres Pool / PoolClient: named statement. PGlite (instance or transaction): plain query.
+  const isPg = typeof client.release === 'function' || typeof client.totalCount === 'number';
+  const res = isPg ? await client.query({ name, text, values }) : await client.query(text, values);
+  return res.rows as T[];
+}
+
+/** A timestamp from either driver. */
+export const asDate = (v: Date | string): Date => (v instanceof Date ? v : new Date(v));

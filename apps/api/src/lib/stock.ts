@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Tx } from '../db/client.ts';
+import { preparedQuery, type Tx } from '../db/client.ts';
 import { productStore, productVariant, stockMovement } from '../db/schema/index.ts';
 
 /** Why stock moved; stored in stock_movement.reason. */
@@ -126,27 +126,37 @@ export async function moveStocks(tx: Tx, moves: StockDelta[], meta: { reason: St
   };
   const variants = list.filter((m) => m.variantId != null).sort((a, b) => a.variantId! - b.variantId!);
   if (variants.length) {
-    const res = await tx.execute(sql`update product_variant pv set quantity = pv.quantity + m.q
-      from (select * from unnest(${pgArray(variants.map((m) => m.variantId!))}::int[], ${pgArray(variants.map((m) => m.productId))}::int[],
-        ${pgArray(variants.map((m) => dec(m.milli)))}::numeric[]) as u(id, p, q) order by id) as m
-      where pv.id = m.id and pv.product_id = m.p
-      returning pv.id`);
-    const found = new Set(rowsOf<{ id: number }>(res).map((r) => Number(r.id)));
+    const rows = await preparedQuery<{ id: number }>(tx, 'stock_variants', VARIANTS_SQL,
+      [pgArray(variants.map((m) => m.variantId!)), pgArray(variants.map((m) => m.productId)), pgArray(variants.map((m) => dec(m.milli)))]);
+    const found = new Set(rows.map((r) => Number(r.id)));
     const missing = variants.find((m) => !found.has(m.variantId!));
     if (missing) throw new Error(`moveStock: variant ${missing.variantId} of product ${missing.productId} not found`);
   }
   const stores = list.filter((m) => m.variantId == null);
-  const storeRows = sql`insert into product_store (product_id, store_id, quantity)
-      select p, s, q from unnest(${pgArray(stores.map((m) => m.productId))}::int[], ${pgArray(stores.map((m) => m.storeId!))}::int[],
-        ${pgArray(stores.map((m) => dec(m.milli)))}::numeric[]) as u(p, s, q) order by p, s
-      on conflict (product_id, store_id) do update set quantity = product_store.quantity + excluded.quantity
-      returning 1`;
-  const ledger = sql`insert into stock_movement (product_id, variant_id, store_id, quantity, reason, order_id, purchase_id, user_id)
-      select p, v, s, q, ${meta.reason}, ${meta.orderId ?? null}::int, ${meta.purchaseId ?? null}::int, ${meta.userId ?? null}::int
-      from unnest(${pgArray(list.map((m) => m.productId))}::int[], ${pgArray(list.map((m) => m.variantId))}::int[],
-        ${pgArray(list.map((m) => m.storeId))}::int[], ${pgArray(list.map((m) => dec(m.milli)))}::numeric[]) as u(p, v, s, q)`;
-  await tx.execute(stores.length ? sql`with s as (${storeRows}) ${ledger}` : ledger);
+  const ledger = [pgArray(list.map((m) => m.productId)), pgArray(list.map((m) => m.variantId)), pgArray(list.map((m) => m.storeId)),
+    pgArray(list.map((m) => dec(m.milli))), meta.reason, meta.orderId ?? null, meta.purchaseId ?? null, meta.userId ?? null];
+  if (stores.length) {
+    await preparedQuery(tx, 'stock_stores_ledger', STORES_LEDGER_SQL,
+      [...ledger, pgArray(stores.map((m) => m.productId)), pgArray(stores.map((m) => m.storeId!)), pgArray(stores.map((m) => dec(m.milli)))]);
+  } else {
+    await preparedQuery(tx, 'stock_ledger', LEDGER_SQL, ledger);
+  }
 }
+
+/** Variant rows, fed in id order ($1 ids, $2 their products, $3 deltas); returns the ids found. */
+const VARIANTS_SQL = `update product_variant pv set quantity = pv.quantity + m.q
+  from (select * from unnest($1::int[], $2::int[], $3::numeric[]) as u(id, p, q) order by id) as m
+  where pv.id = m.id and pv.product_id = m.p
+  returning pv.id`;
+/** Ledger rows ($1-$4 product, variant, store, delta arrays; $5 reason; $6 order; $7 purchase; $8 user). */
+const LEDGER_SQL = `insert into stock_movement (product_id, variant_id, store_id, quantity, reason, order_id, purchase_id, user_id)
+  select p, v, s, q, $5, $6::int, $7::int, $8::int from unnest($1::int[], $2::int[], $3::int[], $4::numeric[]) as u(p, v, s, q)`;
+/** Store rows upserted in (product, store) order ($9-$11), then the ledger rows, in one statement. */
+const STORES_LEDGER_SQL = `with s as (insert into product_store (product_id, store_id, quantity)
+    select p, s, q from unnest($9::int[], $10::int[], $11::numeric[]) as u(p, s, q) order by p, s
+    on conflict (product_id, store_id) do update set quantity = product_store.quantity + excluded.quantity
+    returning 1)
+  ${LEDGER_SQL}`;
 
 /**
  * An array parameter as a PostgreSQL array literal: both drivers (pg, PGlite) take a text literal

@@ -1,9 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import { eq, sql } from 'drizzle-orm';
 import { unauthorized, forbidden, AppError } from '@pos/domain/errors';
-import type { Db } from '../db/client.ts';
-import { userAccount, userStore } from '../db/schema/index.ts';
+import { preparedQuery, type Db } from '../db/client.ts';
 
 /** Who may call a route. Every /api route must declare one (checked at start-up). */
 export type Access = 'public' | 'user' | 'admin';
@@ -79,12 +77,11 @@ function extractToken(request: FastifyRequest): string | undefined {
 
 /** Loads the caller fresh from the database on every request: deactivation and store changes apply at once. */
 export async function loadAuthInfo(db: Db, userId: number): Promise<AuthInfo | null> {
-  // One round trip: the user and their stores (this runs on every authenticated request).
-  const rows = await db.select({
-    id: userAccount.id, username: userAccount.username, displayName: userAccount.displayName, roles: userAccount.roles,
-    isActive: userAccount.isActive,
-    storeIds: sql<number[]>`array(select ${userStore.storeId} from ${userStore} where ${userStore.userId} = ${userAccount.id} order by ${userStore.storeId})`,
-  }).from(userAccount).where(eq(userAccount.id, userId)).limit(1);
+  // One round trip, a prepared statement: the user and their stores (this runs on every authenticated request).
+  const rows = await preparedQuery<{ id: number; username: string; displayName: string; roles: string[]; isActive: boolean; storeIds: number[] | null }>(db, 'auth_user',
+    `select u.id, u.username, u.display_name as "displayName", u.roles, u.is_active as "isActive",
+       array(select us.store_id from user_store us where us.user_id = u.id order by us.store_id) as "storeIds"
+     from user_account u where u.id = $1`, [userId]);
   const user = rows[0];
   if (!user || !user.isActive) return null;
   return {

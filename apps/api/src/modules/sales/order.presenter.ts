@@ -83,16 +83,19 @@ export async function presentOrders(db: Db | Tx, rows: OrderRow[], opts: Present
   return rows.map((o) => orderDto(o, parts));
 }
 
+type PresentedProduct = Pick<typeof product.$inferSelect, 'id' | 'name' | 'sku' | 'barcode' | 'baseQuantity' | 'isAvailable' | 'basePrice'
+  | 'cost' | 'saleUnit' | 'purchaseUnit' | 'manageInventory' | 'isActive' | 'uuid'>;
+
 /** Everything an order's DTO is built from, by id (what presentOrders batch-loads). */
 export interface OrderParts {
   itemsBy: Map<number, (typeof orderProduct.$inferSelect)[]>;
   lineTaxesBy: Map<number, { lt: Pick<typeof orderProductTax.$inferSelect, 'rate'>; t: Pick<typeof tax.$inferSelect, 'id' | 'name' | 'rate'> }[]>;
   productTaxesBy: Map<number, { t: Pick<typeof tax.$inferSelect, 'id' | 'name' | 'rate'> }[]>;
-  paymentsBy: Map<number, { p: typeof orderPayment.$inferSelect; t: typeof paymentType.$inferSelect | null }[]>;
+  paymentsBy: Map<number, { p: typeof orderPayment.$inferSelect; t: Pick<typeof paymentType.$inferSelect, 'id' | 'name' | 'type' | 'canHaveChangeDue'> | null }[]>;
   discountBy: Map<number, { od: typeof orderDiscount.$inferSelect; t: typeof discount.$inferSelect | null }>;
   taxBy: Map<number, { ot: typeof orderTax.$inferSelect; t: typeof tax.$inferSelect | null }>;
-  products: Map<number, typeof product.$inferSelect>;
-  variants: Map<number, typeof productVariant.$inferSelect>;
+  products: Map<number, PresentedProduct>;
+  variants: Map<number, Pick<typeof productVariant.$inferSelect, 'id' | 'name' | 'attributeName' | 'attributeValue' | 'barcode' | 'sku' | 'price'>>;
   users: Map<number, Pick<typeof userAccount.$inferSelect, 'id' | 'username' | 'displayName'>>;
   stores: Map<number, Pick<typeof store.$inferSelect, 'id' | 'name' | 'location'>>;
   terminals: Map<number, Pick<typeof terminal.$inferSelect, 'id' | 'code' | 'description'>>;
@@ -104,7 +107,7 @@ export interface OrderParts {
 /** One order as the reference OrderDto, from its parts (no database access). */
 export function orderDto(o: OrderRow, x: OrderParts) {
   const { products, variants, users, stores, terminals, customers, returnedFrom, figures } = x;
-  const presentProduct = (p: typeof product.$inferSelect) => ({
+  const presentProduct = (p: PresentedProduct) => ({
     '@id': `/api/products/${p.id}`, '@type': 'Product',
     id: p.id, name: p.name, sku: p.sku, barcode: p.barcode, baseQuantity: p.baseQuantity, isAvailable: p.isAvailable,
     basePrice: num(p.basePrice), cost: num(p.cost), saleUnit: p.saleUnit, purchaseUnit: p.purchaseUnit,

@@ -7,11 +7,10 @@ import { allocatePayments, changeDue, roundingAdjustment, validatePaymentAdd } f
 import { effectivePrice, variantPrice, type PriceRuleInput } from '@pos/domain/price-rules';
 import { creditCheck } from '@pos/domain/ledger';
 import { ORDER_STATUS, SALE_MESSAGES, type OrderStatus, type SaleInput } from '@pos/domain/schemas/sale';
-import type { Db, Tx } from '../../db/client.ts';
+import { preparedQuery, type Db, type Tx } from '../../db/client.ts';
 import {
-  barcode, customer, discount, discountStore, order, orderDiscount, orderPayment, orderProduct, orderProductTax, orderTax,
-  paymentStore, paymentType, product, productPrice, productStore, productTax, productVariant, stockMovement,
-  store, tax, taxStore, terminal,
+  customer, discount, discountStore, order, orderDiscount, orderPayment, orderProduct, orderProductTax, orderTax,
+  paymentType, product, productPrice, productVariant, stockMovement, tax, taxStore,
 } from '../../db/schema/index.ts';
 import type { AuthInfo } from '../../plugins/auth.ts';
 import { moveStocks, rowsOf } from '../../lib/stock.ts';
@@ -120,10 +119,10 @@ interface PricedSale {
   customerName: string | null;
   /** The catalogue rows the sale was priced from (the answer is built from them: see saleDto). */
   refs: {
-    products: Map<number, typeof product.$inferSelect>;
-    variants: Map<number, typeof productVariant.$inferSelect>;
-    productTaxes: { productId: number; t: typeof tax.$inferSelect }[];
-    paymentTypes: Map<number, typeof paymentType.$inferSelect>;
+    products: Map<number, PricingProduct>;
+    variants: Map<number, PricingProduct['variants'][number]>;
+    productTaxes: { productId: number; t: PricingProduct['taxes'][number] }[];
+    paymentTypes: Map<number, PaymentTypeRef>;
     discountType: typeof discount.$inferSelect | null;
     taxType: typeof tax.$inferSelect | null;
   };
@@ -148,7 +147,7 @@ interface PriceOptions {
   skipTotalCheck?: boolean;
 }
 
-function ruleOf(r: typeof productPrice.$inferSelect): PriceRuleInput {
+function ruleOf(r: PricingProduct['rules'][number]): PriceRuleInput {
   let date: string | Date | null = null;
   if (r.date != null) {
     // 1-31 is a day of month; anything larger is read as a unix timestamp (seconds).
@@ -191,6 +190,66 @@ async function loadOriginal(tx: Tx, id: number, lock: boolean): Promise<Original
   };
 }
 
+/** A product as priced (and presented in the answer), with what pricing needs about it. */
+type PricingProduct = Pick<typeof product.$inferSelect, 'id' | 'name' | 'sku' | 'barcode' | 'baseQuantity' | 'isAvailable' | 'basePrice'
+  | 'cost' | 'saleUnit' | 'purchaseUnit' | 'manageInventory' | 'isActive' | 'uuid'> & {
+  /** Stores with a product_store row (none = sold everywhere). */
+  stores: number[];
+  /** Every tax of the product, by id (only active ones price a sale; the answer lists them all). */
+  taxes: Pick<typeof tax.$inferSelect, 'id' | 'name' | 'rate' | 'isActive'>[];
+  /** Price rules, by id. */
+  rules: Pick<typeof productPrice.$inferSelect, 'productVariantId' | 'date' | 'time' | 'timeTo' | 'day' | 'week' | 'month' | 'quarter' | 'basePrice'>[];
+  /** Active barcode records (a weighed / price-embedded barcode may carry its own price). */
+  codes: { variantId: number | null; price: string }[];
+  /** The variants of this product among the ones asked for. */
+  variants: Pick<typeof productVariant.$inferSelect, 'id' | 'productId' | 'name' | 'attributeName' | 'attributeValue' | 'barcode' | 'sku' | 'price' | 'purchasePrice'>[];
+};
+type PaymentTypeRef = Pick<typeof paymentType.$inferSelect, 'id' | 'name' | 'type' | 'canHaveChangeDue'>;
+
+/**
+ * Everything pricing reads, in ONE round trip: the products with their store rows, taxes, price
+ * rules, barcodes and the asked-for variants, and the payment types (active and linked to the
+ * store, unless trusted). Money and rates come back as text (exact), as Drizzle gives them.
+ */
+async function loadPricing(tx: Tx, productIds: number[], variantIds: number[], typeIds: number[], storeId: number, trustTypes: boolean) {
+  const [row] = await preparedQuery<{ products: PricingProduct[]; types: PaymentTypeRef[] }>(tx, trustTypes ? 'sale_pricing_trusted' : 'sale_pricing',
+    trustTypes ? PRICING_SQL_TRUSTED : PRICING_SQL, [pgIntArray(productIds), pgIntArray(variantIds), pgIntArray(typeIds), ...(trustTypes ? [] : [storeId])]);
+  // Both drivers parse json; a string is parsed here just in case.
+  const json = <T>(v: T | string): T => (typeof v === 'string' ? JSON.parse(v) : v);
+  return { products: json(row.products), types: json(row.types) };
+}
+
+const pricingSql = (typesWhere: string) => `select
+    coalesce((select json_agg(json_build_object(
+      'id', p.id, 'name', p.name, 'sku', p.sku, 'barcode', p.barcode, 'baseQuantity', p.base_quantity, 'isAvailable', p.is_available,
+      'basePrice', p.base_price::text, 'cost', p.cost::text, 'saleUnit', p.sale_unit, 'purchaseUnit', p.purchase_unit,
+      'manageInventory', p.manage_inventory, 'isActive', p.is_active, 'uuid', p.uuid,
+      'stores', array(select ps.store_id from product_store ps where ps.product_id = p.id),
+      'taxes', coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name, 'rate', t.rate::text, 'isActive', t.is_active) order by t.id)
+        from product_tax pt join tax t on t.id = pt.tax_id where pt.product_id = p.id), '[]'),
+      'rules', coalesce((select json_agg(json_build_object('productVariantId', r.product_variant_id, 'date', r.date, 'time', r.time::text,
+        'timeTo', r.time_to::text, 'day', r.day, 'week', r.week, 'month', r.month, 'quarter', r.quarter, 'basePrice', r.base_price::text) order by r.id)
+        from product_price r where r.product_id = p.id), '[]'),
+      'codes', coalesce((select json_agg(json_build_object('variantId', b.variant_id, 'price', b.price::text))
+        from barcode b where b.item_id = p.id and b.is_active), '[]'),
+      'variants', coalesce((select json_agg(json_build_object('id', v.id, 'productId', v.product_id, 'name', v.name, 'attributeName', v.attribute_name,
+        'attributeValue', v.attribute_value, 'barcode', v.barcode, 'sku', v.sku, 'price', v.price::text, 'purchasePrice', v.purchase_price::text))
+        from product_variant v where v.product_id = p.id and v.id = any($2::int[])), '[]')
+    )) from product p where p.id = any($1::int[])), '[]') as products,
+    coalesce((select json_agg(json_build_object('id', y.id, 'name', y.name, 'type', y.type, 'canHaveChangeDue', y.can_have_change_due))
+      from payment y where y.id = any($3::int[])${typesWhere}), '[]') as types`;
+/** Payment types active and linked to the store (or to none: shared). */
+const PRICING_SQL = pricingSql(` and y.is_active
+      and (exists (select 1 from payment_store l where l.payment_id = y.id and l.store_id = $4)
+        or not exists (select 1 from payment_store l where l.payment_id = y.id))`);
+/** A full refund mirrors the original's payment types even if since deactivated. */
+const PRICING_SQL_TRUSTED = pricingSql('');
+
+const pgIntArray = (ids: number[]) => {
+  if (!ids.every((n) => Number.isInteger(n))) throw new Error('pgIntArray: not an integer');
+  return `{${ids.join(',')}}`;
+};
+
 /** A fraction of an amount, rounded once half away from zero (pro-rata discounts of a partial return). */
 function proRata(amount: Cents, part: number, whole: number): Cents {
   if (whole === 0) return 0;
@@ -208,18 +267,10 @@ async function priceSale(tx: Tx, input: SaleInput, opt: PriceOptions): Promise<P
   const { storeId, original } = opt;
   const productIds = [...new Set(input.items.map((l) => l.productId))];
   const variantIds = [...new Set(input.items.map((l) => l.variantId).filter((x): x is number => x != null))];
-  const [products, variants, pTaxes, rules, codes, stocks] = await Promise.all([
-    tx.select().from(product).where(inArray(product.id, productIds)),
-    variantIds.length ? tx.select().from(productVariant).where(inArray(productVariant.id, variantIds)) : Promise.resolve([]),
-    // Every tax of the products (the answer lists them all); only active ones price the sale.
-    tx.select({ productId: productTax.productId, t: tax }).from(productTax)
-      .innerJoin(tax, eq(tax.id, productTax.otherId))
-      .where(inArray(productTax.productId, productIds)).orderBy(asc(tax.id)),
-    tx.select().from(productPrice).where(inArray(productPrice.productId, productIds)).orderBy(asc(productPrice.id)),
-    tx.select({ itemId: barcode.itemId, variantId: barcode.variantId, price: barcode.price }).from(barcode)
-      .where(and(inArray(barcode.itemId, productIds), eq(barcode.isActive, true))),
-    tx.select({ productId: productStore.productId, storeId: productStore.storeId }).from(productStore).where(inArray(productStore.productId, productIds)),
-  ]);
+  const typeIds = [...new Set(input.payments.map((p) => p.typeId))];
+  const { products, types } = await loadPricing(tx, productIds, variantIds, typeIds, storeId, Boolean(opt.trustPaymentTypes));
+  const variants = products.flatMap((p) => p.variants);
+  const pTaxes = products.flatMap((p) => p.taxes.map((t) => ({ productId: p.id, t })));
   const productBy = new Map(products.map((p) => [p.id, p]));
   const variantBy = new Map(variants.map((x) => [x.id, x]));
 
@@ -242,13 +293,13 @@ async function priceSale(tx: Tx, input: SaleInput, opt: PriceOptions): Promise<P
     if (qtyMilli > 0) {
       if (original) { v.push({ propertyPath: at('quantity'), message: 'A return can only contain returned items (negative quantities)' }); return; }
       if (!p.isActive) { v.push({ propertyPath: at('item'), message: `'${p.name}' is not for sale` }); return; }
-      const sold = stocks.filter((s) => s.productId === p.id).map((s) => s.storeId);
+      const sold = p.stores;
       if (sold.length && !sold.includes(storeId)) { v.push({ propertyPath: at('item'), message: `'${p.name}' is not sold in this store` }); return; }
-      const productRules = rules.filter((r) => r.productId === p.id && r.productVariantId == null).map(ruleOf);
+      const productRules = p.rules.filter((r) => r.productVariantId == null).map(ruleOf);
       const base = parseMoney(p.basePrice);
       let priceCents: Cents;
       if (variant) {
-        const own = rules.filter((r) => r.productId === p.id && r.productVariantId === variant.id).map(ruleOf);
+        const own = p.rules.filter((r) => r.productVariantId === variant.id).map(ruleOf);
         priceCents = variant.price != null
           ? variantPrice(parseMoney(variant.price), base, productRules, opt.now)
           : effectivePrice(base, [...own, ...productRules], opt.now);
@@ -259,7 +310,7 @@ async function priceSale(tx: Tx, input: SaleInput, opt: PriceOptions): Promise<P
       if (l.price != null) {
         const asked = safe(() => parseMoney(l.price), v, at('price'));
         if (asked !== undefined && asked !== priceCents
-          && codes.some((c) => c.itemId === p.id && (c.variantId ?? null) === (l.variantId ?? null) && parseMoney(c.price) === asked)) {
+          && p.codes.some((c) => (c.variantId ?? null) === (l.variantId ?? null) && parseMoney(c.price) === asked)) {
           priceCents = asked;
         }
       }
@@ -415,13 +466,8 @@ async function priceSale(tx: Tx, input: SaleInput, opt: PriceOptions): Promise<P
   }
 
   // Payments.
-  const typeIds = [...new Set(input.payments.map((p) => p.typeId))];
-  const types = typeIds.length
-    ? await tx.select().from(paymentType).where(opt.trustPaymentTypes ? inArray(paymentType.id, typeIds)
-      : and(inArray(paymentType.id, typeIds), eq(paymentType.isActive, true), linkedToStore(paymentStore, paymentType.id, storeId)))
-    : [];
   const typeBy = new Map(types.map((x) => [x.id, x]));
-  const tendered: { index: number; receivedCents: Cents; type: typeof paymentType.$inferSelect }[] = [];
+  const tendered: { index: number; receivedCents: Cents; type: PaymentTypeRef }[] = [];
   input.payments.forEach((p, i) => {
     const type = typeBy.get(p.typeId);
     if (!type) { v.push({ propertyPath: `payments[${i}].type`, message: notFoundRef('Payment', p.typeId) }); return; }
@@ -501,6 +547,15 @@ async function nextOrderNumber(tx: Tx, storeId: number): Promise<number> {
 const counterBump = (storeId: number) => sql`insert into store_counter (store_id, last_order_id) values (${storeId}, 1)
   on conflict (store_id) do update set last_order_id = store_counter.last_order_id + 1 returning last_order_id`;
 
+/** The order's figures, set once it is priced and written ($1 order id). */
+const FINISH_SET = `customer_id = $2::int, customer_name = $3, description = $4, adjustment = $5::numeric, sub_total = $6::numeric,
+  item_taxes = $7::numeric, total = $8::numeric, stock_applied = $9::boolean`;
+const FINISH_HELD_SQL = `update "order" set ${FINISH_SET} where id = $1 returning order_id`;
+/** The same with the store's next number ($10 store): the counter row is locked by this last statement only until COMMIT. */
+const FINISH_SQL = `with n as (insert into store_counter (store_id, last_order_id) values ($10, 1)
+    on conflict (store_id) do update set last_order_id = store_counter.last_order_id + 1 returning last_order_id)
+  update "order" set order_id = (select last_order_id from n), ${FINISH_SET} where id = $1 returning order_id`;
+
 interface Move { productId: number; variantId: number | null; storeId: number | null; qtyMilli: number }
 
 /**
@@ -547,25 +602,36 @@ interface Written {
 async function writeContent(tx: Tx, orderId: number, priced: PricedSale): Promise<Written> {
   const { lines, totals } = priced;
   const out: Written = { lines: [], lineTaxes: [], payments: [], discount: null, tax: null };
-  if (lines.length) {
-    // RETURNING gives the rows back in VALUES order (ids from the sequence, ascending).
-    out.lines = await tx.insert(orderProduct).values(lines.map((l, i) => ({
+  if (lines.length || priced.payments.length) {
+    const num = (xs: string[]) => `{${xs.join(',')}}`;
+    const ints = (xs: (number | null)[]) => `{${xs.map((x) => (x == null ? 'NULL' : String(Math.trunc(x)))).join(',')}}`;
+    const taxRows = lines.flatMap((l, i) => l.taxes.map((t) => ({ n: i + 1, taxId: t.taxId, rate: toDecimalString(t.rate) })));
+    const lineValues = lines.map((l, i) => ({
+      productId: l.productId, variantId: l.variantId, quantity: quantityToString(l.qtyMilli), price: toDecimalString(l.priceCents),
+      discount: toDecimalString(totals.lines[i].discountCents), taxesTotal: toDecimalString(totals.lines[i].taxesTotalCents), cost: toDecimalString(l.costCents),
+    }));
+    const payValues = priced.payments.map((p) => ({
+      typeId: p.typeId, total: toDecimalString(p.totalCents), received: toDecimalString(p.receivedCents), due: toDecimalString(p.dueCents),
+    }));
+    type Stamped = { id: number; createdAt: string; updatedAt: string };
+    const [row] = await preparedQuery<{ lines: (Stamped & { n: number })[] | null; payments: (Stamped & { n: number })[] | null }>(tx, 'sale_content', CONTENT_SQL, [
       orderId,
-      productId: l.productId,
-      variantId: l.variantId,
-      quantity: quantityToString(l.qtyMilli),
-      price: toDecimalString(l.priceCents),
-      discount: toDecimalString(totals.lines[i].discountCents),
-      taxesTotal: toDecimalString(totals.lines[i].taxesTotalCents),
-      cost: toDecimalString(l.costCents),
-    }))).returning();
-    const taxRows = lines.flatMap((l, i) => l.taxes.map((t) => ({ orderProductId: out.lines[i].id, taxId: t.taxId, rate: toDecimalString(t.rate) })));
-    if (taxRows.length) out.lineTaxes = await tx.insert(orderProductTax).values(taxRows).returning();
-  }
-  if (priced.payments.length) {
-    out.payments = await tx.insert(orderPayment).values(priced.payments.map((p) => ({
-      orderId, typeId: p.typeId, total: toDecimalString(p.totalCents), received: toDecimalString(p.receivedCents), due: toDecimalString(p.dueCents),
-    }))).returning();
+      ints(lineValues.map((l) => l.productId)), ints(lineValues.map((l) => l.variantId)), num(lineValues.map((l) => l.quantity)),
+      num(lineValues.map((l) => l.price)), num(lineValues.map((l) => l.discount)), num(lineValues.map((l) => l.taxesTotal)), num(lineValues.map((l) => l.cost)),
+      ints(taxRows.map((t) => t.n)), ints(taxRows.map((t) => t.taxId)), num(taxRows.map((t) => t.rate)),
+      ints(payValues.map((p) => p.typeId)), num(payValues.map((p) => p.total)), num(payValues.map((p) => p.received)), num(payValues.map((p) => p.due)),
+    ]);
+    const json = <T>(v: T | string): T => (typeof v === 'string' ? JSON.parse(v) : v);
+    const stampedLines = (json(row.lines) ?? []).sort((a, b) => a.n - b.n);
+    const stampedPays = (json(row.payments) ?? []).sort((a, b) => a.n - b.n);
+    out.lines = lineValues.map((l, i) => ({
+      ...l, id: stampedLines[i].id, orderId, isSuspended: false, isDeleted: false, isReturned: false,
+      createdAt: new Date(stampedLines[i].createdAt), updatedAt: new Date(stampedLines[i].updatedAt),
+    }));
+    out.lineTaxes = taxRows.map((t) => ({ orderProductId: out.lines[t.n - 1].id, taxId: t.taxId, rate: t.rate }));
+    out.payments = payValues.map((p, i) => ({
+      ...p, id: stampedPays[i].id, orderId, createdAt: new Date(stampedPays[i].createdAt), updatedAt: new Date(stampedPays[i].updatedAt),
+    }));
   }
   if (priced.discount) {
     [out.discount] = await tx.insert(orderDiscount).values({
@@ -579,6 +645,39 @@ async function writeContent(tx: Tx, orderId: number, priced: PricedSale): Promis
   return out;
 }
 
+/** The sale's header ($1-$8); the figures come with the last statement (FINISH_SQL). */
+const HEADER_SQL = `insert into "order" (store_id, terminal_id, user_id, status, is_suspended, client_id, request_hash, returned_from_id)
+  values ($1, $2, $3, $4, $5, $6, $7, $8)
+  returning id, created_at::text as "createdAt", updated_at::text as "updatedAt", uuid`;
+/**
+ * Lines, their tax rows and the payments in ONE statement ($1 order; $2-$8 line arrays; $9-$11 tax
+ * rows as line number, tax, rate; $12-$15 payment arrays). Line and payment ids are drawn first, one
+ * per input row in order (ids ascending), so the tax rows can point at their line.
+ */
+const CONTENT_SQL = `with ids as materialized (
+    select n, nextval(pg_get_serial_sequence('order_product', 'id'))::int as id from generate_series(1, cardinality($2::int[])) as n order by n),
+  l as (insert into order_product (id, "orderId", product_id, variant_id, quantity, price, discount, taxes_total, cost)
+    select ids.id, $1::int, u.p, u.v, u.q, u.pr, u.d, u.tt, u.c
+    from unnest($2::int[], $3::int[], $4::numeric[], $5::numeric[], $6::numeric[], $7::numeric[], $8::numeric[]) with ordinality as u(p, v, q, pr, d, tt, c, n)
+    join ids on ids.n = u.n order by u.n
+    returning id, created_at, updated_at),
+  lt as (insert into order_product_tax (order_product_id, tax_id, rate)
+    select ids.id, x.t, x.r from unnest($9::int[], $10::int[], $11::numeric[]) as x(n, t, r) join ids on ids.n = x.n
+    returning 1),
+  pids as materialized (
+    select n, nextval(pg_get_serial_sequence('order_payment', 'id'))::int as id from generate_series(1, cardinality($12::int[])) as n order by n),
+  py as (insert into order_payment (id, order_id, type_id, total, received, due)
+    select pids.id, $1::int, y.t, y.tot, y.rec, y.due
+    from unnest($12::int[], $13::numeric[], $14::numeric[], $15::numeric[]) with ordinality as y(t, tot, rec, due, n)
+    join pids on pids.n = y.n order by y.n
+    returning id, created_at, updated_at)
+  select
+    (select json_agg(json_build_object('n', ids.n, 'id', l.id, 'createdAt', l.created_at::text, 'updatedAt', l.updated_at::text))
+      from l join ids on ids.id = l.id) as lines,
+    (select json_agg(json_build_object('n', pids.n, 'id', py.id, 'createdAt', py.created_at::text, 'updatedAt', py.updated_at::text))
+      from py join pids on pids.id = py.id) as payments,
+    (select count(*) from lt)::int as taxes`;
+
 async function clearContent(tx: Tx, orderId: number) {
   await tx.delete(orderProduct).where(eq(orderProduct.orderId, orderId));
   await tx.delete(orderPayment).where(eq(orderPayment.orderId, orderId));
@@ -588,10 +687,9 @@ async function clearContent(tx: Tx, orderId: number) {
 
 async function checkStoreTerminal(tx: Tx, input: Pick<SaleInput, 'storeId' | 'terminalId'>, actor: AuthInfo) {
   if (!actor.storeIds.includes(input.storeId)) throw validationError([{ propertyPath: 'store', message: notFoundRef('Store', input.storeId) }]);
-  const [t] = await tx.select({
-    id: terminal.id, code: terminal.code, description: terminal.description, storeName: store.name, storeLocation: store.location,
-  }).from(terminal).innerJoin(store, eq(store.id, terminal.storeId))
-    .where(and(eq(terminal.id, input.terminalId), eq(terminal.storeId, input.storeId)));
+  const [t] = await preparedQuery<{ id: number; code: string; description: string | null; storeName: string; storeLocation: string | null }>(tx, 'sale_terminal',
+    `select t.id, t.code, t.description, s.name as "storeName", s.location as "storeLocation"
+     from terminal t join store s on s.id = t.store_id where t.id = $1 and t.store_id = $2`, [input.terminalId, input.storeId]);
   if (!t) throw validationError([{ propertyPath: 'terminal', message: notFoundRef('Terminal', input.terminalId) }]);
   return {
     terminal: { id: t.id, code: t.code, description: t.description },
@@ -647,8 +745,8 @@ class Replay extends Error {
 }
 
 async function findByClientId(db: Db | Tx, clientId: string) {
-  const [row] = await (db as Db).select({ id: order.id, storeId: order.storeId, requestHash: order.requestHash })
-    .from(order).where(eq(order.clientId, clientId));
+  const [row] = await preparedQuery<{ id: number; storeId: number; requestHash: string | null }>(db, 'sale_by_client',
+    'select id, store_id as "storeId", request_hash as "requestHash" from "order" where client_id = $1', [clientId]);
   return row;
 }
 
@@ -714,10 +812,16 @@ async function createSaleTx(tx: Tx, input: SaleInput, actor: AuthInfo, clientId:
   // The header goes in first: a second submission with the same client id waits here for the
   // first to commit, then fails on the unique index and is answered with the first result.
   const held = input.status === ORDER_STATUS.ON_HOLD;
-  const [hdr] = await tx.insert(order).values({
-    storeId: input.storeId, terminalId: input.terminalId, userId: actor.userId, status: input.status,
-    isSuspended: held, clientId, requestHash: opts.requestHash, returnedFromId: original?.row.id ?? null,
-  }).returning();
+  const [ins] = await preparedQuery<{ id: number; createdAt: string; updatedAt: string; uuid: string }>(tx, 'sale_header', HEADER_SQL,
+    [input.storeId, input.terminalId, actor.userId, input.status, held, clientId, opts.requestHash, original?.row.id ?? null]);
+  const hdr: OrderRow = {
+    id: ins.id, orderId: null, customerId: null, userId: actor.userId, storeId: input.storeId, terminalId: input.terminalId,
+    isSuspended: held, isDeleted: false, isReturned: false, isDispatched: false, status: input.status, previousStatus: null,
+    description: null, customerName: null, adjustment: '0', subTotal: '0', itemTaxes: '0', total: '0',
+    returnedFromId: original?.row.id ?? null, stockApplied: false, clientId, requestHash: opts.requestHash,
+    // As Drizzle maps a timestamptz: the driver's text through new Date().
+    createdAt: new Date(ins.createdAt), updatedAt: new Date(ins.updatedAt), uuid: ins.uuid,
+  };
 
   const priced = await priceSale(tx, input, {
     storeId: input.storeId, now, status: input.status, original,
@@ -732,13 +836,10 @@ async function createSaleTx(tx: Tx, input: SaleInput, actor: AuthInfo, clientId:
   // Last statement before COMMIT: the store's counter row stays locked only until the commit, so
   // the sales of one store are serialised on one short statement, not on the whole transaction.
   const t = priced.totals;
-  const values = sql`customer_id = ${priced.customerId}::int, customer_name = ${priced.customerName ?? null}, description = ${input.notes ?? null},
-    adjustment = ${toDecimalString(t.adjustmentCents)}::numeric, sub_total = ${toDecimalString(t.subTotalCents)}::numeric,
-    item_taxes = ${toDecimalString(t.itemTaxesCents)}::numeric, total = ${toDecimalString(t.totalCents)}::numeric, stock_applied = ${completed}`;
-  const [{ order_id: number }] = rowsOf<{ order_id: number | null }>(await tx.execute(held
-    ? sql`update "order" set ${values} where id = ${hdr.id} returning order_id`
-    : sql`with n as (${counterBump(input.storeId)})
-        update "order" set order_id = (select last_order_id from n), ${values} where id = ${hdr.id} returning order_id`));
+  const [{ order_id: number }] = await preparedQuery<{ order_id: number | null }>(tx, held ? 'sale_finish_held' : 'sale_finish', held ? FINISH_HELD_SQL : FINISH_SQL, [
+    hdr.id, priced.customerId, priced.customerName ?? null, input.notes ?? null, toDecimalString(t.adjustmentCents), toDecimalString(t.subTotalCents),
+    toDecimalString(t.itemTaxesCents), toDecimalString(t.totalCents), completed, input.storeId,
+  ].slice(0, held ? 9 : 10));
   // The answer, from what was just written (no second read). An order with a customer (their
   // balance figures) or a return (its original) is presented by the route from the database.
   if (original || priced.customerId != null) return { id: hdr.id, replayed: false };
