@@ -44,7 +44,7 @@ import { PosScreen } from '@/features/sale/components/pos-screen';
 import { PosToolbar, type ToolbarAction } from '@/features/sale/components/pos-toolbar';
 import { SearchBar } from '@/features/sale/components/search-bar';
 import { setPreferences, usePreferences, type PosMode } from '@/features/sale/preferences-store';
-import { resolveScan } from '@/features/sale/scan';
+import { resolveLocalScan, resolveScan, type FoundOutcome } from '@/features/sale/scan';
 import { SHORTCUTS } from '@/features/shortcuts/shortcut-list';
 import { useShortcuts } from '@/features/shortcuts/use-shortcuts';
 
@@ -143,29 +143,44 @@ export function PosRoute() {
     else addProduct(product, null, qtyMilli);
   }, [addProduct]);
 
+  /** What a scan outcome does to the cart; the search box is emptied in the same cart update (one render). */
+  const applyScan = (outcome: FoundOutcome) => {
+    if (outcome.kind === 'choose-variant') {
+      setChooser({ product: outcome.product, qtyMilli: outcome.qtyMilli });
+      updateCart((s) => ({ ...s, q: '', quantity: '1' }));
+      return;
+    }
+    const error = tryUpdateCart((s) => {
+      const r = addToCart(s, { product: outcome.product, variant: outcome.variant, qtyMilli: outcome.qtyMilli, priceCents: outcome.priceCents });
+      return r.error ? r : { ...r, state: { ...r.state, q: '', quantity: '1' } };
+    });
+    if (error) {
+      toast.error(t('messages.quantityBelowOne'));
+      updateCart((s) => ({ ...s, q: '', quantity: '1' }));
+    }
+  };
+
   const scan = async (code: string) => {
     const qtyMilli = parseQuantityInput(cartStore.get().quantity);
     if (qtyMilli === null) {
       toast.error(t('messages.quantityBelowOne'));
       return;
     }
+    const visible = (p: Product) => isVisibleAt(p, storeId, terminalId) && matchesFacets(p, facetSel);
+    // The usual case, a barcode of the cached catalogue: added right here, no busy state, no re-render of the till.
+    const local = resolveLocalScan({ code, qtyMilli, lookup: scanLookup, visible });
+    if (local) {
+      applyScan(local);
+      return;
+    }
     setScanning(true);
     try {
-      const outcome = await resolveScan({
-        code,
-        qtyMilli,
-        lookup: scanLookup,
-        byId,
-        visible: (p) => isVisibleAt(p, storeId, terminalId) && matchesFacets(p, facetSel),
-        findBarcode: (c) => findBarcode(c),
-      });
+      const outcome = await resolveScan({ code, qtyMilli, lookup: scanLookup, byId, visible, findBarcode: (c) => findBarcode(c) });
       if (outcome.kind === 'not-found') {
         toast.error(t('messages.codeNotFound', { code: outcome.code }), { placement: 'top', duration: 1000 });
         return;
       }
-      if (outcome.kind === 'choose-variant') setChooser({ product: outcome.product, qtyMilli: outcome.qtyMilli });
-      else addProduct(outcome.product, outcome.variant, outcome.qtyMilli, outcome.priceCents);
-      updateCart((s) => ({ ...s, q: '', quantity: '1' }));
+      applyScan(outcome);
     } catch (error) {
       toast.error(errorText(error));
     } finally {

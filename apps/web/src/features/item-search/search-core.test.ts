@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SearchIndex, toSearchRecord } from './search-core';
+import { SearchIndex, toSearchRecord, tokenPieces } from './search-core';
 
 const records = [
   { id: 1, name: 'Fresh Milk 1L', barcode: '5000000000001', basePrice: 2.5, brands: [{ id: 1 }], department: { id: 1 } },
@@ -28,5 +28,35 @@ describe('item search', () => {
   });
   it('applies the chip filters', () => {
     expect(index.search('', { brands: [2], categories: [], departments: [] }).ids).toEqual([3]);
+  });
+});
+
+describe('item search prefilter', () => {
+  const words = ['fresh', 'milk', 'royal', 'cheese', 'cobalt', 'sneakers', 'organic', 'honey', 'zephyr', 'bread', 'Linen', 'shirt', 'tea', 'oat', 'Green'];
+  let seed = 7;
+  const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+  const catalogue = Array.from({ length: 1500 }, (_, i) => toSearchRecord({
+    id: i + 1,
+    name: `${words[rnd(words.length)]} ${words[rnd(words.length)]} ${rnd(1000)}${rnd(3) ? 'g' : 'ml'}`,
+    barcode: String(2000000000000 + i * 37),
+    basePrice: `${rnd(100)}.${rnd(100)}`,
+  }));
+  const queries = ['fresh milk', 'royal chees', 'cobalt sneakrs', 'organic honey 1kg', 'zephyr', 'mlik', 'she', 'l', 'linen', 'GREEN tea',
+    '2000000000370', '200000001', '12.5', 'hony', 'cheese 250g', 'oat milk 1', 'sneakers cobalt', 'xq'];
+
+  it('answers exactly what a full fuse.js search answers, in the same order', () => {
+    for (const threshold of [0, 0.2, 0.4, 0.6]) {
+      for (const isCaseSensitive of [false, true]) {
+        const index = new SearchIndex(catalogue, { isCaseSensitive, threshold });
+        for (const q of queries) expect(index.search(q).ids, `${q} @${threshold}${isCaseSensitive ? ' case' : ''}`).toEqual(index.searchAll(q));
+      }
+    }
+  });
+
+  it('splits a word into one more piece than the errors it may carry', () => {
+    expect(tokenPieces('milk', 0.2)).toEqual(['milk']);
+    expect(tokenPieces('cheese', 0.2)).toEqual(['che', 'ese']);
+    expect(tokenPieces('ab', 0.6)).toEqual(['a', 'b']);
+    expect(tokenPieces('ab', 1)).toBeNull();
   });
 });

@@ -5,7 +5,7 @@
  * search worker (search.worker.ts) so typing never blocks; this module is also the fallback
  * when workers are unavailable (tests).
  */
-import Fuse, { type IFuseOptions } from 'fuse.js';
+import Fuse, { type FuseIndex, type IFuseOptions } from 'fuse.js';
 import { recordMatchesFacets, type FacetFilter, type SearchRecord, type SearchSettings } from './search-record';
 
 export { toSearchRecord, recordMatchesFacets } from './search-record';
@@ -41,11 +41,63 @@ export function patternError(query: string): string | null {
   return null;
 }
 
+/** Extended-search operators and quoting: such queries go to fuse.js as they are. */
+const OPERATORS = /[=!'^$|"]/;
+
+/**
+ * Pieces of a fuzzy token, one of which any match must contain exactly: fuse.js's bitap accepts a
+ * token with e errors (edits) when e / length <= threshold, and k edits can spoil at most k of k+1
+ * disjoint pieces (pigeonhole). null when the token is too short to split (every text qualifies).
+ */
+export function tokenPieces(token: string, threshold: number): string[] | null {
+  const m = token.length;
+  const k = Math.floor(threshold * m + 1e-9);
+  const n = k + 1;
+  if (n > m) return null;
+  const size = Math.floor(m / n);
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) out.push(token.slice(i * size, i === n - 1 ? m : (i + 1) * size));
+  return out;
+}
+
 export class SearchIndex {
   private fuse: Fuse<SearchRecord>;
-  constructor(private records: SearchRecord[], settings: SearchSettings) {
-    const options = fuseOptions(settings);
-    this.fuse = new Fuse(records, options, Fuse.createIndex(options.keys as string[], records));
+  private options: IFuseOptions<SearchRecord>;
+  private index: FuseIndex<SearchRecord>;
+  /** Index record of each document, by document position. */
+  private byDoc: FuseIndex<SearchRecord>['records'];
+  /** name, barcode and price of each record in one string (lower case unless case-sensitive), for the prefilter. */
+  private hay: string[];
+
+  constructor(private records: SearchRecord[], private settings: SearchSettings) {
+    this.options = fuseOptions(settings);
+    this.index = Fuse.createIndex(this.options.keys as string[], records);
+    this.fuse = new Fuse(records, this.options, this.index);
+    this.byDoc = [];
+    for (const r of this.index.records) this.byDoc[r.i!] = r;
+    const fold = (t: string) => (settings.isCaseSensitive ? t : t.toLowerCase());
+    this.hay = records.map((r) => fold(`${r.name}\u0001${r.barcode}\u0001${r.basePrice}`));
+  }
+
+  /**
+   * fuse.js's answer, fast: for plain fuzzy words only the records holding one piece of every word
+   * (tokenPieces) can match, so fuse.js runs over those alone, with their own index records. Scores
+   * are per record and ties keep the catalogue order, so the answer is the same as a full search
+   * (search-core.test.ts checks it), in a few ms instead of a pass of bitap over 100,000 products.
+   */
+  private fuzzy(q: string): SearchRecord[] {
+    if (OPERATORS.test(q)) return this.fuse.search(q).map((r) => r.item);
+    const fold = (t: string) => (this.settings.isCaseSensitive ? t : t.toLowerCase());
+    const words = q.split(/ +/).map((w) => tokenPieces(fold(w), this.options.threshold ?? DEFAULT_THRESHOLD)).filter((p): p is string[] => p !== null);
+    if (!words.length) return this.fuse.search(q).map((r) => r.item);
+    const candidates: FuseIndex<SearchRecord>['records'] = [];
+    const hay = this.hay;
+    for (let i = 0; i < hay.length; i++) {
+      const text = hay[i];
+      if (words.every((pieces) => pieces.some((p) => text.includes(p))) && this.byDoc[i]) candidates.push(this.byDoc[i]);
+    }
+    const sub = Fuse.parseIndex<SearchRecord>({ keys: this.index.keys, records: candidates });
+    return new Fuse(this.records, this.options, sub).search(q).map((r) => r.item);
   }
 
   /** Matching ids, best first; an error message instead when fuse refuses the pattern. */
@@ -54,7 +106,7 @@ export class SearchIndex {
     const tooLong = patternError(q);
     if (tooLong) return { ids: [], error: tooLong };
     try {
-      const hits = q === '' ? this.records : this.fuse.search(q).map((r) => r.item);
+      const hits = q === '' ? this.records : this.fuzzy(q);
       const ids: number[] = [];
       for (const r of hits) if (recordMatchesFacets(r, facets)) ids.push(r.id);
       return { ids };
@@ -63,5 +115,9 @@ export class SearchIndex {
       return { ids: [], error: e instanceof Error ? e.message : String(e) };
     }
   }
-}
 
+  /** The plain fuse.js answer over every record (the reference the fast path is checked against). */
+  searchAll(query: string): number[] {
+    return this.fuse.search(query.trim()).map((r) => r.item.id);
+  }
+}

@@ -13,6 +13,9 @@ export type ScanOutcome =
   | { kind: 'choose-variant'; product: Product; qtyMilli: number }
   | { kind: 'not-found'; code: string };
 
+/** An outcome that changes the cart (a line, or the variant chooser). */
+export type FoundOutcome = Exclude<ScanOutcome, { kind: 'not-found' }>;
+
 export interface ScanInput {
   code: string;
   qtyMilli: number;
@@ -24,14 +27,23 @@ export interface ScanInput {
   findBarcode: (code: string) => Promise<BarcodeRecord | null>;
 }
 
-export async function resolveScan({ code, qtyMilli, lookup, visible, byId, findBarcode }: ScanInput): Promise<ScanOutcome> {
+/**
+ * The cached lookup alone, synchronously: the usual scan is answered here, in the keydown, with
+ * no network and no waiting (issue 10: scan to line within 50 ms). null = ask the server.
+ */
+export function resolveLocalScan({ code, qtyMilli, lookup, visible }: Pick<ScanInput, 'code' | 'qtyMilli' | 'lookup' | 'visible'>): FoundOutcome | null {
+  const hit = lookup.get(code.trim());
+  if (!hit || !visible(hit.product)) return null;
+  if (hit.variant) return { kind: 'add', product: hit.product, variant: hit.variant, qtyMilli, priceCents: null };
+  if (hit.product.variants?.length) return { kind: 'choose-variant', product: hit.product, qtyMilli };
+  return { kind: 'add', product: hit.product, variant: null, qtyMilli, priceCents: null };
+}
+
+export async function resolveScan(input: ScanInput): Promise<ScanOutcome> {
+  const local = resolveLocalScan(input);
+  if (local) return local;
+  const { code, qtyMilli, byId, findBarcode } = input;
   const text = code.trim();
-  const hit = lookup.get(text);
-  if (hit && visible(hit.product)) {
-    if (hit.variant) return { kind: 'add', product: hit.product, variant: hit.variant, qtyMilli, priceCents: null };
-    if (hit.product.variants?.length) return { kind: 'choose-variant', product: hit.product, qtyMilli };
-    return { kind: 'add', product: hit.product, variant: null, qtyMilli, priceCents: null };
-  }
   const record = await findBarcode(text);
   if (!record?.item) return { kind: 'not-found', code: text };
   const product = byId.get(record.item.id) ?? record.item;
