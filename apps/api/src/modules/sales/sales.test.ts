@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
+import { canonicalJson, requestHash } from './sales.service.ts';
 import {
   barcode, customer, discount, order, paymentType, product, productPrice, productStore, productTax, productVariant, stockMovement,
   store, tax, terminal,
@@ -493,6 +494,24 @@ describe('refunds', () => {
 });
 
 describe('idempotency', () => {
+  it('the request hash is unchanged: one-pass canonical JSON equals the former sorted-copy JSON.stringify', () => {
+    const canonical = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(canonical);
+      if (value && typeof value === 'object') {
+        return Object.fromEntries(Object.keys(value as object).sort().filter((k) => (value as any)[k] !== undefined)
+          .map((k) => [k, canonical((value as any)[k])]));
+      }
+      return value;
+    };
+    const samples: unknown[] = [
+      null, 0, -1.5, 'x"y\\u2028', true, [], {}, [undefined, null, 1], { b: 1, a: { d: [1, { z: undefined, y: 'é' }], c: null }, u: undefined },
+      body([{ p: A, qty: 1 }, { p: B, qty: '2.5', discount: 1 }], { ...cashPaid(10), uuid: 'u-1', store: main }),
+      { edit: 7, body: { items: [{ item: { id: 1, taxes: [{ id: 2, rate: 16 }] }, quantity: 1e21 }], notes: '\u0000' } },
+    ];
+    for (const x of samples) expect(canonicalJson(x)).toBe(JSON.stringify(canonical(x)));
+    expect(requestHash({ b: 2, a: 1 })).toBe(requestHash({ a: 1, b: 2 }));
+  });
+
   it('a retried submission with the same key returns the first order; a different body is a 409', async () => {
     const b = body([{ p: A, qty: 1 }], cashPaid(10));
     const key = { 'idempotency-key': `k-${Date.now()}` };
@@ -507,6 +526,28 @@ describe('idempotency', () => {
     const other = await create(body([{ p: A, qty: 2 }], cashPaid(20)), cashier, key);
     expect(other.statusCode).toBe(409);
     expect(other.json()).toEqual({ code: 'CONFLICT', message: 'This Idempotency-Key was already used for a different sale' });
+  });
+
+  it('a stored key answers with its order even when the retry would now fail validation; a bad terminal is a 422 that leaves nothing', async () => {
+    const b = body([{ p: C, qty: 1 }], cashPaid(4.5));
+    const key = { 'idempotency-key': `k2-${Date.now()}` };
+    const first = await create(b, cashier, key);
+    expect(first.statusCode).toBe(201);
+    await t.app.db.update(product).set({ isActive: false }).where(eq(product.id, C.id));
+    try {
+      const retry = await create(b, cashier, key);
+      expect(retry.statusCode, retry.body).toBe(200);
+      expect(retry.json().order.id).toBe(first.json().order.id);
+      expect((await create(b)).statusCode).toBe(422); // without the key it is a new sale, refused
+    } finally {
+      await t.app.db.update(product).set({ isActive: true }).where(eq(product.id, C.id));
+    }
+    const [{ n: before }] = await t.app.db.select({ n: sql<number>`count(*)::int` }).from(order);
+    const bad = await create(body([{ p: C, qty: 1 }], { ...cashPaid(4.5), terminal: m1 }), cashier, { 'idempotency-key': `k3-${Date.now()}` });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().violations).toEqual([{ propertyPath: 'terminal', message: `'Terminal' with ID '${m1}' not found` }]);
+    const [{ n: after }] = await t.app.db.select({ n: sql<number>`count(*)::int` }).from(order);
+    expect(after).toBe(before);
   });
 
   it('a uuid in the body works the same', async () => {
