@@ -29,7 +29,11 @@ export async function openDatabase(config: Pick<AppConfig, 'databaseUrl' | 'data
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     // numeric stays a string (exact); int8 counts come back as numbers.
     pg.default.types.setTypeParser(20, (v: string) => Number(v));
-    const pool = new pg.default.Pool({ connectionString: config.databaseUrl, max: Number(process.env.PG_POOL_MAX ?? 10) });
+    // jit=off: the product list's count over 100,000 rows crosses PostgreSQL's JIT cost threshold and
+    // was compiled on every request (122 ms of a 222 ms plan, bench/out/plans-products.txt); short
+    // OLTP statements never win it back. PGOPTIONS from the environment still applies on top.
+    const options = ['-c jit=off', process.env.PGOPTIONS].filter(Boolean).join(' ');
+    const pool = new pg.default.Pool({ connectionString: config.databaseUrl, max: Number(process.env.PG_POOL_MAX ?? 10), options });
     // An idle connection dropped by the server (restart, failover) must not crash the process:
     // the pool discards it and the next query opens a new one.
     pool.on('error', (err) => { console.warn(`PostgreSQL idle connection error: ${err.message}`); });
