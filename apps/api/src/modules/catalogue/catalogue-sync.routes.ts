@@ -2,21 +2,18 @@ import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { validationError } from '@pos/domain/errors';
-import { parseCursor, type SyncPayload } from '@pos/domain/catalogue-sync';
+import { parseCursor } from '@pos/domain/catalogue-sync';
 import { caller } from '../../plugins/auth.ts';
-import { readCatalogueSync } from './catalogue-sync.service.ts';
+import { readCatalogueSync, type SyncAnswer } from './catalogue-sync.service.ts';
 
 /** Products per JSON piece: the event loop gets a turn between pieces (sales keep flowing during a 100k sync). */
 const PIECE = 2000;
 
-/** The payload as JSON text in pieces, products last so the big array is written piece by piece. */
-function* jsonPieces(payload: SyncPayload): Generator<string> {
-  const { products, ...head } = payload;
+/** The payload as JSON text in pieces, products (already JSON, from the database) last, piece by piece. */
+function* jsonPieces(answer: SyncAnswer): Generator<string> {
+  const { productJson, ...head } = answer;
   yield `${JSON.stringify(head).slice(0, -1)},"products":[`;
-  for (let i = 0; i < products.length; i += PIECE) {
-    const piece = JSON.stringify(products.slice(i, i + PIECE));
-    yield `${i ? ',' : ''}${piece.slice(1, -1)}`;
-  }
+  for (let i = 0; i < productJson.length; i += PIECE) yield `${i ? ',' : ''}${productJson.slice(i, i + PIECE).join(',')}`;
   yield ']}';
 }
 
@@ -41,7 +38,7 @@ export default async function catalogueSyncRoutes(app: FastifyInstance) {
     const payload = await readCatalogueSync(app.db, { db: app.db, auth: caller(request) }, { since });
     reply.header('cache-control', 'private, no-store').header('vary', 'Accept-Encoding').type('application/json; charset=utf-8');
     // A small delta goes as is; the full catalogue is streamed through gzip.
-    if (payload.products.length < 50 || !acceptsGzip(request.headers['accept-encoding'])) {
+    if (payload.productJson.length < 50 || !acceptsGzip(request.headers['accept-encoding'])) {
       return reply.send([...jsonPieces(payload)].join(''));
     }
     reply.header('content-encoding', 'gzip');

@@ -1,8 +1,8 @@
 /**
  * The till's catalogue sync (docs/api.md "Till catalogue sync"): the products the caller may sell,
  * in the compact format of @pos/domain/catalogue-sync, read with a fixed number of set-based
- * queries whatever the catalogue size, inside one read-only REPEATABLE READ snapshot so products,
- * variants, prices, stock and links agree with each other.
+ * queries whatever the catalogue size (the product rows are built as JSON by PostgreSQL), inside
+ * one read-only REPEATABLE READ snapshot so products, variants, prices, stock and links agree.
  *
  * Delta (`since`): products whose row changed (every product write bumps product.updated_at:
  * products.service.ts, the CSV import, purchases) or whose stock moved (stock_movement.created_at,
@@ -15,23 +15,16 @@
  * the database. The next delta therefore re-sends a few seconds of changes; the till replaces by id.
  */
 import { and, asc, eq, exists, inArray, not, or, sql, type SQL } from 'drizzle-orm';
-import {
-  FLAG_ACTIVE, FLAG_AVAILABLE, FLAG_MANAGE_INVENTORY, SYNC_FORMAT, type PriceRow, type ProductRow, type StockRow,
-  type SyncDictionaries, type SyncPayload, type VariantRow,
-} from '@pos/domain/catalogue-sync';
+import { FLAG_ACTIVE, FLAG_AVAILABLE, FLAG_MANAGE_INVENTORY, SYNC_FORMAT, type SyncDictionaries, type SyncPayload } from '@pos/domain/catalogue-sync';
 import type { Db, Tx } from '../../db/client.ts';
-import {
-  brand, category, department, product, productBrand, productCategory, productPrice, productStore, productSupplier,
-  productTax, productTerminal, productVariant, stockMovement, store, supplier, tax, terminal,
-} from '../../db/schema/index.ts';
+import { brand, category, department, product, stockMovement, store, supplier, tax, terminal } from '../../db/schema/index.ts';
 import type { ResourceCtx } from '../../resources/engine.ts';
-import { productVisible, scopes, trimDecimal } from './shared.ts';
+import { productVisible, scopes } from './shared.ts';
 
 /** Re-sent overlap behind the oldest running writer (clock skew between API and database, pg_stat_activity lag). */
 export const CURSOR_MARGIN_MS = 10_000;
 
 const toNum = (v: string | null | undefined): number | null => (v === null || v === undefined ? null : Number(v));
-const hhmm = (t: string | null) => (t ? t.slice(0, 5) : null);
 const rowsOf = <T>(r: unknown) => (Array.isArray(r) ? r : (r as { rows: T[] }).rows) as T[];
 
 /** The cursor for a snapshot taken now: see the module comment. Must be the first statement of the snapshot. */
@@ -53,19 +46,18 @@ function changedSince(since: Date): SQL {
 }
 
 async function dictionaries(tx: Tx, ctx: ResourceCtx, sellable: SQL): Promise<SyncDictionaries> {
-  const [taxes, categories, brands, suppliers, terminals, departments, stores] = await Promise.all([
-    tx.select().from(tax).where(scopes.tax.scope(ctx)).orderBy(asc(tax.id)),
-    tx.select().from(category).where(scopes.category.scope(ctx)).orderBy(asc(category.id)),
-    tx.select().from(brand).where(scopes.brand.scope(ctx)).orderBy(asc(brand.id)),
-    tx.select().from(supplier).where(scopes.supplier.scope(ctx)).orderBy(asc(supplier.id)),
-    tx.select().from(terminal).where(scopes.terminal.scope(ctx)).orderBy(asc(terminal.id)),
-    // /api/products embeds a product's department whatever its store: the ones of sellable products, and the caller's.
-    tx.select().from(department).where(or(
-      scopes.department.scope(ctx),
-      exists(tx.select({ one: sql`1` }).from(product).where(and(eq(product.departmentId, department.id), sellable))),
-    )).orderBy(asc(department.id)),
-    ctx.auth.storeIds.length ? tx.select().from(store).where(inArray(store.id, ctx.auth.storeIds)).orderBy(asc(store.id)) : Promise.resolve([]),
-  ]);
+  // One after the other: a transaction is one connection (node-postgres would only queue them).
+  const taxes = await tx.select().from(tax).where(scopes.tax.scope(ctx)).orderBy(asc(tax.id));
+  const categories = await tx.select().from(category).where(scopes.category.scope(ctx)).orderBy(asc(category.id));
+  const brands = await tx.select().from(brand).where(scopes.brand.scope(ctx)).orderBy(asc(brand.id));
+  const suppliers = await tx.select().from(supplier).where(scopes.supplier.scope(ctx)).orderBy(asc(supplier.id));
+  const terminals = await tx.select().from(terminal).where(scopes.terminal.scope(ctx)).orderBy(asc(terminal.id));
+  // /api/products embeds a product's department whatever its store: the ones of sellable products, and the caller's.
+  const departments = await tx.select().from(department).where(or(
+    scopes.department.scope(ctx),
+    exists(tx.select({ one: sql`1` }).from(product).where(and(eq(product.departmentId, department.id), sellable))),
+  )).orderBy(asc(department.id));
+  const stores = ctx.auth.storeIds.length ? await tx.select().from(store).where(inArray(store.id, ctx.auth.storeIds)).orderBy(asc(store.id)) : [];
   return {
     taxes: taxes.map((t) => [t.id, t.name, toNum(t.rate), t.isActive]),
     categories: categories.map((c) => [c.id, c.name, c.type, c.isActive]),
@@ -82,84 +74,86 @@ export interface SyncOptions {
   since?: number;
 }
 
+/** The answer with its products still as JSON text, one row each (the route streams them). */
+export interface SyncAnswer extends Omit<SyncPayload, 'products'> {
+  /** JSON text of each ProductRow, in id order. */
+  productJson: string[];
+}
+
+/** A literal int[] of ids we produced ourselves (dictionary ids, the caller's stores). */
+const intArray = (ids: number[]) => sql.raw(`'{${ids.filter((n) => Number.isSafeInteger(n)).join(',')}}'::int[]`);
+
+/**
+ * The product rows, built by PostgreSQL as JSON text (ProductRow, @pos/domain/catalogue-sync): one
+ * pass per table, grouped by product with hash aggregates, instead of 700,000 rows parsed into
+ * objects and re-serialised here. Links to entities outside the caller's dictionaries are left
+ * out, as /api/products leaves them out; stock rows only for the caller's stores.
+ */
+async function productRows(tx: Tx, target: SQL, dict: SyncDictionaries, storeIds: number[], full: boolean): Promise<string[]> {
+  const ids = (d: Array<[number, ...unknown[]]>) => intArray(d.map((x) => x[0]));
+  // A delta reaches its few products through the indexes; the full catalogue aggregates whole
+  // tables and lets the final join keep the sellable products (no 100,000 index probes per table).
+  const of = full ? sql`true` : sql`product_id in (select id from target)`;
+  const r = await tx.execute(sql`
+    with target as (select ${product.id} as id from ${product} where ${target}),
+    links as (
+      select product_id,
+        json_agg(other_id order by other_id) filter (where k = 0) as taxes,
+        json_agg(other_id order by other_id) filter (where k = 1) as categories,
+        json_agg(other_id order by other_id) filter (where k = 2) as brands,
+        json_agg(other_id order by other_id) filter (where k = 3) as suppliers,
+        json_agg(other_id order by other_id) filter (where k = 4) as terminals
+      from (
+        select 0 as k, product_id, tax_id as other_id from product_tax where ${of} and tax_id = any(${ids(dict.taxes)})
+        union all select 1, product_id, category_id from product_category where ${of} and category_id = any(${ids(dict.categories)})
+        union all select 2, product_id, brand_id from product_brand where ${of} and brand_id = any(${ids(dict.brands)})
+        union all select 3, product_id, supplier_id from product_supplier where ${of} and supplier_id = any(${ids(dict.suppliers)})
+        union all select 4, product_id, terminal_id from product_terminal where ${of} and terminal_id = any(${ids(dict.terminals)})
+      ) l group by product_id),
+    vars as (
+      select product_id, json_agg(json_build_array(id, name, attribute_name, attribute_value, barcode, sku, price, purchase_price, quantity) order by id) as a
+      from product_variant where ${of} group by product_id),
+    prices as (
+      select product_id, json_agg(json_build_array(id, product_variant_id, date, to_char(time, 'HH24:MI'), to_char(time_to, 'HH24:MI'), day, week, month,
+        quarter, rate, min_quantity, max_quantity, base_price, base_quantity) order by id) as a
+      from product_price where ${of} group by product_id),
+    stocks as (
+      select product_id, json_agg(json_build_array(id, store_id, coalesce(trim_scale(quantity)::text, '0'), location, trim_scale(re_order_level)::text) order by store_id) as a
+      from product_store where store_id = any(${intArray(storeIds)}) and ${of} group by product_id)
+    select p.id, json_build_array(p.id, p.name, p.barcode, p.sku, p.base_price, p.cost, p.sale_unit, p.purchase_unit,
+        (case when p.manage_inventory then ${FLAG_MANAGE_INVENTORY} else 0 end) + (case when p.is_active then ${FLAG_ACTIVE} else 0 end)
+          + (case when p.is_available then ${FLAG_AVAILABLE} else 0 end),
+        p.base_quantity, p.quantity, p.department_id,
+        coalesce(l.taxes, '[]'::json), coalesce(l.categories, '[]'::json), coalesce(l.brands, '[]'::json), coalesce(l.suppliers, '[]'::json),
+        coalesce(l.terminals, '[]'::json), coalesce(v.a, '[]'::json), coalesce(pr.a, '[]'::json), coalesce(s.a, '[]'::json))::text as j
+    from product p join target t on t.id = p.id
+      left join links l on l.product_id = p.id left join vars v on v.product_id = p.id
+      left join prices pr on pr.product_id = p.id left join stocks s on s.product_id = p.id`);
+  // Sorted here rather than in SQL: sorting 100,000 wide JSON rows in the database spills to disk.
+  return rowsOf<{ id: number | string; j: string }>(r).map((x) => ({ id: Number(x.id), j: x.j })).sort((a, b) => a.id - b.id).map((x) => x.j);
+}
+
 /** Reads the caller's sellable catalogue (or what changed in it since the cursor). */
-export async function readCatalogueSync(db: Db, ctx: ResourceCtx, opts: SyncOptions = {}): Promise<SyncPayload> {
+export async function readCatalogueSync(db: Db, ctx: ResourceCtx, opts: SyncOptions = {}): Promise<SyncAnswer> {
   return db.transaction(async (tx) => {
     const cursor = await cursorNow(tx);
+    // The full catalogue is one big aggregate: hash tables in memory, and no JIT compilation (it
+    // costs more than it saves on a query that runs once per till start).
+    await tx.execute(sql`set local work_mem = '64MB'`);
+    await tx.execute(sql`set local jit = off`);
     const visible = productVisible(product.id, ctx.auth.storeIds);
     const sellable = and(eq(product.isActive, true), visible)!;
     const changed = opts.since !== undefined ? changedSince(new Date(opts.since)) : undefined;
-    const target = changed ? and(changed, sellable)! : sellable;
-    const targetIds = tx.select({ id: product.id }).from(product).where(target);
-
-    const [products, variants, prices, stocks, links, removed, dict] = await Promise.all([
-      tx.select().from(product).where(target).orderBy(asc(product.id)),
-      tx.select().from(productVariant).where(inArray(productVariant.productId, targetIds)).orderBy(asc(productVariant.id)),
-      tx.select().from(productPrice).where(inArray(productPrice.productId, targetIds)).orderBy(asc(productPrice.id)),
-      ctx.auth.storeIds.length
-        ? tx.select().from(productStore).where(and(inArray(productStore.storeId, ctx.auth.storeIds), inArray(productStore.productId, targetIds))).orderBy(asc(productStore.storeId))
-        : Promise.resolve([]),
-      // Every link of the target products in one pass: k = which link table.
-      tx.execute(sql`
-        select 0 as k, ${productTax.productId} as p, ${productTax.otherId} as o from ${productTax} where ${productTax.productId} in (${targetIds})
-        union all select 1, ${productCategory.productId}, ${productCategory.otherId} from ${productCategory} where ${productCategory.productId} in (${targetIds})
-        union all select 2, ${productBrand.productId}, ${productBrand.otherId} from ${productBrand} where ${productBrand.productId} in (${targetIds})
-        union all select 3, ${productSupplier.productId}, ${productSupplier.otherId} from ${productSupplier} where ${productSupplier.productId} in (${targetIds})
-        union all select 4, ${productTerminal.productId}, ${productTerminal.otherId} from ${productTerminal} where ${productTerminal.productId} in (${targetIds})`),
-      changed
-        ? tx.select({ id: product.id }).from(product).where(and(changed, not(sellable))).orderBy(asc(product.id))
-        : Promise.resolve([]),
-      dictionaries(tx, ctx, sellable),
-    ]);
-
-    // Links to entities the caller may not see are left out, as /api/products leaves them out.
-    const allowed = [dict.taxes, dict.categories, dict.brands, dict.suppliers, dict.terminals].map((d) => new Set(d.map((x) => x[0])));
-    const linkLists = new Map<number, number[][]>();
-    for (const l of rowsOf<{ k: number | string; p: number | string; o: number | string }>(links)) {
-      const k = Number(l.k);
-      const o = Number(l.o);
-      if (!allowed[k].has(o)) continue;
-      const p = Number(l.p);
-      let lists = linkLists.get(p);
-      if (!lists) linkLists.set(p, (lists = [[], [], [], [], []]));
-      lists[k].push(o);
-    }
-
-    const group = <T>(list: T[], key: (x: T) => number) => {
-      const m = new Map<number, T[]>();
-      for (const x of list) { const k = key(x); const l = m.get(k); if (l) l.push(x); else m.set(k, [x]); }
-      return m;
-    };
-    const pricesBy = group(prices.map((p): [number, PriceRow] => [p.productId, [
-      p.id, p.productVariantId, p.date, hhmm(p.time), hhmm(p.timeTo), p.day, p.week, p.month, p.quarter,
-      toNum(p.rate), toNum(p.minQuantity), toNum(p.maxQuantity), toNum(p.basePrice), toNum(p.baseQuantity),
-    ]]), (x) => x[0]);
-    const variantsBy = group(variants.map((v): [number, VariantRow] => [v.productId, [
-      v.id, v.name, v.attributeName, v.attributeValue, v.barcode, v.sku, toNum(v.price), toNum(v.purchasePrice), toNum(v.quantity) ?? 0,
-    ]]), (x) => x[0]);
-    const stocksBy = group(stocks.map((s): [number, StockRow] => [s.productId, [s.id, s.storeId, trimDecimal(s.quantity) ?? '0', s.location, trimDecimal(s.reOrderLevel)]]), (x) => x[0]);
-    const none: never[] = [];
-    const sorted = (ids: number[] | undefined) => (ids ? ids.sort((a, b) => a - b) : none);
-
-    const rows: ProductRow[] = products.map((p) => {
-      const lists = linkLists.get(p.id);
-      return [
-        p.id, p.name, p.barcode, p.sku, toNum(p.basePrice), toNum(p.cost), p.saleUnit, p.purchaseUnit,
-        (p.manageInventory ? FLAG_MANAGE_INVENTORY : 0) | (p.isActive ? FLAG_ACTIVE : 0) | (p.isAvailable ? FLAG_AVAILABLE : 0),
-        p.baseQuantity, toNum(p.quantity), p.departmentId,
-        sorted(lists?.[0]), sorted(lists?.[1]), sorted(lists?.[2]), sorted(lists?.[3]), sorted(lists?.[4]),
-        (variantsBy.get(p.id) ?? none).map((x) => x[1]),
-        (pricesBy.get(p.id) ?? none).map((x) => x[1]),
-        (stocksBy.get(p.id) ?? none).map((x) => x[1]),
-      ];
-    });
+    const dict = await dictionaries(tx, ctx, sellable);
+    const productJson = await productRows(tx, changed ? and(changed, sellable)! : sellable, dict, ctx.auth.storeIds, !changed);
+    const removed = changed ? await tx.select({ id: product.id }).from(product).where(and(changed, not(sellable))).orderBy(asc(product.id)) : [];
     return {
       format: SYNC_FORMAT,
       full: !changed,
       cursor: String(cursor),
       userId: ctx.auth.userId,
       dict,
-      products: rows,
+      productJson,
       removed: removed.map((r) => r.id),
     };
   }, { isolationLevel: 'repeatable read', accessMode: 'read only' });
