@@ -33,6 +33,8 @@ export interface ResourceDef<Row extends { id: number } = any> {
   scope?: (ctx: ResourceCtx) => SQL | undefined;
   /** Turn rows into wire objects (batch-load relations here). */
   present: (rows: Row[], ctx: ResourceCtx) => Promise<Record<string, unknown>[]>;
+  /** Presents straight from ids (in that order), for presenters that read everything themselves: the list skips reading the rows. */
+  presentIds?: (ids: number[], ctx: ResourceCtx) => Promise<Record<string, unknown>[]>;
   access?: { read?: Access; write?: Access };
   create?: { schema: ZodType; run: (tx: Tx, input: any, ctx: ResourceCtx) => Promise<number> };
   /** `schema` should accept partial bodies: PUT merges, absent fields keep their value. */
@@ -136,6 +138,7 @@ export async function listResource(def: ResourceDef, q: ListQuery, ctx: Resource
       .orderBy(...orderBy).limit(q.itemsPerPage).offset((q.page - 1) * q.itemsPerPage),
   ]);
   const ids = (pageIds as { id: number }[]).map((r) => r.id);
+  if (def.presentIds) return { members: (await def.presentIds(ids, ctx)).map((m) => withLd(def, m)), total: Number(count) };
   let rows: any[] = [];
   if (ids.length) {
     const byId = new Map<number, any>();

@@ -1,13 +1,9 @@
-import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { Db, Tx } from '../../db/client.ts';
-import {
-  brand, category, department, product, productBrand, productCategory, productPrice, productStore, productSupplier,
-  productTax, productTerminal, productVariant, store, supplier, tax, terminal,
-} from '../../db/schema/index.ts';
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import type { product, productPrice, productVariant } from '../../db/schema/index.ts';
 import type { ResourceCtx } from '../../resources/engine.ts';
 import { num } from '../../lib/present.ts';
-import { ld, scopes, stamps, trimDecimal, type LinkTable } from './shared.ts';
+import { ld, scopes, stamps } from './shared.ts';
 
 type ProductRow = typeof product.$inferSelect;
 type VariantRow = typeof productVariant.$inferSelect;
@@ -33,77 +29,73 @@ export function presentVariant(v: VariantRow, prices: PriceRow[] = []) {
   });
 }
 
-/** Loads the other side of a product link table for many products, limited to what the caller may see. */
-async function linked<T extends { id: number }>(db: Db | Tx, link: LinkTable, other: any, ids: number[], scope: SQL | undefined): Promise<Map<number, T[]>> {
-  const out = new Map<number, T[]>();
-  if (!ids.length) return out;
-  const where = scope ? and(inArray(link.productId, ids), scope) : inArray(link.productId, ids);
-  const rows = await (db as Db).select({ productId: link.productId, o: other }).from(link as any)
-    .innerJoin(other, eq(other.id as PgColumn, link.otherId)).where(where).orderBy(asc(other.id as PgColumn));
-  for (const r of rows as any[]) {
-    const list = out.get(r.productId) ?? [];
-    list.push(r.o);
-    out.set(r.productId, list);
-  }
-  return out;
+/** An ISO-8601 UTC timestamp with milliseconds, as Date.toISOString() writes it. */
+const iso = (col: string) => sql.raw(`to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+
+/** The linked entities of one link table, as an ordered JSON array of the given objects, scoped. */
+function linkedJson(link: string, otherCol: string, other: string, obj: SQL, scope: SQL | undefined): SQL {
+  return sql`coalesce((select json_agg(${obj} order by ${sql.raw(`"${other}"."id"`)}) from ${sql.raw(`"${link}"`)}
+    join ${sql.raw(`"${other}"`)} on ${sql.raw(`"${other}"."id" = "${link}"."${otherCol}"`)}
+    where ${sql.raw(`"${link}"."product_id"`)} = "product"."id"${scope ? sql` and ${scope}` : sql``}), '[]'::json)`;
 }
 
+const priceJson = sql.raw(`json_build_object('id', pp.id, 'date', pp.date, 'time', left(pp.time::text, 5), 'timeTo', left(pp.time_to::text, 5),
+  'day', pp.day, 'week', pp.week, 'month', pp.month, 'quarter', pp.quarter, 'rate', pp.rate, 'minQuantity', pp.min_quantity,
+  'maxQuantity', pp.max_quantity, 'basePrice', pp.base_price, 'baseQuantity', pp.base_quantity,
+  'productVariant', case when pp.product_variant_id is null then null else '/api/product_variants/' || pp.product_variant_id end)`);
+
 /**
- * Presents a page of products with everything the clients read embedded, in a fixed number of
- * queries whatever the page size (no N+1): department, categories, brands, suppliers, taxes
- * {id,name,rate}, terminals, variants, prices (always an array) and the per-store stock rows of the
- * caller's stores ([{id, store:{id,name,location}, quantity: string, location, reOrderLevel: string}]).
+ * Presents products (by id, in the order given) with everything the clients read embedded:
+ * department, categories, brands, suppliers, taxes {id,name,rate}, terminals, variants with their
+ * price rules, prices (always an array) and the per-store stock rows of the caller's stores
+ * ([{id, store:{id,name,location}, quantity: string, location, reOrderLevel: string}]).
+ * One statement: PostgreSQL builds the JSON (a page of 100 products was 11 queries and ~10 ms of
+ * Node CPU mapping rows; now it is one round trip and one JSON.parse).
  */
-export async function presentProducts(rows: ProductRow[], ctx: ResourceCtx) {
-  const db = ctx.db;
-  const ids = rows.map((r) => r.id);
+export async function presentProductsByIds(ids: number[], ctx: ResourceCtx): Promise<Record<string, unknown>[]> {
   if (!ids.length) return [];
-  const depIds = [...new Set(rows.map((r) => r.departmentId).filter((x): x is number => x != null))];
-  const [deps, cats, brs, sups, txs, terms, variants, prices, stocks] = await Promise.all([
-    depIds.length ? db.select().from(department).where(inArray(department.id, depIds)) : Promise.resolve([]),
-    linked<typeof category.$inferSelect>(db, productCategory, category, ids, scopes.category.scope(ctx)),
-    linked<typeof brand.$inferSelect>(db, productBrand, brand, ids, scopes.brand.scope(ctx)),
-    linked<typeof supplier.$inferSelect>(db, productSupplier, supplier, ids, scopes.supplier.scope(ctx)),
-    linked<typeof tax.$inferSelect>(db, productTax, tax, ids, scopes.tax.scope(ctx)),
-    linked<typeof terminal.$inferSelect>(db, productTerminal, terminal, ids, scopes.terminal.scope(ctx)),
-    db.select().from(productVariant).where(inArray(productVariant.productId, ids)).orderBy(asc(productVariant.id)),
-    db.select().from(productPrice).where(inArray(productPrice.productId, ids)).orderBy(asc(productPrice.id)),
-    ctx.auth.storeIds.length
-      ? db.select({ ps: productStore, s: store }).from(productStore).innerJoin(store, eq(store.id, productStore.storeId))
-        .where(and(inArray(productStore.productId, ids), inArray(productStore.storeId, ctx.auth.storeIds))).orderBy(asc(productStore.storeId))
-      : Promise.resolve([]),
-  ]);
-  const group = <T>(list: T[], key: (x: T) => number) => {
-    const m = new Map<number, T[]>();
-    for (const x of list) { const k = key(x); const l = m.get(k) ?? []; l.push(x); m.set(k, l); }
-    return m;
-  };
-  const variantsBy = group(variants, (v) => v.productId);
-  const pricesBy = group(prices, (p) => p.productId);
-  const stocksBy = group(stocks, (r) => r.ps.productId);
-  return rows.map((p) => {
-    const dep = deps.find((d) => d.id === p.departmentId);
-    const ownPrices = pricesBy.get(p.id) ?? [];
-    return {
-      id: p.id, name: p.name, sku: p.sku, barcode: p.barcode, baseQuantity: p.baseQuantity, isAvailable: p.isAvailable,
-      basePrice: num(p.basePrice), cost: num(p.cost), quantity: num(p.quantity), purchaseUnit: p.purchaseUnit, saleUnit: p.saleUnit,
-      manageInventory: p.manageInventory, isActive: p.isActive,
-      department: dep ? ld('departments', 'Department', { id: dep.id, name: dep.name, description: dep.description }) : null,
-      categories: (cats.get(p.id) ?? []).map((c) => ld('categories', 'Category', { id: c.id, name: c.name, type: c.type, isActive: c.isActive })),
-      brands: (brs.get(p.id) ?? []).map((b) => ld('brands', 'Brand', { id: b.id, name: b.name, isActive: b.isActive })),
-      suppliers: (sups.get(p.id) ?? []).map((s) => ld('suppliers', 'Supplier', { id: s.id, name: s.name, phone: s.phone, email: s.email, isActive: s.isActive })),
-      taxes: (txs.get(p.id) ?? []).map((t) => ld('taxes', 'Tax', { id: t.id, name: t.name, rate: num(t.rate), isActive: t.isActive })),
-      terminals: (terms.get(p.id) ?? []).map((t) => ld('terminals', 'Terminal', { id: t.id, code: t.code, description: t.description, isActive: t.isActive })),
-      variants: (variantsBy.get(p.id) ?? []).map((v) => presentVariant(v, ownPrices)),
-      prices: ownPrices.map(presentPrice),
-      stores: (stocksBy.get(p.id) ?? []).map(({ ps, s }) => ({
-        id: ps.id,
-        store: ld('stores', 'Store', { id: s.id, name: s.name, location: s.location }),
-        quantity: trimDecimal(ps.quantity) ?? '0',
-        location: ps.location,
-        reOrderLevel: trimDecimal(ps.reOrderLevel),
-      })),
-      ...stamps(p),
-    };
-  });
+  const storeIds = ctx.auth.storeIds;
+  const idList = sql`${`{${ids.map((n) => Math.trunc(n)).join(',')}}`}::int[]`;
+  const stores = storeIds.length
+    ? sql`coalesce((select json_agg(json_build_object('id', ps.id,
+        'store', json_build_object('@id', '/api/stores/' || st.id, '@type', 'Store', 'id', st.id, 'name', st.name, 'location', st.location),
+        'quantity', coalesce(trim_scale(ps.quantity)::text, '0'), 'location', ps.location, 'reOrderLevel', trim_scale(ps.re_order_level)::text)
+        order by ps.store_id, ps.id)
+      from product_store ps join store st on st.id = ps.store_id
+      where ps.product_id = "product"."id" and ps.store_id = any(${`{${storeIds.map((n) => Math.trunc(n)).join(',')}}`}::int[])), '[]'::json)`
+    : sql`'[]'::json`;
+  const query = sql`select coalesce(json_agg(json_build_object(
+      'id', "product"."id", 'name', "product"."name", 'sku', "product"."sku", 'barcode', "product"."barcode",
+      'baseQuantity', "product"."base_quantity", 'isAvailable', "product"."is_available", 'basePrice', "product"."base_price",
+      'cost', "product"."cost", 'quantity', "product"."quantity", 'purchaseUnit', "product"."purchase_unit", 'saleUnit', "product"."sale_unit",
+      'manageInventory', "product"."manage_inventory", 'isActive', "product"."is_active",
+      'department', (select json_build_object('@id', '/api/departments/' || "department"."id", '@type', 'Department', 'id', "department"."id", 'name', "department"."name", 'description', "department"."description")
+        from "department" where "department"."id" = "product"."department_id"),
+      'categories', ${linkedJson('product_category', 'category_id', 'category', sql.raw(`json_build_object('@id', '/api/categories/' || "category"."id", '@type', 'Category', 'id', "category"."id", 'name', "category"."name", 'type', "category"."type", 'isActive', "category"."is_active")`), scopes.category.scope(ctx))},
+      'brands', ${linkedJson('product_brand', 'brand_id', 'brand', sql.raw(`json_build_object('@id', '/api/brands/' || "brand"."id", '@type', 'Brand', 'id', "brand"."id", 'name', "brand"."name", 'isActive', "brand"."is_active")`), scopes.brand.scope(ctx))},
+      'suppliers', ${linkedJson('product_supplier', 'supplier_id', 'supplier', sql.raw(`json_build_object('@id', '/api/suppliers/' || "supplier"."id", '@type', 'Supplier', 'id', "supplier"."id", 'name', "supplier"."name", 'phone', "supplier"."phone", 'email', "supplier"."email", 'isActive', "supplier"."is_active")`), scopes.supplier.scope(ctx))},
+      'taxes', ${linkedJson('product_tax', 'tax_id', 'tax', sql.raw(`json_build_object('@id', '/api/taxes/' || "tax"."id", '@type', 'Tax', 'id', "tax"."id", 'name', "tax"."name", 'rate', "tax"."rate", 'isActive', "tax"."is_active")`), scopes.tax.scope(ctx))},
+      'terminals', ${linkedJson('product_terminal', 'terminal_id', 'terminal', sql.raw(`json_build_object('@id', '/api/terminals/' || "terminal"."id", '@type', 'Terminal', 'id', "terminal"."id", 'code', "terminal"."code", 'description', "terminal"."description", 'isActive', "terminal"."is_active")`), scopes.terminal.scope(ctx))},
+      'variants', coalesce((select json_agg(json_build_object('@id', '/api/product_variants/' || v.id, '@type', 'ProductVariant',
+          'id', v.id, 'name', v.name, 'attributeName', v.attribute_name, 'attributeValue', v.attribute_value, 'barcode', v.barcode, 'sku', v.sku,
+          'price', v.price, 'purchasePrice', v.purchase_price, 'quantity', coalesce(v.quantity, 0),
+          'prices', coalesce((select json_agg(${priceJson} order by pp.id) from product_price pp where pp.product_id = "product"."id" and pp.product_variant_id = v.id), '[]'::json),
+          'product', '/api/products/' || v.product_id,
+          'createdAt', ${iso('v.created_at')}, 'updatedAt', ${iso('v.updated_at')}, 'uuid', v.uuid) order by v.id)
+        from product_variant v where v.product_id = "product"."id"), '[]'::json),
+      'prices', coalesce((select json_agg(${priceJson} order by pp.id) from product_price pp where pp.product_id = "product"."id"), '[]'::json),
+      'stores', ${stores},
+      'createdAt', ${iso('"product"."created_at"')}, 'updatedAt', ${iso('"product"."updated_at"')}, 'uuid', "product"."uuid"
+    )), '[]'::json)::text as page
+    from "product" where "product"."id" = any(${idList})`;
+  const res: any = await (ctx.db as Db).execute(query);
+  const row = (res.rows ?? res)[0] as { page: string };
+  const list = JSON.parse(row.page) as Record<string, unknown>[];
+  const byId = new Map(list.map((p) => [p.id as number, p]));
+  return ids.map((id) => byId.get(id)).filter((p): p is Record<string, unknown> => p !== undefined);
+}
+
+/** Presents product rows already read (same shape as presentProductsByIds). */
+export async function presentProducts(rows: ProductRow[], ctx: ResourceCtx) {
+  return presentProductsByIds(rows.map((r) => r.id), ctx);
 }
