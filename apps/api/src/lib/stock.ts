@@ -125,38 +125,40 @@ export async function moveStocks(tx: Tx, moves: StockDelta[], meta: { reason: St
     return (neg ? '-' : '') + s;
   };
   const variants = list.filter((m) => m.variantId != null).sort((a, b) => a.variantId! - b.variantId!);
-  if (variants.length) {
-    const rows = await preparedQuery<{ id: number }>(tx, 'stock_variants', VARIANTS_SQL,
-      [pgArray(variants.map((m) => m.variantId!)), pgArray(variants.map((m) => m.productId)), pgArray(variants.map((m) => dec(m.milli)))]);
-    const found = new Set(rows.map((r) => Number(r.id)));
-    const missing = variants.find((m) => !found.has(m.variantId!));
-    if (missing) throw new Error(`moveStock: variant ${missing.variantId} of product ${missing.productId} not found`);
-  }
   const stores = list.filter((m) => m.variantId == null);
-  const ledger = [pgArray(list.map((m) => m.productId)), pgArray(list.map((m) => m.variantId)), pgArray(list.map((m) => m.storeId)),
-    pgArray(list.map((m) => dec(m.milli))), meta.reason, meta.orderId ?? null, meta.purchaseId ?? null, meta.userId ?? null];
-  if (stores.length) {
-    await preparedQuery(tx, 'stock_stores_ledger', STORES_LEDGER_SQL,
-      [...ledger, pgArray(stores.map((m) => m.productId)), pgArray(stores.map((m) => m.storeId!)), pgArray(stores.map((m) => dec(m.milli)))]);
-  } else {
-    await preparedQuery(tx, 'stock_ledger', LEDGER_SQL, ledger);
-  }
+  const [row] = await preparedQuery<{ found: number[] | null }>(tx, 'stock_moves', MOVES_SQL, [
+    pgArray(list.map((m) => m.productId)), pgArray(list.map((m) => m.variantId)), pgArray(list.map((m) => m.storeId)),
+    pgArray(list.map((m) => dec(m.milli))), meta.reason, meta.orderId ?? null, meta.purchaseId ?? null, meta.userId ?? null,
+    pgArray(variants.map((m) => m.variantId!)), pgArray(variants.map((m) => m.productId)), pgArray(variants.map((m) => dec(m.milli))),
+    pgArray(stores.map((m) => m.productId)), pgArray(stores.map((m) => m.storeId!)), pgArray(stores.map((m) => dec(m.milli))),
+  ]);
+  const found = new Set((row.found ?? []).map(Number));
+  const missing = variants.find((m) => !found.has(m.variantId!));
+  // Thrown inside the caller's transaction: nothing of this batch stays.
+  if (missing) throw new Error(`moveStock: variant ${missing.variantId} of product ${missing.productId} not found`);
 }
 
-/** Variant rows, fed in id order ($1 ids, $2 their products, $3 deltas); returns the ids found. */
-const VARIANTS_SQL = `update product_variant pv set quantity = pv.quantity + m.q
-  from (select * from unnest($1::int[], $2::int[], $3::numeric[]) as u(id, p, q) order by id) as m
-  where pv.id = m.id and pv.product_id = m.p
-  returning pv.id`;
-/** Ledger rows ($1-$4 product, variant, store, delta arrays; $5 reason; $6 order; $7 purchase; $8 user). */
-const LEDGER_SQL = `insert into stock_movement (product_id, variant_id, store_id, quantity, reason, order_id, purchase_id, user_id)
-  select p, v, s, q, $5, $6::int, $7::int, $8::int from unnest($1::int[], $2::int[], $3::int[], $4::numeric[]) as u(p, v, s, q)`;
-/** Store rows upserted in (product, store) order ($9-$11), then the ledger rows, in one statement. */
-const STORES_LEDGER_SQL = `with s as (insert into product_store (product_id, store_id, quantity)
-    select p, s, q from unnest($9::int[], $10::int[], $11::numeric[]) as u(p, s, q) order by p, s
+/**
+ * Every stock row of a batch and its ledger rows in ONE statement:
+ *   v: the variant rows ($9 ids, $10 their products, $11 deltas), fed in id order; the main query
+ *      reads it first, so it runs to completion first and returns the ids found;
+ *   s: then the store rows ($12 products, $13 stores, $14 deltas), upserted in (product, store) order;
+ *   the ledger rows ($1-$4 product, variant, store, delta arrays; $5 reason; $6 order; $7 purchase; $8 user).
+ * Rows are therefore locked in one fixed order (variants by id, then store rows by product).
+ */
+const MOVES_SQL = `with v as (
+    update product_variant pv set quantity = pv.quantity + m.q
+    from (select * from unnest($9::int[], $10::int[], $11::numeric[]) as u(id, p, q) order by id) as m
+    where pv.id = m.id and pv.product_id = m.p
+    returning pv.id),
+  s as (insert into product_store (product_id, store_id, quantity)
+    select p, s, q from unnest($12::int[], $13::int[], $14::numeric[]) as u(p, s, q) order by p, s
     on conflict (product_id, store_id) do update set quantity = product_store.quantity + excluded.quantity
+    returning 1),
+  l as (insert into stock_movement (product_id, variant_id, store_id, quantity, reason, order_id, purchase_id, user_id)
+    select p, v, s, q, $5, $6::int, $7::int, $8::int from unnest($1::int[], $2::int[], $3::int[], $4::numeric[]) as u(p, v, s, q)
     returning 1)
-  ${LEDGER_SQL}`;
+  select array(select id from v) as found, (select count(*) from s)::int as stores, (select count(*) from l)::int as ledger`;
 
 /**
  * An array parameter as a PostgreSQL array literal: both drivers (pg, PGlite) take a text literal
