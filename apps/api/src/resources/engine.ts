@@ -6,6 +6,7 @@ import { notFound, validationError } from '@pos/domain/errors';
 import type { Db, Tx } from '../db/client.ts';
 import { caller, type Access, type AuthInfo } from '../plugins/auth.ts';
 import { fromZod } from '../plugins/errors.ts';
+import { pageByPositions } from './position-index.ts';
 
 /**
  * The generic list/item engine. A plain resource is a short ResourceDef; the engine gives it the
@@ -33,6 +34,11 @@ export interface ResourceDef<Row extends { id: number } = any> {
   scope?: (ctx: ResourceCtx) => SQL | undefined;
   /** Turn rows into wire objects (batch-load relations here). */
   present: (rows: Row[], ctx: ResourceCtx) => Promise<Record<string, unknown>[]>;
+  /**
+   * Lists in id order filtered only on these parameters (besides the store scope) page through the
+   * position index (position-index.ts). Only for filters on columns the list_version triggers watch.
+   */
+  positionIndex?: { filters: string[] };
   /** Presents straight from ids (in that order), for presenters that read everything themselves: the list skips reading the rows. */
   presentIds?: (ids: number[], ctx: ResourceCtx) => Promise<Record<string, unknown>[]>;
   access?: { read?: Access; write?: Access };
@@ -112,13 +118,14 @@ export async function listResource(def: ResourceDef, q: ListQuery, ctx: Resource
   const conds: SQL[] = [];
   const scope = def.scope?.(ctx);
   if (scope) conds.push(scope);
+  const applied: string[] = [];
   for (const [key, value] of q.filters) {
     // Own keys only: `?toString=0` must not find Object.prototype.toString.
     const filters = def.filters ?? {};
-    const f = Object.hasOwn(filters, key) ? filters[key] : Object.hasOwn(filters, norm(key)) ? filters[norm(key)] : undefined;
-    if (!f) continue; // unknown parameters are ignored, like API Platform
-    const c = f(value, ctx);
-    if (c) conds.push(c);
+    const name = Object.hasOwn(filters, key) ? key : Object.hasOwn(filters, norm(key)) ? norm(key) : undefined;
+    if (!name) continue; // unknown parameters are ignored, like API Platform
+    const c = filters[name](value, ctx);
+    if (c) { conds.push(c); applied.push(`${name}=${JSON.stringify(value)}`); }
   }
   const where = conds.length ? and(...conds) : undefined;
   const orderBy: SQL[] = [];
@@ -126,13 +133,20 @@ export async function listResource(def: ResourceDef, q: ListQuery, ctx: Resource
     const entry = Object.entries(def.sorts ?? {}).find(([k]) => norm(k) === norm(o.key));
     if (entry) orderBy.push(o.dir === 'asc' ? asc(entry[1] as PgColumn) : desc(entry[1] as PgColumn));
   }
+  const byIdOnly = orderBy.length === 0;
   orderBy.push(asc(def.table.id));
   const db = ctx.db as any;
+  const positions = def.positionIndex;
+  let paged: { total: number; ids: number[] } | null = null;
+  if (positions && byIdOnly && q.itemsPerPage > 0 && applied.every((a) => positions.filters.includes(a.slice(0, a.indexOf('='))))) {
+    const key = `${def.path}|stores=${ctx.auth.storeIds.join(',')}|${applied.sort().join('&')}`;
+    paged = await pageByPositions(ctx.db, def.table, where, key, (q.page - 1) * q.itemsPerPage, q.itemsPerPage);
+  }
   // The count and the page's ids at once (two connections on PostgreSQL). The page is found by id
   // alone, so a deep page (OFFSET 99,900) walks a narrow index (index-only where the table has a
   // covering one, e.g. product_list_idx) instead of fetching every skipped row; then only the
   // page's rows are read.
-  const [[{ count }], pageIds] = await Promise.all([
+  const [[{ count }], pageIds] = paged ? [[{ count: paged.total }], paged.ids.map((id) => ({ id }))] : await Promise.all([
     db.select({ count: sql<number>`count(*)::int` }).from(def.table).where(where),
     q.itemsPerPage === 0 ? Promise.resolve([]) : db.select({ id: def.table.id }).from(def.table).where(where)
       .orderBy(...orderBy).limit(q.itemsPerPage).offset((q.page - 1) * q.itemsPerPage),

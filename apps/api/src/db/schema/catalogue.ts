@@ -1,4 +1,4 @@
-import { boolean, integer, pgTable, primaryKey, serial, text, timestamp, varchar, index, uniqueIndex, time } from 'drizzle-orm/pg-core';
+import { bigint, boolean, integer, pgTable, primaryKey, serial, text, timestamp, varchar, index, uniqueIndex, time } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { active, money, qty, rate, timestamps, uuidCol } from './common.ts';
 import { store, terminal } from './stores.ts';
@@ -238,4 +238,28 @@ export const device = pgTable('device', {
   ...active,
   ...timestamps,
   ...uuidCol,
+});
+
+/**
+ * Change counter of what the product list's positions depend on (product rows coming and going,
+ * is_active / is_available / manage_inventory / store_ids changing, stores coming and going), bumped
+ * by triggers (migration 0003). One row; a writer holds it only for those (rare, back-office) changes.
+ */
+export const listVersion = pgTable('list_version', {
+  id: integer('id').primaryKey(),
+  version: bigint('v', { mode: 'number' }).notNull(),
+});
+
+/**
+ * Positions of a product list (filtered on the flags above and scoped to a set of stores, in id
+ * order) at a list_version: the total and the id at every 100th position. A page at any depth then
+ * starts from a known id instead of counting and skipping from the start; an entry of an older
+ * version is never used (resources/engine.ts, "position index").
+ */
+export const listIndex = pgTable('list_index', {
+  key: text('key').primaryKey(),
+  version: bigint('version', { mode: 'number' }).notNull(),
+  total: integer('total').notNull(),
+  marks: integer('marks').array().notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });

@@ -1,0 +1,74 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { Db } from '../db/client.ts';
+
+/**
+ * The position index of a list (tables list_index / list_version, migration 0003).
+ *
+ * A page of a 100,000-row list used to cost two scans of the whole list: the count, and the OFFSET
+ * that skips every row before the page. For lists in id order whose membership only depends on
+ * columns the list_version triggers watch, the index keeps, per list and per version, the total
+ * and the id found at every MARK_EVERY-th position. A page then starts at the mark just before it
+ * (`id >= mark`, skipping fewer than MARK_EVERY rows): its cost no longer grows with its depth, and
+ * no count is taken. Building an entry is one scan, taken by the first request after a change.
+ *
+ * Freshness: list_version is bumped by the writer's own transaction, and an entry is built from one
+ * statement that reads the version and the rows in the same snapshot, so an entry is never used
+ * for a version whose rows it did not see. It lives in the database (not in the process), so any
+ * number of API processes share it and see every change at once.
+ */
+export const MARK_EVERY = 100;
+
+const rowsOf = <T>(r: unknown) => (Array.isArray(r) ? r : (r as { rows: T[] }).rows) as T[];
+
+interface Entry { total: number; ids: number[] | null }
+
+/** One round trip when the index is current: the total and the page's ids (null: no entry for the current version). */
+async function readPage(db: Db, table: PgTable, id: PgColumn, where: SQL | undefined, key: string, offset: number, size: number): Promise<Entry | null> {
+  // Past the int range a page is past the end of any list: clamp so the parameters stay ints.
+  offset = Math.min(offset, 2147483647);
+  const mark = Math.floor(offset / MARK_EVERY);
+  const skip = offset - mark * MARK_EVERY;
+  const r = await db.execute(sql`with li as (
+      select total, marks from list_index
+      where key = ${key} and version = (select v from list_version where id = 1))
+    select li.total,
+      case when ${offset}::int >= li.total then '{}'::int[] else array(
+        select ${id} from ${table}
+        where ${where ? sql`${where} and ` : sql``}${id} >= li.marks[${mark + 1}::int]
+        order by ${id} limit ${size}::int offset ${skip}::int) end as ids
+    from li`);
+  const row = rowsOf<{ total: number | string; ids: number[] }>(r)[0];
+  return row ? { total: Number(row.total), ids: row.ids.map(Number) } : null;
+}
+
+/** Builds (or refreshes) the entry of `key` from one snapshot of the list. */
+async function build(db: Db, table: PgTable, id: PgColumn, where: SQL | undefined, key: string): Promise<void> {
+  const r = await db.execute(sql`select (select v from list_version where id = 1) as v, count(*)::int as total,
+      coalesce(array_agg(s.id order by s.id) filter (where (s.rn - 1) % ${MARK_EVERY}::int = 0), '{}'::int[]) as marks
+    from (select ${id} as id, row_number() over (order by ${id}) as rn from ${table}${where ? sql` where ${where}` : sql``}) s`);
+  const row = rowsOf<{ v: number | string; total: number | string; marks: number[] }>(r)[0];
+  const marks = `{${row.marks.map(Number).join(',')}}`;
+  await db.execute(sql`insert into list_index (key, version, total, marks) values (${key}, ${Number(row.v)}, ${Number(row.total)}, ${marks}::int[])
+    on conflict (key) do update set version = excluded.version, total = excluded.total, marks = excluded.marks, created_at = now()
+    where list_index.version <= excluded.version`);
+}
+
+/**
+ * The total and the ids of the page at `offset` (`size` rows) of the list `where` in id order, through
+ * the position index. Builds the entry when the list changed since it was built (or never was).
+ * Null when writers kept changing the list faster than it could be indexed.
+ */
+export async function pageByPositions(db: Db, table: PgTable & { id: PgColumn }, where: SQL | undefined, key: string, offset: number, size: number): Promise<{ total: number; ids: number[] } | null> {
+  const hit = await readPage(db, table, table.id, where, key, offset, size);
+  if (hit?.ids) return { total: hit.total, ids: hit.ids };
+  await build(db, table, table.id, where, key);
+  // Read through the entry just built (or a newer one another process built meanwhile); a writer
+  // that changed the list in between makes it stale again: then the entry is rebuilt once more.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const again = await readPage(db, table, table.id, where, key, offset, size);
+    if (again?.ids) return { total: again.total, ids: again.ids };
+    await build(db, table, table.id, where, key);
+  }
+  return null; // the list kept changing while it was read: the caller counts and skips the plain way
+}
