@@ -35,14 +35,16 @@ describe('item search prefilter', () => {
   const words = ['fresh', 'milk', 'royal', 'cheese', 'cobalt', 'sneakers', 'organic', 'honey', 'zephyr', 'bread', 'Linen', 'shirt', 'tea', 'oat', 'Green'];
   let seed = 7;
   const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
-  const catalogue = Array.from({ length: 1500 }, (_, i) => toSearchRecord({
+  const catalogue = [...Array.from({ length: 1500 }, (_, i) => toSearchRecord({
     id: i + 1,
     name: `${words[rnd(words.length)]} ${words[rnd(words.length)]} ${rnd(1000)}${rnd(3) ? 'g' : 'ml'}`,
     barcode: String(2000000000000 + i * 37),
     basePrice: `${rnd(100)}.${rnd(100)}`,
-  }));
+  })), toSearchRecord({ id: 2001, name: 'tea', barcode: '7', basePrice: 1 }), toSearchRecord({ id: 2002, name: 'Oat', barcode: '20', basePrice: 20 })];
   const queries = ['fresh milk', 'royal chees', 'cobalt sneakrs', 'organic honey 1kg', 'zephyr', 'mlik', 'she', 'l', 'linen', 'GREEN tea',
-    '2000000000370', '200000001', '12.5', 'hony', 'cheese 250g', 'oat milk 1', 'sneakers cobalt', 'xq'];
+    '2000000000370', '200000001', '12.5', 'hony', 'cheese 250g', 'oat milk 1', 'sneakers cobalt', 'xq',
+    // Short words (exact at 0.2): single keys, several words, a whole-field match, digits.
+    'r', 'ro', 'roy', 'o', 'e 1', 'tea', 'oat', '1', '20', 'ml', 'f m', '7', 'Tea'];
 
   it('answers exactly what a full fuse.js search answers, in the same order', () => {
     for (const threshold of [0, 0.2, 0.4, 0.6]) {

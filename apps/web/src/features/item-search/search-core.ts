@@ -68,6 +68,8 @@ export class SearchIndex {
   private byDoc: FuseIndex<SearchRecord>['records'];
   /** name, barcode and price of each record in one string (lower case unless case-sensitive), for the prefilter. */
   private hay: string[];
+  /** The same three fields apart (fuse.js's keys, in order), folded the same way. */
+  private fields: string[][];
 
   constructor(private records: SearchRecord[], private settings: SearchSettings) {
     this.options = fuseOptions(settings);
@@ -76,7 +78,8 @@ export class SearchIndex {
     this.byDoc = [];
     for (const r of this.index.records) this.byDoc[r.i!] = r;
     const fold = (t: string) => (settings.isCaseSensitive ? t : t.toLowerCase());
-    this.hay = records.map((r) => fold(`${r.name}\u0001${r.barcode}\u0001${r.basePrice}`));
+    this.fields = [records.map((r) => fold(r.name)), records.map((r) => fold(r.barcode)), records.map((r) => fold(r.basePrice))];
+    this.hay = records.map((_, i) => `${this.fields[0][i]}\u0001${this.fields[1][i]}\u0001${this.fields[2][i]}`);
   }
 
   /**
@@ -88,7 +91,10 @@ export class SearchIndex {
   private fuzzy(q: string): SearchRecord[] {
     if (OPERATORS.test(q)) return this.fuse.search(q).map((r) => r.item);
     const fold = (t: string) => (this.settings.isCaseSensitive ? t : t.toLowerCase());
-    const words = q.split(/ +/).map((w) => tokenPieces(fold(w), this.options.threshold ?? DEFAULT_THRESHOLD)).filter((p): p is string[] => p !== null);
+    const threshold = this.options.threshold ?? DEFAULT_THRESHOLD;
+    const tokens = q.split(/ +/).map(fold);
+    if (tokens.every((t) => tokenPieces(t, threshold)?.length === 1)) return this.exact(tokens);
+    const words = tokens.map((w) => tokenPieces(w, threshold)).filter((p): p is string[] => p !== null);
     if (!words.length) return this.fuse.search(q).map((r) => r.item);
     const candidates: FuseIndex<SearchRecord>['records'] = [];
     const hay = this.hay;
@@ -98,6 +104,42 @@ export class SearchIndex {
     }
     const sub = Fuse.parseIndex<SearchRecord>({ keys: this.index.keys, records: candidates });
     return new Fuse(this.records, this.options, sub).search(q).map((r) => r.item);
+  }
+
+  /**
+   * Words too short to carry an error at this threshold (under 5 letters at 0.2, the first keys
+   * typed, which match tens of thousands of products) match exactly where they occur, so fuse.js's
+   * bitap pass is skipped and its ranking computed directly: per field, the mean of the words'
+   * scores (0 when the word is the whole field, else bitap's floor of 0.001); per product, the
+   * product over matching fields of score^(weight x field norm), ties in catalogue order. The
+   * equivalence test against a full fuse.js search guards this against a fuse.js change.
+   */
+  private exact(tokens: string[]): SearchRecord[] {
+    const weight = 1 / this.fields.length;
+    const scored: Array<{ i: number; score: number }> = [];
+    for (let i = 0; i < this.records.length; i++) {
+      let total = 1;
+      let matched = false;
+      for (let k = 0; k < this.fields.length; k++) {
+        const text = this.fields[k][i];
+        if (!text.trim()) continue; // fuse.js does not index blank values
+        let sum = 0;
+        let all = true;
+        for (const t of tokens) {
+          if (t === text) continue; // a whole-field match scores 0
+          if (!text.includes(t)) { all = false; break; }
+          sum += 0.001;
+        }
+        if (!all) continue;
+        matched = true;
+        const fieldScore = sum / tokens.length;
+        const norm = (this.byDoc[i]?.$ as Record<number, { n: number } | undefined>)[k]?.n ?? 1;
+        total *= Math.pow(fieldScore === 0 ? Number.EPSILON : fieldScore, weight * norm);
+      }
+      if (matched) scored.push({ i, score: total });
+    }
+    scored.sort((a, b) => a.score - b.score || a.i - b.i);
+    return scored.map((x) => this.records[x.i]);
   }
 
   /** Matching ids, best first; an error message instead when fuse refuses the pattern. */
