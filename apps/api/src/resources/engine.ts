@@ -41,6 +41,8 @@ export interface ResourceDef<Row extends { id: number } = any> {
   positionIndex?: { filters: string[] };
   /** Presents straight from ids (in that order), for presenters that read everything themselves: the list skips reading the rows. */
   presentIds?: (ids: number[], ctx: ResourceCtx) => Promise<Record<string, unknown>[]>;
+  /** The same as a JSON array text whose members carry their '@id' and '@type': the list route sends it untouched. */
+  presentIdsJson?: (ids: number[], ctx: ResourceCtx) => Promise<string>;
   access?: { read?: Access; write?: Access };
   create?: { schema: ZodType; run: (tx: Tx, input: any, ctx: ResourceCtx) => Promise<number> };
   /** `schema` should accept partial bodies: PUT merges, absent fields keep their value. */
@@ -115,6 +117,22 @@ export function withLd(def: Pick<ResourceDef, 'path' | 'type'>, obj: Record<stri
 
 /** Runs a list query for a definition: used by the engine and by modules that reuse filters. */
 export async function listResource(def: ResourceDef, q: ListQuery, ctx: ResourceCtx) {
+  const { ids, total } = await listIds(def, q, ctx);
+  if (def.presentIds) return { members: (await def.presentIds(ids, ctx)).map((m) => withLd(def, m)), total };
+  const db = ctx.db as any;
+  let rows: any[] = [];
+  if (ids.length) {
+    const byId = new Map<number, any>();
+    for (const r of await db.select().from(def.table).where(inArray(def.table.id, ids))) byId.set(r.id, r);
+    // A row deleted between the two reads is simply left out.
+    rows = ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
+  }
+  const members = (await def.present(rows, ctx)).map((m) => withLd(def, m));
+  return { members, total };
+}
+
+/** The total and the ids of the asked page, in order (filters, scope, sorting, paging). */
+export async function listIds(def: ResourceDef, q: ListQuery, ctx: ResourceCtx): Promise<{ ids: number[]; total: number }> {
   const conds: SQL[] = [];
   const scope = def.scope?.(ctx);
   if (scope) conds.push(scope);
@@ -137,31 +155,23 @@ export async function listResource(def: ResourceDef, q: ListQuery, ctx: Resource
   orderBy.push(asc(def.table.id));
   const db = ctx.db as any;
   const positions = def.positionIndex;
+  const indexed = !!positions && applied.every((a) => positions.filters.includes(a.slice(0, a.indexOf('='))));
+  const key = `${def.path}|stores=${ctx.auth.storeIds.join(',')}|${applied.sort().join('&')}`;
+  const offset = (q.page - 1) * q.itemsPerPage;
   let paged: { total: number; ids: number[] } | null = null;
-  if (positions && byIdOnly && q.itemsPerPage > 0 && applied.every((a) => positions.filters.includes(a.slice(0, a.indexOf('='))))) {
-    const key = `${def.path}|stores=${ctx.auth.storeIds.join(',')}|${applied.sort().join('&')}`;
-    paged = await pageByPositions(ctx.db, def.table, where, key, (q.page - 1) * q.itemsPerPage, q.itemsPerPage);
-  }
-  // The count and the page's ids at once (two connections on PostgreSQL). The page is found by id
-  // alone, so a deep page (OFFSET 99,900) walks a narrow index (index-only where the table has a
-  // covering one, e.g. product_list_idx) instead of fetching every skipped row; then only the
-  // page's rows are read.
+  if (indexed && byIdOnly && q.itemsPerPage > 0) paged = await pageByPositions(ctx.db, def.table, where, key, offset, q.itemsPerPage);
+  // Otherwise the count (from the position index when the filters allow: the total does not depend
+  // on the order) and the page's ids at once (two connections on PostgreSQL). The page is found by
+  // id alone, so a deep page walks a narrow index (index-only where the table has a covering one,
+  // e.g. product_name_idx) instead of fetching every skipped row; then only the page's rows are read.
   const [[{ count }], pageIds] = paged ? [[{ count: paged.total }], paged.ids.map((id) => ({ id }))] : await Promise.all([
-    db.select({ count: sql<number>`count(*)::int` }).from(def.table).where(where),
+    indexed
+      ? pageByPositions(ctx.db, def.table, where, key, 0, 0).then(async (r) => (r ? [{ count: r.total }] : db.select({ count: sql<number>`count(*)::int` }).from(def.table).where(where)))
+      : db.select({ count: sql<number>`count(*)::int` }).from(def.table).where(where),
     q.itemsPerPage === 0 ? Promise.resolve([]) : db.select({ id: def.table.id }).from(def.table).where(where)
-      .orderBy(...orderBy).limit(q.itemsPerPage).offset((q.page - 1) * q.itemsPerPage),
+      .orderBy(...orderBy).limit(q.itemsPerPage).offset(offset),
   ]);
-  const ids = (pageIds as { id: number }[]).map((r) => r.id);
-  if (def.presentIds) return { members: (await def.presentIds(ids, ctx)).map((m) => withLd(def, m)), total: Number(count) };
-  let rows: any[] = [];
-  if (ids.length) {
-    const byId = new Map<number, any>();
-    for (const r of await db.select().from(def.table).where(inArray(def.table.id, ids))) byId.set(r.id, r);
-    // A row deleted between the two reads is simply left out.
-    rows = ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
-  }
-  const members = (await def.present(rows, ctx)).map((m) => withLd(def, m));
-  return { members, total: Number(count) };
+  return { ids: (pageIds as { id: number }[]).map((r) => r.id), total: Number(count) };
 }
 
 export function hydraCollection(def: Pick<ResourceDef, 'path' | 'type'>, members: unknown[], total: number, q?: ListQuery) {
@@ -220,6 +230,9 @@ function ctxOf(app: FastifyInstance, request: FastifyRequest): ResourceCtx {
   return { db: app.db, auth: caller(request) };
 }
 
+/** Stands in the envelope for members spliced in as JSON text. */
+const MEMBERS = '\u0000members\u0000';
+
 /** Registers GET list, GET item, POST, PUT/PATCH and DELETE for a definition. */
 export function registerResource(app: FastifyInstance, def: ResourceDef) {
   const read: Access = def.access?.read ?? 'user';
@@ -227,9 +240,17 @@ export function registerResource(app: FastifyInstance, def: ResourceDef) {
   const base = `/api/${def.path}`;
   const tags = [def.type];
 
-  app.get(base, { config: { auth: read }, schema: { tags, summary: `List ${def.type}` } }, async (request) => {
+  app.get(base, { config: { auth: read }, schema: { tags, summary: `List ${def.type}` } }, async (request, reply) => {
     const q = parseListQuery(request.query as Record<string, unknown>);
-    const { members, total } = await listResource(def, q, ctxOf(app, request));
+    const ctx = ctxOf(app, request);
+    if (def.presentIdsJson) {
+      // The members arrive as JSON text built by the database: spliced into the envelope as they are.
+      const { ids, total } = await listIds(def, q, ctx);
+      const members = await def.presentIdsJson(ids, ctx);
+      const envelope = JSON.stringify(hydraCollection(def, [MEMBERS], total, q));
+      return reply.type('application/json; charset=utf-8').send(envelope.replace(`[${JSON.stringify(MEMBERS)}]`, () => members));
+    }
+    const { members, total } = await listResource(def, q, ctx);
     return hydraCollection(def, members, total, q);
   });
 

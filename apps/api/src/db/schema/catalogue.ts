@@ -117,7 +117,8 @@ export const product = pgTable('product', {
   ...uuidCol,
 }, (t) => [
   uniqueIndex('product_barcode_uq').on(t.barcode),
-  index('product_name_idx').on(t.name),
+  // (name, id) INCLUDE (is_active, store_ids) in SQL (migration 0004): a page of the list sorted by name is an index-only scan.
+  index('product_name_idx').on(t.name, t.id),
   index('product_updated_idx').on(t.updatedAt),
   index('product_department_idx').on(t.departmentId),
 ]);

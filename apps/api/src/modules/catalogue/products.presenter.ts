@@ -53,7 +53,15 @@ const priceJson = sql.raw(`json_build_object('id', pp.id, 'date', pp.date, 'time
  * Node CPU mapping rows; now it is one round trip and one JSON.parse).
  */
 export async function presentProductsByIds(ids: number[], ctx: ResourceCtx): Promise<Record<string, unknown>[]> {
-  if (!ids.length) return [];
+  return JSON.parse(await presentProductsJson(ids, ctx)) as Record<string, unknown>[];
+}
+
+/**
+ * The same as JSON text: a JSON array of the products in the order of `ids` (missing ones left
+ * out), each with its '@id' and '@type'. The list route sends it as it comes (no parse, no stringify).
+ */
+export async function presentProductsJson(ids: number[], ctx: ResourceCtx): Promise<string> {
+  if (!ids.length) return '[]';
   const storeIds = ctx.auth.storeIds;
   const idList = sql`${`{${ids.map((n) => Math.trunc(n)).join(',')}}`}::int[]`;
   const stores = storeIds.length
@@ -65,7 +73,7 @@ export async function presentProductsByIds(ids: number[], ctx: ResourceCtx): Pro
       where ps.product_id = "product"."id" and ps.store_id = any(${`{${storeIds.map((n) => Math.trunc(n)).join(',')}}`}::int[])), '[]'::json)`
     : sql`'[]'::json`;
   const query = sql`select coalesce(json_agg(json_build_object(
-      'id', "product"."id", 'name', "product"."name", 'sku', "product"."sku", 'barcode', "product"."barcode",
+      '@id', '/api/products/' || "product"."id", '@type', 'Product', 'id', "product"."id", 'name', "product"."name", 'sku', "product"."sku", 'barcode', "product"."barcode",
       'baseQuantity', "product"."base_quantity", 'isAvailable', "product"."is_available", 'basePrice', "product"."base_price",
       'cost', "product"."cost", 'quantity', "product"."quantity", 'purchaseUnit', "product"."purchase_unit", 'saleUnit', "product"."sale_unit",
       'manageInventory', "product"."manage_inventory", 'isActive', "product"."is_active",
@@ -86,13 +94,10 @@ export async function presentProductsByIds(ids: number[], ctx: ResourceCtx): Pro
       'prices', coalesce((select json_agg(${priceJson} order by pp.id) from product_price pp where pp.product_id = "product"."id"), '[]'::json),
       'stores', ${stores},
       'createdAt', ${iso('"product"."created_at"')}, 'updatedAt', ${iso('"product"."updated_at"')}, 'uuid', "product"."uuid"
-    )), '[]'::json)::text as page
-    from "product" where "product"."id" = any(${idList})`;
+    ) order by u.ord), '[]'::json)::text as page
+    from unnest(${idList}) with ordinality as u(id, ord) join "product" on "product"."id" = u.id`;
   const res: any = await (ctx.db as Db).execute(query);
-  const row = (res.rows ?? res)[0] as { page: string };
-  const list = JSON.parse(row.page) as Record<string, unknown>[];
-  const byId = new Map(list.map((p) => [p.id as number, p]));
-  return ids.map((id) => byId.get(id)).filter((p): p is Record<string, unknown> => p !== undefined);
+  return ((res.rows ?? res)[0] as { page: string }).page;
 }
 
 /** Presents product rows already read (same shape as presentProductsByIds). */

@@ -5,7 +5,7 @@ import {
 } from '../../db/schema/index.ts';
 import type { FilterFn, ResourceDef } from '../engine.ts';
 import { bool, exact, partial, throughPartial } from '../filters.ts';
-import { presentProducts, presentProductsByIds } from '../../modules/catalogue/products.presenter.ts';
+import { presentProducts, presentProductsByIds, presentProductsJson } from '../../modules/catalogue/products.presenter.ts';
 import { createProduct, productBody, productUpdateBody, updateProduct } from '../../modules/catalogue/products.service.ts';
 import { productVisible } from '../../modules/catalogue/shared.ts';
 
@@ -89,6 +89,7 @@ export const productsResource: ResourceDef<typeof product.$inferSelect> = {
   positionIndex: { filters: ['isActive', 'isAvailable', 'manageInventory'] },
   present: (rows, ctx) => presentProducts(rows, ctx),
   presentIds: (ids, ctx) => presentProductsByIds(ids, ctx),
+  presentIdsJson: (ids, ctx) => presentProductsJson(ids, ctx),
   create: { schema: productBody, run: (tx, input, ctx) => createProduct(tx, input, ctx) },
   update: { schema: productUpdateBody, run: (tx, id, input, ctx) => updateProduct(tx, id, input, ctx) },
 };
