@@ -41,6 +41,7 @@ export async function openDatabase(config: Pick<AppConfig, 'databaseUrl' | 'data
     // the pool discards it and the next query opens a new one.
     pool.on('error', (err) => { console.warn(`PostgreSQL idle connection error: ${err.message}`); });
     const db = drizzle(pool, { schema }) as unknown as Db;
+    txFactories.set(db, (client) => drizzle(client as any, { schema }) as unknown as Db);
     return {
       db,
       kind: 'postgres',
@@ -90,3 +91,38 @@ export async function preparedQuery<T>(q: Db | Tx, name: string, text: string, v
 
 /** A timestamp from either driver. */
 export const asDate = (v: Date | string): Date => (v instanceof Date ? v : new Date(v));
+
+/** For PostgreSQL databases: a Drizzle handle over one checked-out connection (saleTransaction). */
+const txFactories = new WeakMap<Db, (client: unknown) => Db>();
+const txHandles = new WeakMap<object, Db>();
+
+/**
+ * A transaction for the sale path: like `db.transaction`, but on PostgreSQL its BEGIN also sets
+ * `plan_cache_mode = force_generic_plan` for this transaction only, in the same round trip
+ * (`begin; set local ...` as one simple query). Every statement of a sale is a small index-driven
+ * one, so its prepared statements are planned once per connection instead of at every execution.
+ * COMMIT / ROLLBACK end it (the setting ends with it); a connection whose ROLLBACK failed is
+ * discarded, not returned to the pool. On PGlite: `db.transaction`.
+ */
+export async function saleTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const factory = txFactories.get(db);
+  const pool = (db as unknown as { session?: { client?: any } }).session?.client;
+  if (!factory || !pool || typeof pool.connect !== 'function') return db.transaction(fn);
+  const client = await pool.connect();
+  let broken: unknown;
+  try {
+    await client.query('begin; set local plan_cache_mode = force_generic_plan').catch((err: unknown) => { broken = err; throw err; });
+    let handle = txHandles.get(client);
+    if (!handle) { handle = factory(client); txHandles.set(client, handle); }
+    try {
+      const result = await fn(handle as unknown as Tx);
+      await client.query('commit');
+      return result;
+    } catch (e) {
+      await client.query('rollback').catch((err: unknown) => { broken = err; });
+      throw e;
+    }
+  } finally {
+    client.release(broken as Error | undefined);
+  }
+}

@@ -158,6 +158,17 @@ describe.runIf(engine === 'postgres')('sales under concurrency (PostgreSQL, two 
     gapFree(await numbers(mall));
   });
 
+  it('sale transactions (BEGIN with generic plans) leave no setting and no connection behind, also when they fail', async () => {
+    const bad = await Promise.all(Array.from({ length: 30 }, () => sell(0, saleBody(main, m1)))); // a terminal of another store: 422
+    expect(bad.map((r) => r.statusCode)).toEqual(Array(30).fill(422));
+    const good = await Promise.all(Array.from({ length: 30 }, () => sell(0, saleBody(main, t1))));
+    expect(good.map((r) => r.statusCode)).toEqual(Array(30).fill(201));
+    // Every pooled connection (10 asked at once) is back to the default plan mode, outside any transaction.
+    const modes = await Promise.all(Array.from({ length: 10 }, () => apps[0].db.execute(sql`select current_setting('plan_cache_mode') as m, now() = statement_timestamp() as outside, pg_sleep(0.05)`)));
+    for (const r of modes) expect(((r as any).rows ?? r)[0]).toMatchObject({ m: 'auto', outside: true });
+    gapFree(await numbers(main));
+  });
+
   it('concurrent credit sales cannot overrun a credit limit (customer row lock)', async () => {
     const [c] = await apps[0].db.insert(customer).values({ name: 'Race Credit', allowCreditSale: true, creditLimit: '100' }).returning();
     const body = saleBody(main, t1, { customerId: c.id, payments: [{ received: 20, type: { id: credit } }], total: 20, items: [{ item: { id: P.id }, quantity: 2 }] });

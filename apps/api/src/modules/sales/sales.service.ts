@@ -7,7 +7,7 @@ import { allocatePayments, changeDue, roundingAdjustment, validatePaymentAdd } f
 import { effectivePrice, variantPrice, type PriceRuleInput } from '@pos/domain/price-rules';
 import { creditCheck } from '@pos/domain/ledger';
 import { ORDER_STATUS, SALE_MESSAGES, type OrderStatus, type SaleInput } from '@pos/domain/schemas/sale';
-import { preparedQuery, type Db, type Tx } from '../../db/client.ts';
+import { preparedQuery, saleTransaction, type Db, type Tx } from '../../db/client.ts';
 import {
   customer, discount, discountStore, order, orderDiscount, orderPayment, orderProduct, orderProductTax, orderTax,
   paymentType, product, productPrice, productVariant, stockMovement, tax, taxStore,
@@ -167,6 +167,8 @@ interface PriceOptions {
   trustPaymentTypes?: boolean;
   /** Skip the client-total comparison (server-built input). */
   skipTotalCheck?: boolean;
+  /** What loadPricing would read, when already read (a sale's first statement). */
+  pricing?: Pricing;
 }
 
 function ruleOf(r: PricingProduct['rules'][number]): PriceRuleInput {
@@ -233,16 +235,26 @@ type PaymentTypeRef = Pick<typeof paymentType.$inferSelect, 'id' | 'name' | 'typ
  * rules, barcodes and the asked-for variants, and the payment types (active and linked to the
  * store, unless trusted). Money and rates come back as text (exact), as Drizzle gives them.
  */
-async function loadPricing(tx: Tx, productIds: number[], variantIds: number[], typeIds: number[], storeId: number, trustTypes: boolean) {
-  const [row] = await preparedQuery<{ products: PricingProduct[]; types: PaymentTypeRef[] }>(tx, trustTypes ? 'sale_pricing_trusted' : 'sale_pricing',
+async function loadPricing(tx: Tx, productIds: number[], variantIds: number[], typeIds: number[], storeId: number, trustTypes: boolean): Promise<Pricing> {
+  const [row] = await preparedQuery<{ products: PricingProduct[] | string; types: PaymentTypeRef[] | string }>(tx, trustTypes ? 'sale_pricing_trusted' : 'sale_pricing',
     trustTypes ? PRICING_SQL_TRUSTED : PRICING_SQL, [pgIntArray(productIds), pgIntArray(variantIds), pgIntArray(typeIds), ...(trustTypes ? [] : [storeId])]);
-  // Both drivers parse json; a string is parsed here just in case.
-  const json = <T>(v: T | string): T => (typeof v === 'string' ? JSON.parse(v) : v);
-  return { products: json(row.products), types: json(row.types) };
+  return { products: parseJson(row.products), types: parseJson(row.types) };
 }
 
-const pricingSql = (typesWhere: string) => `select
-    coalesce((select json_agg(json_build_object(
+interface Pricing { products: PricingProduct[]; types: PaymentTypeRef[] }
+
+/** Both drivers parse json; a string is parsed here just in case. */
+const parseJson = <T>(v: T | string): T => (typeof v === 'string' ? JSON.parse(v) : v);
+
+/** $1-$3 of the pricing read: product ids, asked-for variant ids, payment type ids (as priceSale derives them). */
+const pricingParams = (input: SaleInput) => [
+  pgIntArray([...new Set(input.items.map((l) => l.productId))]),
+  pgIntArray([...new Set(input.items.map((l) => l.variantId).filter((x): x is number => x != null))]),
+  pgIntArray([...new Set(input.payments.map((p) => p.typeId))]),
+];
+
+/** The products of a sale as JSON ($1 product ids, $2 asked-for variant ids). */
+const PRODUCTS_EXPR = `coalesce((select json_agg(json_build_object(
       'id', p.id, 'name', p.name, 'sku', p.sku, 'barcode', p.barcode, 'baseQuantity', p.base_quantity, 'isAvailable', p.is_available,
       'basePrice', p.base_price::text, 'cost', p.cost::text, 'saleUnit', p.sale_unit, 'purchaseUnit', p.purchase_unit,
       'manageInventory', p.manage_inventory, 'isActive', p.is_active, 'uuid', p.uuid,
@@ -257,13 +269,16 @@ const pricingSql = (typesWhere: string) => `select
       'variants', coalesce((select json_agg(json_build_object('id', v.id, 'productId', v.product_id, 'name', v.name, 'attributeName', v.attribute_name,
         'attributeValue', v.attribute_value, 'barcode', v.barcode, 'sku', v.sku, 'price', v.price::text, 'purchasePrice', v.purchase_price::text))
         from product_variant v where v.product_id = p.id and v.id = any($2::int[])), '[]')
-    )) from product p where p.id = any($1::int[])), '[]') as products,
-    coalesce((select json_agg(json_build_object('id', y.id, 'name', y.name, 'type', y.type, 'canHaveChangeDue', y.can_have_change_due))
-      from payment y where y.id = any($3::int[])${typesWhere}), '[]') as types`;
-/** Payment types active and linked to the store (or to none: shared). */
-const PRICING_SQL = pricingSql(` and y.is_active
+    )) from product p where p.id = any($1::int[])), '[]')`;
+/** The payment types as JSON ($3 ids), with a filter. */
+const typesExpr = (typesWhere: string) => `coalesce((select json_agg(json_build_object('id', y.id, 'name', y.name, 'type', y.type, 'canHaveChangeDue', y.can_have_change_due))
+      from payment y where y.id = any($3::int[])${typesWhere}), '[]')`;
+const pricingSql = (typesWhere: string) => `select ${PRODUCTS_EXPR} as products, ${typesExpr(typesWhere)} as types`;
+/** Payment types active and linked to the store $4 (or to none: shared). */
+const STORE_TYPES = ` and y.is_active
       and (exists (select 1 from payment_store l where l.payment_id = y.id and l.store_id = $4)
-        or not exists (select 1 from payment_store l where l.payment_id = y.id))`);
+        or not exists (select 1 from payment_store l where l.payment_id = y.id))`;
+const PRICING_SQL = pricingSql(STORE_TYPES);
 /** A full refund mirrors the original's payment types even if since deactivated. */
 const PRICING_SQL_TRUSTED = pricingSql('');
 
@@ -290,7 +305,7 @@ async function priceSale(tx: Tx, input: SaleInput, opt: PriceOptions): Promise<P
   const productIds = [...new Set(input.items.map((l) => l.productId))];
   const variantIds = [...new Set(input.items.map((l) => l.variantId).filter((x): x is number => x != null))];
   const typeIds = [...new Set(input.payments.map((p) => p.typeId))];
-  const { products, types } = await loadPricing(tx, productIds, variantIds, typeIds, storeId, Boolean(opt.trustPaymentTypes));
+  const { products, types } = opt.pricing ?? await loadPricing(tx, productIds, variantIds, typeIds, storeId, Boolean(opt.trustPaymentTypes));
   const variants = products.flatMap((p) => p.variants);
   const pTaxes = products.flatMap((p) => p.taxes.map((t) => ({ productId: p.id, t })));
   const productBy = new Map(products.map((p) => [p.id, p]));
@@ -668,20 +683,19 @@ async function writeContent(tx: Tx, orderId: number, priced: PricedSale): Promis
 }
 
 /**
- * A sale's header ($1 store, $3 user, $4 status, $5 held, $6 client id, $7 request hash) with its
- * terminal ($2) when it belongs to the store (else NULL: the caller answers 422 and rolls back),
- * and the store / terminal rows for the answer. Also switches the rest of the transaction to
- * generic plans: every statement of a sale is a small index-driven one, so its prepared statements
- * are planned once per connection instead of at every execution (the pricing read spent 0.25 ms
- * planning for 0.2 ms of work). Transaction-local: reset at COMMIT / ROLLBACK.
+ * A sale's first statement: its header ($4 store, $6 user, $7 status, $8 held, $9 client id, $10
+ * request hash) with its terminal ($5) when it belongs to the store (else NULL: the caller answers
+ * 422 and rolls back), the store / terminal rows for the answer, and everything pricing reads
+ * ($1 products, $2 variants, $3 payment types): one round trip. Runs in a saleTransaction (generic
+ * plans: planned once per connection).
  */
-const HEADER_PLACE_SQL = `with h as (
+const HEADER_PRICING_SQL = `with h as (
     insert into "order" (store_id, terminal_id, user_id, status, is_suspended, client_id, request_hash)
-    values ($1, (select t.id from terminal t where t.id = $2 and t.store_id = $1), $3, $4, $5, $6, $7)
+    values ($4, (select t.id from terminal t where t.id = $5 and t.store_id = $4), $6, $7, $8, $9, $10)
     returning id, terminal_id, created_at, updated_at, uuid)
-  select set_config('plan_cache_mode', 'force_generic_plan', true) as "planMode", h.id, h.created_at::text as "createdAt",
-    h.updated_at::text as "updatedAt", h.uuid, t.id as "terminalId", t.code, t.description, s.name as "storeName", s.location as "storeLocation"
-  from h left join terminal t on t.id = h.terminal_id join store s on s.id = $1::int`;
+  select h.id, h.created_at::text as "createdAt", h.updated_at::text as "updatedAt", h.uuid, t.id as "terminalId", t.code, t.description,
+    s.name as "storeName", s.location as "storeLocation", ${PRODUCTS_EXPR} as products, ${typesExpr(STORE_TYPES)} as types
+  from h left join terminal t on t.id = h.terminal_id join store s on s.id = $4::int`;
 /** A return's header ($1-$8); the figures come with the last statement (FINISH_SQL). */
 const HEADER_SQL = `insert into "order" (store_id, terminal_id, user_id, status, is_suspended, client_id, request_hash, returned_from_id)
   values ($1, $2, $3, $4, $5, $6, $7, $8)
@@ -830,11 +844,14 @@ async function createSaleTx(tx: Tx, input: SaleInput, actor: AuthInfo, clientId:
     // second submission with the same client id waits here for the first to commit, then fails on
     // the unique index and is answered with the first result (createSale).
     if (!actor.storeIds.includes(input.storeId)) throw validationError([{ propertyPath: 'store', message: notFoundRef('Store', input.storeId) }]);
-    const [h] = await preparedQuery<{ id: number; createdAt: string; updatedAt: string; uuid: string; terminalId: number | null; code: string; description: string | null; storeName: string; storeLocation: string | null }>(
-      tx, 'sale_header_place', HEADER_PLACE_SQL, [input.storeId, input.terminalId, actor.userId, input.status, held, clientId, opts.requestHash]);
+    const [h] = await preparedQuery<{
+      id: number; createdAt: string; updatedAt: string; uuid: string; terminalId: number | null; code: string; description: string | null;
+      storeName: string; storeLocation: string | null; products: PricingProduct[] | string; types: PaymentTypeRef[] | string;
+    }>(tx, 'sale_header_pricing', HEADER_PRICING_SQL, [...pricingParams(input), input.storeId, input.terminalId, actor.userId, input.status, held, clientId, opts.requestHash]);
     if (h.terminalId == null) throw validationError([{ propertyPath: 'terminal', message: notFoundRef('Terminal', input.terminalId) }]);
     const place = { terminal: { id: h.terminalId, code: h.code, description: h.description }, store: { id: input.storeId, name: h.storeName, location: h.storeLocation } };
-    return writeSale(tx, input, actor, opts, now, null, place, headerRow(h, input, actor, clientId, opts.requestHash, held, null));
+    const pricing = { products: parseJson(h.products), types: parseJson(h.types) };
+    return writeSale(tx, input, actor, opts, now, null, place, headerRow(h, input, actor, clientId, opts.requestHash, held, null), pricing);
   }
   const place = await checkStoreTerminal(tx, input, actor);
   let original: OriginalOrder | null = null;
@@ -885,12 +902,12 @@ function headerRow(ins: { id: number; createdAt: string; updatedAt: string; uuid
 
 /** Prices the sale, moves its stock, writes its content and, last, its number (one transaction). */
 async function writeSale(tx: Tx, input: SaleInput, actor: AuthInfo, opts: SaleOptions & { trustPaymentTypes?: boolean; skipTotalCheck?: boolean },
-  now: Date, original: OriginalOrder | null, place: Place, hdr: OrderRow): Promise<SaleResult> {
+  now: Date, original: OriginalOrder | null, place: Place, hdr: OrderRow, pricing?: Pricing): Promise<SaleResult> {
   const held = input.status === ORDER_STATUS.ON_HOLD;
 
   const priced = await priceSale(tx, input, {
     storeId: input.storeId, now, status: input.status, original,
-    trustPaymentTypes: opts.trustPaymentTypes, skipTotalCheck: opts.skipTotalCheck,
+    trustPaymentTypes: opts.trustPaymentTypes, skipTotalCheck: opts.skipTotalCheck, pricing,
   });
   const completed = input.status === ORDER_STATUS.COMPLETED;
   if (completed) await applySaleStock(tx, hdr.id, input.storeId, priced.lines, original ? 'return' : 'sale', actor.userId);
@@ -936,7 +953,7 @@ export async function createSale(db: Db, input: SaleInput, actor: AuthInfo, opts
     if (prior) return replay(prior, opts.requestHash, actor);
   }
   try {
-    return await withRetry(() => db.transaction((tx) => createSaleTx(tx, input, actor, clientId, opts)));
+    return await withRetry(() => saleTransaction(db, (tx) => createSaleTx(tx, input, actor, clientId, opts)));
   } catch (e) {
     if (e instanceof Replay) return { id: e.id, replayed: true };
     // A key already stored answers with its order, whatever this submission's own faults (a
