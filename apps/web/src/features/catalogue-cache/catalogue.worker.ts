@@ -19,7 +19,8 @@ scope.onmessage = (event: MessageEvent<SyncRequest>) => {
   const msg = event.data;
   queue = queue.then(async () => {
     try {
-      scope.postMessage(await handleSyncRequest(sync, msg));
+      // Products of a full load go out in batches while the rest is decoded.
+      scope.postMessage(await handleSyncRequest(sync, msg, fetch, (products) => scope.postMessage({ id: msg.id, type: 'batch', products })));
     } catch (e) {
       scope.postMessage({ id: msg.id, type: 'error', status: 0, message: e instanceof Error ? e.message : String(e) });
     }

@@ -27,6 +27,7 @@ export class WorkerProductSource implements ProductSource {
   private local: ProductSync | null = null;
   private seq = 0;
   private waiting = new Map<number, Pending>();
+  private batches = new Map<number, Product[][]>();
   /** Cache writes run one after the other, in the order of the answers. */
   private writes: Promise<void> = Promise.resolve();
 
@@ -38,9 +39,20 @@ export class WorkerProductSource implements ProductSource {
       try {
         this.worker = new Worker(new URL('./catalogue.worker.ts', import.meta.url), { type: 'module' });
         this.worker.onmessage = (e: MessageEvent<SyncReply>) => {
-          const done = this.waiting.get(e.data.id);
-          this.waiting.delete(e.data.id);
-          done?.(e.data);
+          const reply = e.data;
+          if (reply.type === 'batch') {
+            // Copied on arrival (the worker decodes the next batch meanwhile), joined at the end.
+            const list = this.batches.get(reply.id);
+            if (list) list.push(reply.products);
+            else this.batches.set(reply.id, [reply.products]);
+            return;
+          }
+          const batches = this.batches.get(reply.id);
+          this.batches.delete(reply.id);
+          if (batches && reply.type === 'update' && reply.update) reply.update.products = batches.flat();
+          const done = this.waiting.get(reply.id);
+          this.waiting.delete(reply.id);
+          done?.(reply);
         };
       } catch {
         this.worker = null;
@@ -82,7 +94,8 @@ export class WorkerProductSource implements ProductSource {
       if (reply.status === 401 && token && typeof window !== 'undefined') window.dispatchEvent(new CustomEvent(SESSION_EXPIRED_EVENT, { detail: error }));
       throw error;
     }
-    const update = reply.update!;
+    if (reply.type !== 'update' || !reply.update) throw new Error('The catalogue worker gave no update');
+    const update = reply.update;
     if (update.persist) this.persist(update.persist);
     return update;
   }

@@ -14,6 +14,9 @@ import {
 } from '@pos/domain/catalogue-sync';
 import type { Product } from './types';
 
+/** The till reads neither `@type` nor a variant's `product` IRI: not decoded (fewer strings to post). */
+const LEAN = { lean: true } as const;
+
 /** Ids per cache chunk: ~250 KB of JSON for 1,024 products. */
 export const CHUNK_SPAN = 1024;
 export const chunkOf = (id: number) => Math.floor(id / CHUNK_SPAN);
@@ -67,18 +70,29 @@ export class ProductSync {
     return this.header && userId !== null && this.header.userId === userId ? this.header.cursor : null;
   }
 
-  /** Rebuilds from the offline cache (the header and every chunk's JSON). */
-  restore(header: string, chunks: string[]): ProductUpdate | null {
+  /**
+   * Rebuilds from the offline cache (the header and every chunk's JSON, chunks in id order). With
+   * `emit`, products go out in batches as each chunk is parsed and decoded (the main thread copies
+   * one batch while the next is decoded) and the returned update carries none.
+   */
+  restore(header: string, chunks: string[], emit?: Emit): ProductUpdate | null {
     const h = JSON.parse(header) as SyncHeader;
     if (h.format !== SYNC_FORMAT) return null;
     this.rows.clear();
-    for (const json of chunks) for (const row of JSON.parse(json) as ProductRow[]) this.rows.set(row[P.id], row);
     this.setHeader(h);
-    return { full: true, products: this.decodeAll(), removed: [], indexChanged: true, persist: null };
+    const batch = new Batcher(emit);
+    for (const json of chunks) {
+      const rows = (JSON.parse(json) as ProductRow[]).sort((a, b) => a[P.id] - b[P.id]);
+      for (const row of rows) {
+        this.rows.set(row[P.id], row);
+        batch.add(decodeProduct(row, this.ctx!, LEAN) as unknown as Product);
+      }
+    }
+    return { full: true, products: batch.done(), removed: [], indexChanged: true, persist: null };
   }
 
-  /** Applies a server answer: a full catalogue replaces everything, a delta is merged. */
-  apply(payload: SyncPayload): ProductUpdate {
+  /** Applies a server answer: a full catalogue replaces everything, a delta is merged. `emit`: as for restore. */
+  apply(payload: SyncPayload, emit?: Emit): ProductUpdate {
     if (payload.format !== SYNC_FORMAT) throw new Error(`Unknown catalogue format ${String(payload.format)}`);
     const header: SyncHeader = { format: payload.format, cursor: payload.cursor, userId: payload.userId, dict: payload.dict };
     if (payload.full) {
@@ -93,8 +107,8 @@ export class ProductSync {
         else chunks.set(key, [row]);
       }
       return {
-        full: true, products: this.decodeAll(), removed: [], indexChanged: true,
-        persist: { replaceAll: true, header: JSON.stringify(header), chunks: [...chunks].map(([key, rows]) => ({ key, json: JSON.stringify(rows) })), drop: [] },
+        full: true, products: this.decodeAll(emit), removed: [], indexChanged: true,
+        persist: { replaceAll: true, header: JSON.stringify(header), chunks: [...chunks].sort((a, b) => a[0] - b[0]).map(([key, rows]) => ({ key, json: JSON.stringify(rows.sort((x, y) => x[P.id] - y[P.id])) })), drop: [] },
       };
     }
     const before = new Map<number, string>();
@@ -106,10 +120,10 @@ export class ProductSync {
     const dictChanged = this.setHeader(header);
     const touched = new Set([...changed, ...removed].map(chunkOf));
     const persist = this.plan(touched, header);
-    if (dictChanged) return { full: true, products: this.decodeAll(), removed: [], indexChanged: true, persist };
+    if (dictChanged) return { full: true, products: this.decodeAll(emit), removed: [], indexChanged: true, persist };
     const indexChanged = removed.length > 0 || changed.some((id) => before.get(id) !== indexKey(this.rows.get(id)!));
     const ctx = this.ctx!;
-    return { full: false, products: changed.map((id) => decodeProduct(this.rows.get(id)!, ctx) as unknown as Product), removed, indexChanged, persist };
+    return { full: false, products: changed.map((id) => decodeProduct(this.rows.get(id)!, ctx, LEAN) as unknown as Product), removed, indexChanged, persist };
   }
 
   private plan(touched: Set<number>, header: SyncHeader): PersistPlan | null {
@@ -135,11 +149,36 @@ export class ProductSync {
     return true;
   }
 
-  private decodeAll(): Product[] {
+  private decodeAll(emit?: Emit): Product[] {
     const ctx = this.ctx!;
-    const out: Product[] = [];
-    for (const row of [...this.rows.values()].sort((a, b) => a[P.id] - b[P.id])) out.push(decodeProduct(row, ctx) as unknown as Product);
-    return out;
+    const batch = new Batcher(emit);
+    for (const row of [...this.rows.values()].sort((a, b) => a[P.id] - b[P.id])) batch.add(decodeProduct(row, ctx, LEAN) as unknown as Product);
+    return batch.done();
+  }
+}
+
+/** Receives decoded products in batches (see ProductSync.restore). */
+export type Emit = (products: Product[]) => void;
+
+/** Products per batch posted to the main thread. */
+export const BATCH = 10_000;
+
+/** Collects products; with an emitter, hands them out every BATCH and keeps none. */
+class Batcher {
+  private list: Product[] = [];
+  constructor(private readonly emit?: Emit) {}
+  add(p: Product) {
+    this.list.push(p);
+    if (this.emit && this.list.length >= BATCH) this.flush();
+  }
+  private flush() {
+    if (this.list.length) this.emit!(this.list);
+    this.list = [];
+  }
+  done(): Product[] {
+    if (!this.emit) return this.list;
+    this.flush();
+    return [];
   }
 }
 
@@ -152,18 +191,20 @@ export type SyncRequest =
   | { id: number; type: 'reset' };
 
 export type SyncReply =
+  /** Products of a full update, ahead of the update itself (which then carries none). */
+  | { id: number; type: 'batch'; products: Product[] }
   | { id: number; type: 'update'; update: ProductUpdate | null }
   /** status null: no answer (offline, server down). */
   | { id: number; type: 'error'; status: number | null; message: string };
 
 /** Handles one request; shared by the worker and the in-thread fallback. */
-export async function handleSyncRequest(sync: ProductSync, msg: SyncRequest, fetchImpl: typeof fetch = fetch): Promise<SyncReply> {
+export async function handleSyncRequest(sync: ProductSync, msg: SyncRequest, fetchImpl: typeof fetch = fetch, emit?: Emit): Promise<SyncReply> {
   if (msg.type === 'reset') {
     sync.rows.clear();
     sync.header = null;
     return { id: msg.id, type: 'update', update: null };
   }
-  if (msg.type === 'restore') return { id: msg.id, type: 'update', update: sync.restore(msg.header, msg.chunks) };
+  if (msg.type === 'restore') return { id: msg.id, type: 'update', update: sync.restore(msg.header, msg.chunks, emit) };
   const since = sync.cursorFor(msg.userId);
   const url = since ? `${msg.url}?since=${encodeURIComponent(since)}` : msg.url;
   let res: Response;
@@ -183,5 +224,5 @@ export async function handleSyncRequest(sync: ProductSync, msg: SyncRequest, fet
     // A connection cut half way through the body: no answer.
     return { id: msg.id, type: 'error', status: null, message: e instanceof Error ? e.message : String(e) };
   }
-  return { id: msg.id, type: 'update', update: sync.apply(payload) };
+  return { id: msg.id, type: 'update', update: sync.apply(payload, emit) };
 }
