@@ -470,7 +470,7 @@ async function main() {
     else await dropAll();
   }
   // A partial run (--db / --only) does not replace the full results the report is built from.
-  writeResults(dbArg || only ? 'api-partial.json' : 'api.json', metrics, extra);
+  writeResults(dbArg || only ? `api-partial${only ? `-${only.join('+')}` : ''}.json` : 'api.json', metrics, extra);
   for (const m of metrics) log(`${m.id}: median ${m.median} p95 ${m.p95} ${m.unit}${m.skipped ? ` (not measured: ${m.skipped})` : ''}`);
 }
 
