@@ -9,6 +9,7 @@
  * The spec's `list` table stays (empty) for readers that look for it.
  */
 import Dexie, { type Table } from 'dexie';
+import { HEADER_RECORD } from './product-sync';
 import type { Device, Discount, PaymentType, Product, Setting, Tax } from './types';
 
 export const CACHE_DB_NAME = 'pos application';
@@ -28,8 +29,8 @@ export interface ProductChunk {
   json: string;
 }
 
-/** The chunk record holding the sync header. */
-export const HEADER_KEY = -1;
+/** The chunk record holding the sync header (the worker reads it without Dexie: product-sync.ts). */
+export const HEADER_KEY = HEADER_RECORD;
 
 export class CacheDb extends Dexie {
   list!: Table<Product, number>;

@@ -75,13 +75,12 @@ export class WorkerProductSource implements ProductSource {
   }
 
   async fromCache(): Promise<Product[] | null> {
-    const records = await this.db.productChunks.toArray();
-    const header = records.find((r) => r.key === HEADER_KEY);
-    if (!header) return null;
-    const { userId } = JSON.parse(header.json) as { userId?: number };
-    if (userId !== this.userId()) return null;
-    const reply = await this.request({ type: 'restore', header: header.json, chunks: records.filter((r) => r.key !== HEADER_KEY).map((r) => r.json) });
-    return reply.type === 'update' && reply.update ? reply.update.products : null;
+    // The worker reads and decodes the cache itself; only finished products come back.
+    const reply = await this.request({ type: 'restore-idb', dbName: this.db.name });
+    if (reply.type !== 'update' || !reply.update) return null;
+    // Another user's catalogue: not shown (the next sync, a full one, replaces it in the worker).
+    if (reply.userId !== this.userId()) return null;
+    return reply.update.products;
   }
 
   async sync(): Promise<ProductUpdate> {

@@ -186,6 +186,8 @@ class Batcher {
 
 export type SyncRequest =
   | { id: number; type: 'restore'; header: string; chunks: string[] }
+  /** Restore straight from IndexedDB (database `dbName`, table productChunks): nothing crosses the main thread but products. */
+  | { id: number; type: 'restore-idb'; dbName: string }
   /** `url` without a query: the worker adds ?since= when it holds this user's catalogue. */
   | { id: number; type: 'sync'; url: string; token: string | null; userId: number | null }
   | { id: number; type: 'reset' };
@@ -193,9 +195,37 @@ export type SyncRequest =
 export type SyncReply =
   /** Products of a full update, ahead of the update itself (which then carries none). */
   | { id: number; type: 'batch'; products: Product[] }
-  | { id: number; type: 'update'; update: ProductUpdate | null }
+  | { id: number; type: 'update'; update: ProductUpdate | null; /** restore-idb: whose catalogue the cache held */ userId?: number }
   /** status null: no answer (offline, server down). */
   | { id: number; type: 'error'; status: number | null; message: string };
+
+/** Key of the header record in productChunks (cache-db.ts HEADER_KEY; not imported: the worker stays without Dexie). */
+export const HEADER_RECORD = -1;
+
+/**
+ * Every record of the productChunks table, read with plain IndexedDB (the worker carries no
+ * Dexie; cache-db.ts owns the schema). A database without the table (never written, or an older
+ * version still to be upgraded by the page) reads as empty; the connection is closed at once and
+ * also when the page asks for an upgrade.
+ */
+export function readChunks(dbName: string): Promise<Array<{ key: number; json: string }>> {
+  return new Promise((resolve) => {
+    if (typeof indexedDB === 'undefined') return resolve([]);
+    const open = indexedDB.open(dbName);
+    open.onerror = () => resolve([]);
+    open.onblocked = () => resolve([]);
+    // No database yet: do not create one (the page creates it with its schema).
+    open.onupgradeneeded = () => { open.transaction?.abort(); resolve([]); };
+    open.onsuccess = () => {
+      const db = open.result;
+      db.onversionchange = () => db.close();
+      if (!db.objectStoreNames.contains('productChunks')) { db.close(); return resolve([]); }
+      const req = db.transaction('productChunks', 'readonly').objectStore('productChunks').getAll();
+      req.onsuccess = () => { db.close(); resolve(req.result as Array<{ key: number; json: string }>); };
+      req.onerror = () => { db.close(); resolve([]); };
+    };
+  });
+}
 
 /** Handles one request; shared by the worker and the in-thread fallback. */
 export async function handleSyncRequest(sync: ProductSync, msg: SyncRequest, fetchImpl: typeof fetch = fetch, emit?: Emit): Promise<SyncReply> {
@@ -205,6 +235,14 @@ export async function handleSyncRequest(sync: ProductSync, msg: SyncRequest, fet
     return { id: msg.id, type: 'update', update: null };
   }
   if (msg.type === 'restore') return { id: msg.id, type: 'update', update: sync.restore(msg.header, msg.chunks, emit) };
+  if (msg.type === 'restore-idb') {
+    const records = await readChunks(msg.dbName);
+    const header = records.find((r) => r.key === HEADER_RECORD);
+    if (!header) return { id: msg.id, type: 'update', update: null };
+    const { userId } = JSON.parse(header.json) as SyncHeader;
+    const chunks = records.filter((r) => r.key !== HEADER_RECORD).sort((a, b) => a.key - b.key).map((r) => r.json);
+    return { id: msg.id, type: 'update', update: sync.restore(header.json, chunks, emit), userId };
+  }
   const since = sync.cursorFor(msg.userId);
   const url = since ? `${msg.url}?since=${encodeURIComponent(since)}` : msg.url;
   let res: Response;
