@@ -240,3 +240,31 @@ test('take an order in order mode, then settle it in payment mode', async ({ pag
   await page.getByRole('button', { name: /^Mode:/ }).click();
   await page.getByRole('dialog', { name: 'Select a mode' }).getByRole('button', { name: 'Pos' }).click();
 });
+
+test('a product changed on the server reaches the running till without a reload (issue 10)', async ({ page, request }) => {
+  const login = await request.post('/api/auth/login_check', { data: { username: 'admin', password: 'admin' } });
+  const headers = { authorization: `Bearer ${(await login.json()).token}` };
+  const milk = (await (await request.get(`/api/products?barcode=${MILK}`, { headers })).json())['hydra:member'][0];
+  await openTill(page);
+  await page.evaluate(() => { (window as unknown as { sameDocument: boolean }).sameDocument = true; });
+  const renamed = `Milk Renamed ${Date.now()}`;
+  try {
+    const put = await request.put(`/api/products/${milk.id}`, { headers, data: { name: renamed, basePrice: '12.34' } });
+    expect(put.status()).toBe(200);
+    // Within the issue's 10 s: the item search finds the new name...
+    await page.getByTestId('scan-input').focus();
+    await page.keyboard.press('Control+f');
+    const search = page.getByRole('dialog', { name: /Search items/ });
+    await search.getByRole('combobox').fill(renamed);
+    await expect(search.getByRole('option').filter({ hasText: renamed })).toBeVisible({ timeout: 10_000 });
+    await page.keyboard.press('Escape');
+    // ...and a scan sells it under that name at the new price.
+    await scan(page, MILK);
+    await expect(rows(page).first()).toContainText(renamed);
+    await expect(rows(page).first().getByLabel(`Rate of ${renamed}`)).toHaveValue('12.34');
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    await page.getByRole('button', { name: 'Clear' }).click();
+  } finally {
+    await request.put(`/api/products/${milk.id}`, { headers, data: { name: milk.name, basePrice: String(milk.basePrice) } });
+  }
+});

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, lazy, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
@@ -77,15 +77,19 @@ export function PosRoute() {
 
   useCatalogueLoader();
   // The list the search index and facets are built from: it changes when names, prices, stores or
-  // groupings change, not for a stock-only delta (current objects are in byId).
-  const products = useCatalogue((s) => s.indexed);
+  // groupings change, not for a stock-only delta (current objects are in byId). Deferred: the till
+  // paints a new catalogue (scannable at once) before the store filter, the facets and the search
+  // index of 100,000 products are rebuilt in a background render.
+  const indexedNow = useCatalogue((s) => s.indexed);
+  const indexVersionNow = useCatalogue((s) => s.indexVersion);
+  const current = useMemo(() => ({ products: indexedNow, version: indexVersionNow }), [indexedNow, indexVersionNow]);
+  const { products, version } = useDeferredValue(current);
   const taxes = useCatalogue((s) => s.catalogue.taxes);
   const discounts = useCatalogue((s) => s.catalogue.discounts);
   const paymentTypes = useCatalogue((s) => s.catalogue.paymentTypes);
   const settings = useCatalogue((s) => s.catalogue.settings);
   const byId = useCatalogue((s) => s.byId);
   const scanLookup = useCatalogue((s) => s.scan);
-  const version = useCatalogue((s) => s.indexVersion);
 
   // What this till may sell: the store's and terminal's products (indexes built once per load).
   const visible = useMemo(() => products.filter((p) => isVisibleAt(p, storeId, terminalId)), [products, storeId, terminalId]);
