@@ -10,6 +10,8 @@ UPDATE "product" p SET "store_ids" = s.ids
 -- linking the same product to two stores both land.
 CREATE FUNCTION "product_store_ids_added"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  -- Every sale upserts its store rows: nothing inserted (the usual case) costs one probe, no UPDATE.
+  IF NOT EXISTS (SELECT 1 FROM added) THEN RETURN NULL; END IF;
   UPDATE "product" p SET "store_ids" = (SELECT array_agg(DISTINCT x ORDER BY x) FROM unnest(p."store_ids" || n.ids) AS x)
     FROM (SELECT "product_id", array_agg("store_id") AS ids FROM added GROUP BY "product_id") n
     WHERE p."id" = n."product_id" AND NOT (p."store_ids" @> n.ids);
@@ -18,6 +20,7 @@ END $$;
 --> statement-breakpoint
 CREATE FUNCTION "product_store_ids_removed"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  IF NOT EXISTS (SELECT 1 FROM removed) THEN RETURN NULL; END IF;
   UPDATE "product" p SET "store_ids" = array(SELECT x FROM unnest(p."store_ids") AS x WHERE NOT (x = ANY (r.ids)) ORDER BY x)
     FROM (SELECT "product_id", array_agg("store_id") AS ids FROM removed GROUP BY "product_id") r
     WHERE p."id" = r."product_id" AND p."store_ids" && r.ids;
