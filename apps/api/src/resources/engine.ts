@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { Column, and, asc, desc, eq, inArray, is, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { ZodType } from 'zod';
 import { notFound, validationError } from '@pos/domain/errors';
 import type { Db, Tx } from '../db/client.ts';
 import { caller, type Access, type AuthInfo } from '../plugins/auth.ts';
 import { fromZod } from '../plugins/errors.ts';
-import { pageByPositions } from './position-index.ts';
+import { pageByPositions, type ListOrder } from './position-index.ts';
 
 /**
  * The generic list/item engine. A plain resource is a short ResourceDef; the engine gives it the
@@ -35,10 +35,11 @@ export interface ResourceDef<Row extends { id: number } = any> {
   /** Turn rows into wire objects (batch-load relations here). */
   present: (rows: Row[], ctx: ResourceCtx) => Promise<Record<string, unknown>[]>;
   /**
-   * Lists in id order filtered only on these parameters (besides the store scope) page through the
-   * position index (position-index.ts). Only for filters on columns the list_version triggers watch.
+   * Lists filtered only on these parameters (besides the store scope), in id order or sorted
+   * ascending by one of `sorts` (NOT NULL text columns), page through the position index
+   * (position-index.ts). Only for columns the list_version triggers watch.
    */
-  positionIndex?: { filters: string[] };
+  positionIndex?: { filters: string[]; sorts?: string[] };
   /** Presents straight from ids (in that order), for presenters that read everything themselves: the list skips reading the rows. */
   presentIds?: (ids: number[], ctx: ResourceCtx) => Promise<Record<string, unknown>[]>;
   /** The same as a JSON array text whose members carry their '@id' and '@type': the list route sends it untouched. */
@@ -147,26 +148,37 @@ export async function listIds(def: ResourceDef, q: ListQuery, ctx: ResourceCtx):
   }
   const where = conds.length ? and(...conds) : undefined;
   const orderBy: SQL[] = [];
+  const sorted: { key: string; dir: 'asc' | 'desc'; by: PgColumn | SQL }[] = [];
   for (const o of q.order) {
     const entry = Object.entries(def.sorts ?? {}).find(([k]) => norm(k) === norm(o.key));
-    if (entry) orderBy.push(o.dir === 'asc' ? asc(entry[1] as PgColumn) : desc(entry[1] as PgColumn));
+    if (!entry) continue;
+    orderBy.push(o.dir === 'asc' ? asc(entry[1] as PgColumn) : desc(entry[1] as PgColumn));
+    sorted.push({ key: entry[0], dir: o.dir, by: entry[1] });
   }
-  const byIdOnly = orderBy.length === 0;
   orderBy.push(asc(def.table.id));
   const db = ctx.db as any;
   const positions = def.positionIndex;
   const indexed = !!positions && applied.every((a) => positions.filters.includes(a.slice(0, a.indexOf('='))));
-  const key = `${def.path}|stores=${ctx.auth.storeIds.join(',')}|${applied.sort().join('&')}`;
+  // Orders the position index can page: by id, or by one of its text columns ascending (then id).
+  let order: ListOrder | null = null;
+  if (!sorted.length) order = { by: 'id' };
+  else if (sorted.length === 1 && sorted[0].dir === 'asc' && positions?.sorts?.includes(sorted[0].key) && is(sorted[0].by, Column)) {
+    order = { by: sorted[0].by as PgColumn, name: sorted[0].key };
+  }
+  const base = `${def.path}|stores=${ctx.auth.storeIds.join(',')}|${applied.sort().join('&')}`;
   const offset = (q.page - 1) * q.itemsPerPage;
   let paged: { total: number; ids: number[] } | null = null;
-  if (indexed && byIdOnly && q.itemsPerPage > 0) paged = await pageByPositions(ctx.db, def.table, where, key, offset, q.itemsPerPage);
+  if (indexed && order && q.itemsPerPage > 0) {
+    paged = await pageByPositions(ctx.db, def.table, order, where, order.by === 'id' ? base : `${base}|order=${order.name}`, offset, q.itemsPerPage);
+  }
+  const key = base;
   // Otherwise the count (from the position index when the filters allow: the total does not depend
   // on the order) and the page's ids at once (two connections on PostgreSQL). The page is found by
   // id alone, so a deep page walks a narrow index (index-only where the table has a covering one,
   // e.g. product_name_idx) instead of fetching every skipped row; then only the page's rows are read.
   const [[{ count }], pageIds] = paged ? [[{ count: paged.total }], paged.ids.map((id) => ({ id }))] : await Promise.all([
     indexed
-      ? pageByPositions(ctx.db, def.table, where, key, 0, 0).then(async (r) => (r ? [{ count: r.total }] : db.select({ count: sql<number>`count(*)::int` }).from(def.table).where(where)))
+      ? pageByPositions(ctx.db, def.table, { by: 'id' }, where, key, 0, 0).then(async (r) => (r ? [{ count: r.total }] : db.select({ count: sql<number>`count(*)::int` }).from(def.table).where(where)))
       : db.select({ count: sql<number>`count(*)::int` }).from(def.table).where(where),
     q.itemsPerPage === 0 ? Promise.resolve([]) : db.select({ id: def.table.id }).from(def.table).where(where)
       .orderBy(...orderBy).limit(q.itemsPerPage).offset(offset),

@@ -106,6 +106,36 @@ describe('product list through the position index', () => {
     expect(withNew.ids).toEqual(await expected([1], 'is_active'));
   });
 
+  it('pages the list sorted by name the same way, and follows a rename at once', async () => {
+    const byName = async (storeIds: number[] | 'all', where = 'true') => {
+      const scope = storeIds === 'all' ? 'true' : `(not exists (select 1 from product_store ps where ps.product_id = p.id)
+        or exists (select 1 from product_store ps where ps.product_id = p.id and ps.store_id in (${storeIds.join(',')})))`;
+      return rowsOf(await t.app.db.execute(sql.raw(`select id from product p where ${scope} and ${where} order by name, id`))).map((r) => Number(r.id));
+    };
+    for (const size of [7, 100]) {
+      expect((await walk(admin, size, '&order[name]=asc')).ids).toEqual(await byName('all'));
+      expect((await walk(till, size, '&order[name]=asc&isActive=true')).ids).toEqual(await byName([1], 'is_active'));
+    }
+    // The product standing on a mark gets a name with quotes and a backslash (stored in the mark).
+    const list = await byName('all');
+    const onMark = list[MARK_EVERY];
+    const [{ name }] = rowsOf(await t.app.db.execute(sql`select name from product where id = ${onMark}`));
+    const v0 = await version();
+    expect((await admin.put(`/api/products/${onMark}`, { name: `${name} "x\\y"` })).statusCode).toBe(200);
+    expect(await version()).toBeGreaterThan(v0);
+    expect((await walk(admin, 100, '&order[name]=asc')).ids).toEqual(await byName('all'));
+    const entries = rowsOf(await t.app.db.execute(sql`select mark_texts from list_index where key like '%order=name%' and version = (select v from list_version)`));
+    expect(entries.some((e) => (e.mark_texts as string[]).includes(`${name} "x\\y"`))).toBe(true);
+    // A rename that moves a product to the front of the list.
+    expect((await admin.put(`/api/products/${list.at(-1)}`, { name: '0000 First Now' })).statusCode).toBe(200);
+    const after = await walk(admin, 100, '&order[name]=asc');
+    expect(after.ids[0]).toBe(list.at(-1));
+    expect(after.ids).toEqual(await byName('all'));
+    // Descending is paged the plain way, and right.
+    const desc = await walk(admin, 100, '&order[name]=desc');
+    expect(desc.ids).toEqual(rowsOf(await t.app.db.execute(sql`select id from product order by name desc, id`)).map((r) => Number(r.id)));
+  });
+
   it('is not thrown away by a sale, a price edit or a stock count', async () => {
     await walk(till, 100, '&isActive=true');
     const v0 = await version();

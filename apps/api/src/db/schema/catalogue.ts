@@ -243,7 +243,7 @@ export const device = pgTable('device', {
 
 /**
  * Change counter of what the product list's positions depend on (product rows coming and going,
- * is_active / is_available / manage_inventory / store_ids changing, stores coming and going), bumped
+ * is_active / is_available / manage_inventory / store_ids / name changing, stores coming and going), bumped
  * by triggers (migration 0003). One row; a writer holds it only for those (rare, back-office) changes.
  */
 export const listVersion = pgTable('list_version', {
@@ -262,5 +262,7 @@ export const listIndex = pgTable('list_index', {
   version: bigint('version', { mode: 'number' }).notNull(),
   total: integer('total').notNull(),
   marks: integer('marks').array().notNull(),
+  /** For lists sorted by a text column: that column's value at each mark (the mark is the pair). */
+  markTexts: text('mark_texts').array(),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });

@@ -84,9 +84,9 @@ export const productsResource: ResourceDef<typeof product.$inferSelect> = {
     'taxes.name': firstName(productTax, tax),
   },
   scope: (ctx) => productVisible(product.id, ctx.auth.storeIds),
-  // The till's reference call (?isActive=true, id order) and the plain list: paged through the
-  // position index, so page 1,000 of 100,000 products costs what page 1 costs.
-  positionIndex: { filters: ['isActive', 'isAvailable', 'manageInventory'] },
+  // The till's reference call (?isActive=true, id order), the plain list and the back office's
+  // list by name: paged through the position index, so page 1,000 of 100,000 costs what page 1 costs.
+  positionIndex: { filters: ['isActive', 'isAvailable', 'manageInventory'], sorts: ['name'] },
   present: (rows, ctx) => presentProducts(rows, ctx),
   presentIds: (ids, ctx) => presentProductsByIds(ids, ctx),
   presentIdsJson: (ids, ctx) => presentProductsJson(ids, ctx),
