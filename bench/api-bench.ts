@@ -14,6 +14,7 @@ import { computeOrderTotals } from '@pos/domain/cart';
 import { parseMoney, parseRate, toDecimal } from '@pos/domain/money';
 import { generateCatalogue } from './generate-catalogue.ts';
 import { generateOrders } from './generate-orders.ts';
+import { pgSessionOptions } from '../apps/api/src/db/client.ts';
 import {
   QUICK, cleanupOnExit, createThrowawayDb, dropAll, log, login, median, metric, percentile, pgReachable, request, round,
   cpuCost, sleep, startServer, stopAllServers, waitQuiet, writeResults, type Metric, type Server, type ThrowawayDb,
@@ -432,13 +433,14 @@ async function main() {
   try {
     const adminH = await login(server.url, 'admin', 'admin');
     const tillNames = Array.from({ length: CFG.tills }, (_, i) => `till${pad(i + 1)}`);
-    const c = new pg.Client({ connectionString: db.url });
+    // Read with the API pool's own session settings, so the table shows what its statements ran with.
+    const c = new pg.Client({ connectionString: db.url, options: pgSessionOptions() });
     await c.connect();
     const { rows } = await c.query(`select u.username, us.store_id, t.id as terminal_id from user_account u join user_store us on us.user_id = u.id
       join terminal t on t.code = 'T' || substr(u.username, 5) where u.username = any($1)`, [tillNames]);
     const { rows: [cash] } = await c.query(`select id, name, type, can_have_change_due from payment where type = 'cash' order by id limit 1`);
     const { rows: [{ n: orderCount }] } = await c.query('select count(*)::int as n from "order"');
-    // The PostgreSQL settings the measurements ran with (PGOPTIONS in the environment applies to the server's pool too).
+    // The PostgreSQL settings the API's statements ran with (its pool's options, PGOPTIONS included).
     const { rows: settings } = await c.query(`select name, setting, unit from pg_settings where name in
       ('server_version', 'shared_buffers', 'work_mem', 'jit', 'max_parallel_workers_per_gather', 'random_page_cost', 'synchronous_commit', 'fsync', 'max_connections')`);
     extra.postgres = Object.fromEntries(settings.map((r) => [r.name, r.unit && r.unit !== '' ? `${r.setting}${r.unit === '8kB' ? ` x 8kB` : r.unit}` : r.setting]));

@@ -21,6 +21,9 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** The session settings of every pooled PostgreSQL connection (reasons at the pool below). */
+export const pgSessionOptions = () => ['-c jit=off -c random_page_cost=1.1', process.env.PGOPTIONS].filter(Boolean).join(' ');
+
 /** PostgreSQL when a URL is given, else PGlite in dataDir (or in memory for tests). Same migrations. */
 export async function openDatabase(config: Pick<AppConfig, 'databaseUrl' | 'dataDir' | 'inMemory'>): Promise<Database> {
   if (config.databaseUrl) {
@@ -35,7 +38,7 @@ export async function openDatabase(config: Pick<AppConfig, 'databaseUrl' | 'data
     // on SSD; at the default 4 the planner counted the product list with a heap scan instead of the
     // narrow covering index (measured 28-40 ms vs 17-24 ms on the 100k bench catalogue).
     // PGOPTIONS from the environment still applies on top.
-    const options = ['-c jit=off -c random_page_cost=1.1', process.env.PGOPTIONS].filter(Boolean).join(' ');
+    const options = pgSessionOptions();
     const pool = new pg.default.Pool({ connectionString: config.databaseUrl, max: Number(process.env.PG_POOL_MAX ?? 10), options });
     // An idle connection dropped by the server (restart, failover) must not crash the process:
     // the pool discards it and the next query opens a new one.
