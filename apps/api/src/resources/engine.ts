@@ -40,9 +40,11 @@ export interface ResourceDef<Row extends { id: number } = any> {
    * (position-index.ts). Only for columns the list_version triggers watch.
    */
   positionIndex?: { filters: string[]; sorts?: string[] };
-  /** Presents straight from ids (in that order), for presenters that read everything themselves: the list skips reading the rows. */
-  presentIds?: (ids: number[], ctx: ResourceCtx) => Promise<Record<string, unknown>[]>;
-  /** The same as a JSON array text whose members carry their '@id' and '@type': the list route sends it untouched. */
+  /**
+   * Presents straight from ids (in that order) as a JSON array text whose members carry their
+   * '@id' and '@type', for presenters that read everything themselves: a list skips reading the
+   * rows, and the list route sends the text untouched.
+   */
   presentIdsJson?: (ids: number[], ctx: ResourceCtx) => Promise<string>;
   access?: { read?: Access; write?: Access };
   create?: { schema: ZodType; run: (tx: Tx, input: any, ctx: ResourceCtx) => Promise<number> };
@@ -119,7 +121,7 @@ export function withLd(def: Pick<ResourceDef, 'path' | 'type'>, obj: Record<stri
 /** Runs a list query for a definition: used by the engine and by modules that reuse filters. */
 export async function listResource(def: ResourceDef, q: ListQuery, ctx: ResourceCtx) {
   const { ids, total } = await listIds(def, q, ctx);
-  if (def.presentIds) return { members: (await def.presentIds(ids, ctx)).map((m) => withLd(def, m)), total };
+  if (def.presentIdsJson) return { members: JSON.parse(await def.presentIdsJson(ids, ctx)) as Record<string, unknown>[], total };
   const db = ctx.db as any;
   let rows: any[] = [];
   if (ids.length) {
@@ -137,14 +139,15 @@ export async function listIds(def: ResourceDef, q: ListQuery, ctx: ResourceCtx):
   const conds: SQL[] = [];
   const scope = def.scope?.(ctx);
   if (scope) conds.push(scope);
-  const applied: string[] = [];
+  /** The filters that took effect: they name the list in the position index. */
+  const applied: { name: string; value: string | string[] }[] = [];
   for (const [key, value] of q.filters) {
     // Own keys only: `?toString=0` must not find Object.prototype.toString.
     const filters = def.filters ?? {};
     const name = Object.hasOwn(filters, key) ? key : Object.hasOwn(filters, norm(key)) ? norm(key) : undefined;
     if (!name) continue; // unknown parameters are ignored, like API Platform
     const c = filters[name](value, ctx);
-    if (c) { conds.push(c); applied.push(`${name}=${JSON.stringify(value)}`); }
+    if (c) { conds.push(c); applied.push({ name, value }); }
   }
   const where = conds.length ? and(...conds) : undefined;
   const orderBy: SQL[] = [];
@@ -158,28 +161,26 @@ export async function listIds(def: ResourceDef, q: ListQuery, ctx: ResourceCtx):
   orderBy.push(asc(def.table.id));
   const db = ctx.db as any;
   const positions = def.positionIndex;
-  const indexed = !!positions && applied.every((a) => positions.filters.includes(a.slice(0, a.indexOf('='))));
+  const indexed = !!positions && applied.every((a) => positions.filters.includes(a.name));
   // Orders the position index can page: by id, or by one of its text columns ascending (then id).
   let order: ListOrder | null = null;
   if (!sorted.length) order = { by: 'id' };
   else if (sorted.length === 1 && sorted[0].dir === 'asc' && positions?.sorts?.includes(sorted[0].key) && is(sorted[0].by, Column)) {
     order = { by: sorted[0].by as PgColumn, name: sorted[0].key };
   }
-  const base = `${def.path}|stores=${ctx.auth.storeIds.join(',')}|${applied.sort().join('&')}`;
+  const key = `${def.path}|stores=${ctx.auth.storeIds.join(',')}|${applied.map((a) => `${a.name}=${JSON.stringify(a.value)}`).sort().join('&')}`;
   const offset = (q.page - 1) * q.itemsPerPage;
   let paged: { total: number; ids: number[] } | null = null;
   if (indexed && order && q.itemsPerPage > 0) {
-    paged = await pageByPositions(ctx.db, def.table, order, where, order.by === 'id' ? base : `${base}|order=${order.name}`, offset, q.itemsPerPage);
+    paged = await pageByPositions(ctx.db, def.table, order, where, order.by === 'id' ? key : `${key}|order=${order.name}`, offset, q.itemsPerPage);
   }
-  const key = base;
+  const countAll = () => db.select({ count: sql<number>`count(*)::int` }).from(def.table).where(where);
   // Otherwise the count (from the position index when the filters allow: the total does not depend
   // on the order) and the page's ids at once (two connections on PostgreSQL). The page is found by
   // id alone, so a deep page walks a narrow index (index-only where the table has a covering one,
   // e.g. product_name_idx) instead of fetching every skipped row; then only the page's rows are read.
   const [[{ count }], pageIds] = paged ? [[{ count: paged.total }], paged.ids.map((id) => ({ id }))] : await Promise.all([
-    indexed
-      ? pageByPositions(ctx.db, def.table, { by: 'id' }, where, key, 0, 0).then(async (r) => (r ? [{ count: r.total }] : db.select({ count: sql<number>`count(*)::int` }).from(def.table).where(where)))
-      : db.select({ count: sql<number>`count(*)::int` }).from(def.table).where(where),
+    indexed ? pageByPositions(ctx.db, def.table, { by: 'id' }, where, key, 0, 0).then((r) => (r ? [{ count: r.total }] : countAll())) : countAll(),
     q.itemsPerPage === 0 ? Promise.resolve([]) : db.select({ id: def.table.id }).from(def.table).where(where)
       .orderBy(...orderBy).limit(q.itemsPerPage).offset(offset),
   ]);

@@ -3,6 +3,7 @@ CREATE TABLE "list_index" (
 	"version" bigint NOT NULL,
 	"total" integer NOT NULL,
 	"marks" integer[] NOT NULL,
+	"mark_texts" text[],
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
@@ -14,7 +15,8 @@ CREATE TABLE "list_version" (
 INSERT INTO "list_version" ("id", "v") VALUES (1, 1);
 --> statement-breakpoint
 -- Bumped (inside the writer's transaction, so readers see the new number exactly when they see the
--- change) when a product list's membership or order can change. Statement-level: a bulk load is one bump.
+-- change) when a product list's membership or order can change (a rename moves a product in the
+-- list sorted by name). Statement-level: a bulk load is one bump.
 CREATE FUNCTION "list_version_bump"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
@@ -23,8 +25,8 @@ BEGIN
     IF NOT EXISTS (SELECT 1 FROM changed_old) THEN RETURN NULL; END IF;
   ELSIF TG_TABLE_NAME = 'product' THEN
     IF NOT EXISTS (SELECT 1 FROM changed_old o JOIN changed_new n ON n."id" = o."id"
-        WHERE (o."is_active", o."is_available", o."manage_inventory", o."store_ids")
-          IS DISTINCT FROM (n."is_active", n."is_available", n."manage_inventory", n."store_ids")) THEN
+        WHERE (o."is_active", o."is_available", o."manage_inventory", o."store_ids", o."name")
+          IS DISTINCT FROM (n."is_active", n."is_available", n."manage_inventory", n."store_ids", n."name")) THEN
       RETURN NULL;
     END IF;
   END IF;

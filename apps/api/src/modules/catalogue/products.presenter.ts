@@ -46,20 +46,12 @@ const priceJson = sql.raw(`json_build_object('id', pp.id, 'date', pp.date, 'time
   'productVariant', case when pp.product_variant_id is null then null else '/api/product_variants/' || pp.product_variant_id end)`);
 
 /**
- * Presents products (by id, in the order given) with everything the clients read embedded:
- * department, categories, brands, suppliers, taxes {id,name,rate}, terminals, variants with their
- * price rules, prices (always an array) and the per-store stock rows of the caller's stores
- * ([{id, store:{id,name,location}, quantity: string, location, reOrderLevel: string}]).
- * One statement: PostgreSQL builds the JSON (a page of 100 products was 11 queries and ~10 ms of
- * Node CPU mapping rows; now it is one round trip and one JSON.parse, or none on the list route).
- */
-export async function presentProductsByIds(ids: number[], ctx: ResourceCtx): Promise<Record<string, unknown>[]> {
-  return JSON.parse(await presentProductsJson(ids, ctx)) as Record<string, unknown>[];
-}
-
-/**
- * The same as JSON text: a JSON array of the products in the order of `ids` (missing ones left
- * out), each with its '@id' and '@type'. The list route sends it as it comes (no parse, no stringify).
+ * Presents products (by id, in the order given) as a JSON array text, everything the clients read
+ * embedded: '@id', '@type', department, categories, brands, suppliers, taxes {id,name,rate},
+ * terminals, variants with their price rules, prices (always an array) and the per-store stock rows
+ * of the caller's stores ([{id, store:{id,name,location}, quantity: string, location, reOrderLevel:
+ * string}]); missing ids are left out. One statement: PostgreSQL builds the JSON (a page of 100
+ * products was 11 queries and ~10 ms of Node CPU mapping rows); the list route sends it as it comes.
  */
 export async function presentProductsJson(ids: number[], ctx: ResourceCtx): Promise<string> {
   if (!ids.length) return '[]';
@@ -115,7 +107,7 @@ export async function presentProductsJson(ids: number[], ctx: ResourceCtx): Prom
   return row.page;
 }
 
-/** Presents product rows already read (same shape as presentProductsByIds). */
+/** Presents product rows already read, as objects (same shape as presentProductsJson). */
 export async function presentProducts(rows: ProductRow[], ctx: ResourceCtx) {
-  return presentProductsByIds(rows.map((r) => r.id), ctx);
+  return JSON.parse(await presentProductsJson(rows.map((r) => r.id), ctx)) as Record<string, unknown>[];
 }

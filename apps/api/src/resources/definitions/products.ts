@@ -5,7 +5,7 @@ import {
 } from '../../db/schema/index.ts';
 import type { FilterFn, ResourceDef } from '../engine.ts';
 import { bool, exact, partial, throughPartial } from '../filters.ts';
-import { presentProducts, presentProductsByIds, presentProductsJson } from '../../modules/catalogue/products.presenter.ts';
+import { presentProducts, presentProductsJson } from '../../modules/catalogue/products.presenter.ts';
 import { createProduct, productBody, productUpdateBody, updateProduct } from '../../modules/catalogue/products.service.ts';
 import { productVisible } from '../../modules/catalogue/shared.ts';
 
@@ -88,7 +88,6 @@ export const productsResource: ResourceDef<typeof product.$inferSelect> = {
   // list by name: paged through the position index, so page 1,000 of 100,000 costs what page 1 costs.
   positionIndex: { filters: ['isActive', 'isAvailable', 'manageInventory'], sorts: ['name'] },
   present: (rows, ctx) => presentProducts(rows, ctx),
-  presentIds: (ids, ctx) => presentProductsByIds(ids, ctx),
   presentIdsJson: (ids, ctx) => presentProductsJson(ids, ctx),
   create: { schema: productBody, run: (tx, input, ctx) => createProduct(tx, input, ctx) },
   update: { schema: productUpdateBody, run: (tx, id, input, ctx) => updateProduct(tx, id, input, ctx) },
