@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { preparedQuery, type Tx } from '../db/client.ts';
 import { productStore, productVariant, stockMovement } from '../db/schema/index.ts';
+import { pgArray } from '../db/raw.ts';
 
 /** Why stock moved; stored in stock_movement.reason. */
 export type StockReason =
@@ -159,21 +160,3 @@ const MOVES_SQL = `with v as (
     select p, v, s, q, $5, $6::int, $7::int, $8::int from unnest($1::int[], $2::int[], $3::int[], $4::numeric[]) as u(p, v, s, q)
     returning 1)
   select array(select id from v) as found, (select count(*) from s)::int as stores, (select count(*) from l)::int as ledger`;
-
-/**
- * An array parameter as a PostgreSQL array literal: both drivers (pg, PGlite) take a text literal
- * for an `::int[]` / `::numeric[]` cast. Only numbers, null and decimal strings go through here.
- */
-function pgArray(values: (number | string | null)[]): string {
-  return `{${values.map((v) => {
-    if (v === null) return 'NULL';
-    const s = String(v);
-    if (!/^-?\d+(\.\d+)?$/.test(s)) throw new Error(`pgArray: not a number ${JSON.stringify(v)}`);
-    return s;
-  }).join(',')}}`;
-}
-
-/** Rows of a raw `execute` on either driver. */
-export function rowsOf<T>(res: unknown): T[] {
-  return ((res as { rows?: T[] }).rows ?? (res as T[]));
-}

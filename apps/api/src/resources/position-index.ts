@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
+import { pgArray, rowsOf } from '../db/raw.ts';
 
 /**
  * The position index of a list (tables list_index / list_version, migration 0003).
@@ -18,8 +19,6 @@ import type { Db } from '../db/client.ts';
  * number of API processes share it and see every change at once.
  */
 export const MARK_EVERY = 100;
-
-const rowsOf = <T>(r: unknown) => (Array.isArray(r) ? r : (r as { rows: T[] }).rows) as T[];
 
 interface Entry { total: number; ids: number[] | null }
 
@@ -62,7 +61,7 @@ async function build(db: Db, table: PgTable, id: PgColumn, order: ListOrder, whe
       coalesce(array_agg(s.t order by s.rn) filter (where (s.rn - 1) % ${MARK_EVERY}::int = 0), '{}'::text[]) as texts
     from (select ${id} as id, ${text} as t, row_number() over (order by ${orderBy}) as rn from ${table}${where ? sql` where ${where}` : sql``}) s`);
   const row = rowsOf<{ v: number | string; total: number | string; marks: number[]; texts: (string | null)[] }>(r)[0];
-  const marks = `{${row.marks.map(Number).join(',')}}`;
+  const marks = pgArray(row.marks.map(Number));
   const texts = order.by === 'id' ? null : row.texts;
   await db.execute(sql`insert into list_index (key, version, total, marks, mark_texts)
     values (${key}, ${Number(row.v)}, ${Number(row.total)}, ${marks}::int[], ${texts === null ? null : pgTextArray(texts as string[])}::text[])

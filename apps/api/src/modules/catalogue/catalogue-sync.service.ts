@@ -17,6 +17,7 @@
 import { and, asc, eq, exists, inArray, not, or, sql, type SQL } from 'drizzle-orm';
 import { FLAG_ACTIVE, FLAG_AVAILABLE, FLAG_MANAGE_INVENTORY, SYNC_FORMAT, type SyncDictionaries, type SyncPayload } from '@pos/domain/catalogue-sync';
 import type { Db, Tx } from '../../db/client.ts';
+import { rowsOf } from '../../db/raw.ts';
 import { brand, category, department, product, stockMovement, store, supplier, tax, terminal } from '../../db/schema/index.ts';
 import type { ResourceCtx } from '../../resources/engine.ts';
 import { productVisible, scopes } from './shared.ts';
@@ -25,7 +26,6 @@ import { productVisible, scopes } from './shared.ts';
 export const CURSOR_MARGIN_MS = 10_000;
 
 const toNum = (v: string | null | undefined): number | null => (v === null || v === undefined ? null : Number(v));
-const rowsOf = <T>(r: unknown) => (Array.isArray(r) ? r : (r as { rows: T[] }).rows) as T[];
 
 /** The cursor for a snapshot taken now: see the module comment. Must be the first statement of the snapshot. */
 async function cursorNow(tx: Tx): Promise<number> {

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { createHash } from 'node:crypto';
 import { preparedQuery } from '../../db/client.ts';
+import { pgArray } from '../../db/raw.ts';
 import type { product, productPrice, productVariant } from '../../db/schema/index.ts';
 import type { ResourceCtx } from '../../resources/engine.ts';
 import { num } from '../../lib/present.ts';
@@ -56,8 +57,8 @@ const priceJson = sql.raw(`json_build_object('id', pp.id, 'date', pp.date, 'time
 export async function presentProductsJson(ids: number[], ctx: ResourceCtx): Promise<string> {
   if (!ids.length) return '[]';
   const storeIds = ctx.auth.storeIds;
-  const idList = sql`${`{${ids.map((n) => Math.trunc(n)).join(',')}}`}::int[]`;
-  const storeList = sql`${`{${storeIds.map((n) => Math.trunc(n)).join(',')}}`}::int[]`;
+  const idList = sql`${pgArray(ids.map((n) => Math.trunc(n)))}::int[]`;
+  const storeList = sql`${pgArray(storeIds.map((n) => Math.trunc(n)))}::int[]`;
   // Set-based: each relation is read once for the whole page (one index scan + one aggregate per
   // CTE) and joined by product id, instead of a correlated sub-select per product and relation.
   const query = sql`with ids as (select u.id, u.ord from unnest(${idList}) with ordinality as u(id, ord)),

@@ -5,6 +5,7 @@ import { validationError, type Violation } from '@pos/domain/errors';
 import { parseQuantity, quantityToString } from '@pos/domain/money';
 import { generateVariants } from '@pos/domain/variants';
 import type { Tx } from '../../db/client.ts';
+import { rowsOf } from '../../db/raw.ts';
 import {
   orderProduct, product, productBrand, productCategory, productPrice, productStore, productSupplier, productTax,
   productTerminal, productVariant, purchaseItemVariant, purchaseOrderItemVariant, stockMovement,
@@ -362,6 +363,5 @@ export async function ledgerMismatches(tx: Tx) {
     from ${productVariant} v
     left join (select variant_id, sum(quantity) as total from ${stockMovement} where variant_id is not null group by variant_id) m on m.variant_id = v.id
     where v.quantity <> coalesce(m.total, 0)`);
-  const rowsOf = (r: any) => (Array.isArray(r) ? r : r.rows) as unknown[];
-  return [...rowsOf(stores), ...rowsOf(variants)];
+  return [...rowsOf<unknown>(stores), ...rowsOf<unknown>(variants)];
 }

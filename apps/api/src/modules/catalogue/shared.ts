@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { validationError } from '@pos/domain/errors';
 import { BLANK, NOT_CHOICE, TOO_LONG, decimal, parseRef } from '@pos/domain/wire-fields';
 import type { Db, Tx } from '../../db/client.ts';
+import { pgArray } from '../../db/raw.ts';
 import {
   barcode as barcodeTable, brand, brandStore, category, categoryStore, department, product, productStore, productVariant,
   store, supplier, supplierStore, tax, taxStore, terminal, userAccount, userStore,
@@ -86,7 +87,7 @@ export function productVisible(productId: PgColumn | SQL, storeIds: number[]): S
  */
 export function productRowVisible(storeIds: number[]): SQL {
   if (!storeIds.length) return sql`cardinality(${product.storeIds}) = 0`;
-  const ids = sql`${`{${storeIds.map((n) => Math.trunc(n)).join(',')}}`}::int[]`;
+  const ids = sql`${pgArray(storeIds.map((n) => Math.trunc(n)))}::int[]`;
   return or(
     notExists(sql`(select 1 from ${store} where ${notInArray(store.id, storeIds)})`),
     sql`cardinality(${product.storeIds}) = 0`,
@@ -257,7 +258,7 @@ export const refsField = (minMessage?: string) =>
  */
 export function inIds(col: PgColumn | SQL, ids: number[]): SQL {
   if (ids.length <= 1000) return inArray(col as PgColumn, ids);
-  const literal = `{${ids.filter((n) => Number.isInteger(n)).join(',')}}`;
+  const literal = pgArray(ids.filter((n) => Number.isInteger(n)));
   return sql`${col} = any(${literal}::int[])`;
 }
 

@@ -13,7 +13,8 @@ import {
   paymentType, product, productPrice, productVariant, stockMovement, tax, taxStore,
 } from '../../db/schema/index.ts';
 import type { AuthInfo } from '../../plugins/auth.ts';
-import { moveStocks, rowsOf } from '../../lib/stock.ts';
+import { moveStocks } from '../../lib/stock.ts';
+import { pgArray, rowsOf } from '../../db/raw.ts';
 import { orderDto, type OrderDto } from './order.presenter.ts';
 import { loadCustomerFigures } from '../customers/customer.figures.ts';
 
@@ -284,7 +285,7 @@ const PRICING_SQL_TRUSTED = pricingSql('');
 
 const pgIntArray = (ids: number[]) => {
   if (!ids.every((n) => Number.isInteger(n))) throw new Error('pgIntArray: not an integer');
-  return `{${ids.join(',')}}`;
+  return pgArray(ids);
 };
 
 /** A fraction of an amount, rounded once half away from zero (pro-rata discounts of a partial return). */
@@ -640,8 +641,8 @@ async function writeContent(tx: Tx, orderId: number, priced: PricedSale): Promis
   const { lines, totals } = priced;
   const out: Written = { lines: [], lineTaxes: [], payments: [], discount: null, tax: null };
   if (lines.length || priced.payments.length) {
-    const num = (xs: string[]) => `{${xs.join(',')}}`;
-    const ints = (xs: (number | null)[]) => `{${xs.map((x) => (x == null ? 'NULL' : String(Math.trunc(x)))).join(',')}}`;
+    const num = (xs: string[]) => pgArray(xs);
+    const ints = (xs: (number | null)[]) => pgArray(xs.map((x) => (x == null ? null : Math.trunc(x))));
     const taxRows = lines.flatMap((l, i) => l.taxes.map((t) => ({ n: i + 1, taxId: t.taxId, rate: toDecimalString(t.rate) })));
     const lineValues = lines.map((l, i) => ({
       productId: l.productId, variantId: l.variantId, quantity: quantityToString(l.qtyMilli), price: toDecimalString(l.priceCents),
