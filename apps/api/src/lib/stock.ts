@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { preparedQuery, type Tx } from '../db/client.ts';
 import { productStore, productVariant, stockMovement } from '../db/schema/index.ts';
-import { pgArray } from '../db/raw.ts';
+import { namedSql, opaque, pgArray } from '../db/raw.ts';
 
 /** Why stock moved; stored in stock_movement.reason. */
 export type StockReason =
@@ -91,17 +91,34 @@ export interface StockDelta {
 }
 
 /**
- * moveStock for many rows at once, in at most two statements (what a sale or a delete does):
- *   1. the variant rows: one `UPDATE product_variant … FROM unnest(…)`, rows fed in id order;
- *   2. the store rows and every ledger row: one `INSERT … SELECT FROM unnest(…) ORDER BY product,
- *      store ON CONFLICT DO UPDATE` (an atomic upsert per row) plus the ledger insert, as one statement.
- * Each statement is atomic (no read-modify-write), so concurrent sales never lose a decrement; rows
- * are locked in a fixed order (variants by id, then store rows by product): two batches wait for
- * each other instead of deadlocking (the caller still retries a deadlock against other writers).
+ * moveStock for many rows at once, in ONE statement (what a delete or a restore does; a sale
+ * embeds the same statement parts in its one write, see stockMoveCtes): the variant rows by one
+ * `UPDATE product_variant … FROM unnest(…)`, fed in id order; the store rows by one `INSERT … SELECT
+ * FROM unnest(…) ORDER BY product, store ON CONFLICT DO UPDATE` (an atomic upsert per row); the
+ * ledger rows by one insert. Each update is atomic (no read-modify-write), so concurrent sales never
+ * lose a decrement; rows are locked in a fixed order (variants by id, then store rows by product):
+ * two batches wait for each other instead of deadlocking (the caller still retries a deadlock
+ * against other writers).
  * Stock may go negative (selling what the system did not know was on the shelf), as with moveStock.
  * Same ledger invariant as moveStock. The same row twice is merged; zero deltas write nothing.
  */
 export async function moveStocks(tx: Tx, moves: StockDelta[], meta: { reason: StockReason; orderId?: number | null; purchaseId?: number | null; userId?: number | null }): Promise<void> {
+  const params = stockMoveParams(moves);
+  if (!params.count) return;
+  const [row] = await preparedQuery<{ found: number[] | null }>(tx, 'stock_moves', MOVES.text, MOVES.bind({
+    ...params.values, reason: meta.reason, order_id: meta.orderId ?? null, purchase_id: meta.purchaseId ?? null, user_id: meta.userId ?? null,
+  }));
+  const missing = missingVariant(params, row.found);
+  // Thrown inside the caller's transaction: nothing of this batch stays.
+  if (missing) throw new Error(`moveStock: variant ${missing.variantId} of product ${missing.productId} not found`);
+}
+
+/**
+ * The bind values of a batch of stock moves for STOCK_MOVE_CTES (`count` rows to move; 0 when
+ * every delta nets to zero). The same row twice is merged; rows are sorted so that they are
+ * locked in one fixed order.
+ */
+export function stockMoveParams(moves: StockDelta[]) {
   const merged = new Map<string, { productId: number; variantId: number | null; storeId: number | null; milli: bigint }>();
   for (const m of moves) {
     const delta = String(m.delta).trim();
@@ -119,7 +136,6 @@ export async function moveStocks(tx: Tx, moves: StockDelta[], meta: { reason: St
   }
   const list = [...merged.values()].filter((m) => m.milli !== 0n)
     .sort((a, b) => a.productId - b.productId || (a.variantId ?? 0) - (b.variantId ?? 0) || (a.storeId ?? 0) - (b.storeId ?? 0));
-  if (!list.length) return;
   const dec = (u: bigint) => {
     const neg = u < 0n; const a = neg ? -u : u;
     const s = `${a / 1_000_000n}.${String(a % 1_000_000n).padStart(6, '0')}`.replace(/\.?0+$/, '');
@@ -127,36 +143,48 @@ export async function moveStocks(tx: Tx, moves: StockDelta[], meta: { reason: St
   };
   const variants = list.filter((m) => m.variantId != null).sort((a, b) => a.variantId! - b.variantId!);
   const stores = list.filter((m) => m.variantId == null);
-  const [row] = await preparedQuery<{ found: number[] | null }>(tx, 'stock_moves', MOVES_SQL, [
-    pgArray(list.map((m) => m.productId)), pgArray(list.map((m) => m.variantId)), pgArray(list.map((m) => m.storeId)),
-    pgArray(list.map((m) => dec(m.milli))), meta.reason, meta.orderId ?? null, meta.purchaseId ?? null, meta.userId ?? null,
-    pgArray(variants.map((m) => m.variantId!)), pgArray(variants.map((m) => m.productId)), pgArray(variants.map((m) => dec(m.milli))),
-    pgArray(stores.map((m) => m.productId)), pgArray(stores.map((m) => m.storeId!)), pgArray(stores.map((m) => dec(m.milli))),
-  ]);
-  const found = new Set((row.found ?? []).map(Number));
-  const missing = variants.find((m) => !found.has(m.variantId!));
-  // Thrown inside the caller's transaction: nothing of this batch stays.
-  if (missing) throw new Error(`moveStock: variant ${missing.variantId} of product ${missing.productId} not found`);
+  return {
+    count: list.length,
+    variants: variants.map((m) => ({ productId: m.productId, variantId: m.variantId! })),
+    values: {
+      m_products: pgArray(list.map((m) => m.productId)), m_variants: pgArray(list.map((m) => m.variantId)),
+      m_stores: pgArray(list.map((m) => m.storeId)), m_deltas: pgArray(list.map((m) => dec(m.milli))),
+      v_ids: pgArray(variants.map((m) => m.variantId!)), v_products: pgArray(variants.map((m) => m.productId)), v_deltas: pgArray(variants.map((m) => dec(m.milli))),
+      s_products: pgArray(stores.map((m) => m.productId)), s_stores: pgArray(stores.map((m) => m.storeId!)), s_deltas: pgArray(stores.map((m) => dec(m.milli))),
+    },
+  };
+}
+
+/** The first variant of a batch that its statement did not find (`found`: the ids of `sv`). */
+export function missingVariant(params: ReturnType<typeof stockMoveParams>, found: number[] | null | undefined) {
+  const ids = new Set((found ?? []).map(Number));
+  return params.variants.find((m) => !ids.has(m.variantId));
 }
 
 /**
- * Every stock row of a batch and its ledger rows in ONE statement:
- *   v: the variant rows ($9 ids, $10 their products, $11 deltas), fed in id order; the main query
- *      reads it first, so it runs to completion first and returns the ids found;
- *   s: then the store rows ($12 products, $13 stores, $14 deltas), upserted in (product, store) order;
- *   the ledger rows ($1-$4 product, variant, store, delta arrays; $5 reason; $6 order; $7 purchase; $8 user).
- * Rows are therefore locked in one fixed order (variants by id, then store rows by product).
+ * Every stock row of a batch and its ledger rows, as WITH items of one statement (named
+ * parameters, see db/raw namedSql; the values from stockMoveParams):
+ *   sv: the variant rows (:v_ids, their :v_products, :v_deltas), fed in id order; the statement
+ *       must read it first (`array(select id from sv)`), so it runs to completion first;
+ *   ss: then the store rows (:s_products, :s_stores, :s_deltas), upserted in (product, store) order;
+ *   sl: the ledger rows (:m_products, :m_variants, :m_stores, :m_deltas; :reason, :purchase_id,
+ *       :user_id; the order id is `orderExpr`, a parameter or the sale's own header row).
+ * Rows are therefore locked in one fixed order (variants by id, then store rows by product). The
+ * arrays are read through `opaque`, so a prepared statement made of these keeps one generic plan.
  */
-const MOVES_SQL = `with v as (
+export const stockMoveCtes = (orderExpr: string) => `sv as (
     update product_variant pv set quantity = pv.quantity + m.q
-    from (select * from unnest($9::int[], $10::int[], $11::numeric[]) as u(id, p, q) order by id) as m
+    from (select * from unnest(${opaque(':v_ids', 'int[]')}, ${opaque(':v_products', 'int[]')}, ${opaque(':v_deltas', 'numeric[]')}) as u(id, p, q) order by id) as m
     where pv.id = m.id and pv.product_id = m.p
     returning pv.id),
-  s as (insert into product_store (product_id, store_id, quantity)
-    select p, s, q from unnest($12::int[], $13::int[], $14::numeric[]) as u(p, s, q) order by p, s
+  ss as (insert into product_store (product_id, store_id, quantity)
+    select p, s, q from unnest(${opaque(':s_products', 'int[]')}, ${opaque(':s_stores', 'int[]')}, ${opaque(':s_deltas', 'numeric[]')}) as u(p, s, q) order by p, s
     on conflict (product_id, store_id) do update set quantity = product_store.quantity + excluded.quantity
     returning 1),
-  l as (insert into stock_movement (product_id, variant_id, store_id, quantity, reason, order_id, purchase_id, user_id)
-    select p, v, s, q, $5, $6::int, $7::int, $8::int from unnest($1::int[], $2::int[], $3::int[], $4::numeric[]) as u(p, v, s, q)
-    returning 1)
-  select array(select id from v) as found, (select count(*) from s)::int as stores, (select count(*) from l)::int as ledger`;
+  sl as (insert into stock_movement (product_id, variant_id, store_id, quantity, reason, order_id, purchase_id, user_id)
+    select p, v, s, q, :reason, ${orderExpr}, :purchase_id::int, :user_id::int
+    from unnest(${opaque(':m_products', 'int[]')}, ${opaque(':m_variants', 'int[]')}, ${opaque(':m_stores', 'int[]')}, ${opaque(':m_deltas', 'numeric[]')}) as u(p, v, s, q)
+    returning 1)`;
+
+const MOVES = namedSql(`with ${stockMoveCtes(':order_id::int')}
+  select array(select id from sv) as found, (select count(*) from ss)::int as stores, (select count(*) from sl)::int as ledger`);

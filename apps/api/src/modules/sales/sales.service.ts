@@ -13,8 +13,8 @@ import {
   paymentType, product, productPrice, productVariant, stockMovement, tax, taxStore,
 } from '../../db/schema/index.ts';
 import type { AuthInfo } from '../../plugins/auth.ts';
-import { moveStocks } from '../../lib/stock.ts';
-import { pgArray, rowsOf } from '../../db/raw.ts';
+import { moveStocks, stockMoveCtes, stockMoveParams, type StockDelta } from '../../lib/stock.ts';
+import { namedSql, opaque, pgArray, rowsOf } from '../../db/raw.ts';
 import { orderDto, type OrderDto } from './order.presenter.ts';
 import { loadCustomerFigures } from '../customers/customer.figures.ts';
 
@@ -254,7 +254,12 @@ const pricingParams = (input: SaleInput) => [
   pgIntArray([...new Set(input.payments.map((p) => p.typeId))]),
 ];
 
-/** The products of a sale as JSON ($1 product ids, $2 asked-for variant ids). */
+/**
+ * The products of a sale as JSON ($1 product ids, $2 asked-for variant ids). The id arrays are
+ * `opaque` (db/raw): with a plain `any($1::int[])` PostgreSQL re-planned the read at every sale run
+ * outside a saleTransaction (0.3 ms of planning for 0.2-0.3 ms of work, EXPLAIN EXECUTE on the
+ * bench catalogue); sales.plans.test.ts checks that it keeps one plan.
+ */
 const PRODUCTS_EXPR = `coalesce((select json_agg(json_build_object(
       'id', p.id, 'name', p.name, 'sku', p.sku, 'barcode', p.barcode, 'baseQuantity', p.base_quantity, 'isAvailable', p.is_available,
       'basePrice', p.base_price::text, 'cost', p.cost::text, 'saleUnit', p.sale_unit, 'purchaseUnit', p.purchase_unit,
@@ -269,11 +274,11 @@ const PRODUCTS_EXPR = `coalesce((select json_agg(json_build_object(
         from barcode b where b.item_id = p.id and b.is_active), '[]'),
       'variants', coalesce((select json_agg(json_build_object('id', v.id, 'productId', v.product_id, 'name', v.name, 'attributeName', v.attribute_name,
         'attributeValue', v.attribute_value, 'barcode', v.barcode, 'sku', v.sku, 'price', v.price::text, 'purchasePrice', v.purchase_price::text))
-        from product_variant v where v.product_id = p.id and v.id = any($2::int[])), '[]')
-    )) from product p where p.id = any($1::int[])), '[]')`;
+        from product_variant v where v.product_id = p.id and v.id = any(${opaque('$2', 'int[]')})), '[]')
+    )) from product p where p.id = any(${opaque('$1', 'int[]')})), '[]')`;
 /** The payment types as JSON ($3 ids), with a filter. */
 const typesExpr = (typesWhere: string) => `coalesce((select json_agg(json_build_object('id', y.id, 'name', y.name, 'type', y.type, 'canHaveChangeDue', y.can_have_change_due))
-      from payment y where y.id = any($3::int[])${typesWhere}), '[]')`;
+      from payment y where y.id = any(${opaque('$3', 'int[]')})${typesWhere}), '[]')`;
 const pricingSql = (typesWhere: string) => `select ${PRODUCTS_EXPR} as products, ${typesExpr(typesWhere)} as types`;
 /** Payment types active and linked to the store $4 (or to none: shared). */
 const STORE_TYPES = ` and y.is_active
@@ -282,6 +287,16 @@ const STORE_TYPES = ` and y.is_active
 const PRICING_SQL = pricingSql(STORE_TYPES);
 /** A full refund mirrors the original's payment types even if since deactivated. */
 const PRICING_SQL_TRUSTED = pricingSql('');
+/**
+ * A new order's one read ($1-$3 as pricingParams, $4 store, $5 terminal): the store (no row: 422),
+ * its terminal when it belongs to the store (else NULL: 422), both as the answer shows them, and
+ * everything pricing reads.
+ */
+const readSql = (typesWhere: string) => `select t.id as "terminalId", t.code, t.description, s.name as "storeName", s.location as "storeLocation",
+    ${PRODUCTS_EXPR} as products, ${typesExpr(typesWhere)} as types
+  from store s left join terminal t on t.id = $5::int and t.store_id = s.id where s.id = $4::int`;
+const READ_SQL = readSql(STORE_TYPES);
+const READ_SQL_TRUSTED = readSql('');
 
 const pgIntArray = (ids: number[]) => {
   if (!ids.every((n) => Number.isInteger(n))) throw new Error('pgIntArray: not an integer');
@@ -585,15 +600,6 @@ async function nextOrderNumber(tx: Tx, storeId: number): Promise<number> {
 const counterBump = (storeId: number) => sql`insert into store_counter (store_id, last_order_id) values (${storeId}, 1)
   on conflict (store_id) do update set last_order_id = store_counter.last_order_id + 1 returning last_order_id`;
 
-/** The order's figures, set once it is priced and written ($1 order id). */
-const FINISH_SET = `customer_id = $2::int, customer_name = $3, description = $4, adjustment = $5::numeric, sub_total = $6::numeric,
-  item_taxes = $7::numeric, total = $8::numeric, stock_applied = $9::boolean`;
-const FINISH_HELD_SQL = `update "order" set ${FINISH_SET} where id = $1 returning order_id`;
-/** The same with the store's next number ($10 store): the counter row is locked by this last statement only until COMMIT. */
-const FINISH_SQL = `with n as (insert into store_counter (store_id, last_order_id) values ($10, 1)
-    on conflict (store_id) do update set last_order_id = store_counter.last_order_id + 1 returning last_order_id)
-  update "order" set order_id = (select last_order_id from n), ${FINISH_SET} where id = $1 returning order_id`;
-
 interface Move { productId: number; variantId: number | null; storeId: number | null; qtyMilli: number }
 
 /**
@@ -602,11 +608,13 @@ interface Move { productId: number; variantId: number | null; storeId: number | 
  * instead of deadlocking (a deadlock against another writer is retried by withRetry).
  */
 async function applyMoves(tx: Tx, moves: Move[], meta: { orderId: number; reason: string; userId: number }) {
-  await moveStocks(tx, moves.map((m) => ({ productId: m.productId, variantId: m.variantId, storeId: m.storeId, delta: quantityToString(m.qtyMilli) })), meta);
+  await moveStocks(tx, moves.map(stockDelta), meta);
 }
 
-/** Takes a completed order's goods off the shelves (a return line puts them back). */
-async function applySaleStock(tx: Tx, orderId: number, storeId: number, lines: PricedLine[], reason: string, userId: number) {
+const stockDelta = (m: Move): StockDelta => ({ productId: m.productId, variantId: m.variantId, storeId: m.storeId, delta: quantityToString(m.qtyMilli) });
+
+/** What a completed order takes off the shelves (a return line puts it back). */
+function saleMoves(storeId: number, lines: PricedLine[]): StockDelta[] {
   const moves: Move[] = [];
   for (const l of lines) {
     if (!l.manageInventory) continue;
@@ -614,7 +622,7 @@ async function applySaleStock(tx: Tx, orderId: number, storeId: number, lines: P
     if (l.variantId != null) moves.push({ productId: l.productId, variantId: l.variantId, storeId: null, qtyMilli: -l.qtyMilli });
     moves.push({ productId: l.productId, variantId: null, storeId, qtyMilli: -l.qtyMilli });
   }
-  await applyMoves(tx, moves, { orderId, reason, userId });
+  return moves.map(stockDelta);
 }
 
 /** Sum of an order's ledger rows per stock row (optionally only some reasons). */
@@ -628,7 +636,7 @@ async function ledgerOf(tx: Tx, orderId: number, reasons?: string[]): Promise<Mo
   return rows.map((r) => ({ productId: r.productId, variantId: r.variantId, storeId: r.storeId, qtyMilli: parseQuantity(r.qty) }));
 }
 
-/** What writeContent wrote, as stored (the sale's answer is built from it). */
+/** What the content statement wrote, as stored (the sale's answer is built from it). */
 interface Written {
   lines: (typeof orderProduct.$inferSelect)[];
   lineTaxes: (typeof orderProductTax.$inferSelect)[];
@@ -637,98 +645,140 @@ interface Written {
   tax: typeof orderTax.$inferSelect | null;
 }
 
-async function writeContent(tx: Tx, orderId: number, priced: PricedSale): Promise<Written> {
+type Stamped = { id: number; createdAt: string; updatedAt: string };
+/** The content statement's answer (CONTENT_COLUMNS). */
+interface ContentRow {
+  lines: (Stamped & { n: number })[] | string | null;
+  payments: (Stamped & { n: number })[] | string | null;
+  discount: (Stamped & { typeId: number | null; rateType: string | null; rate: string | null; amount: string }) | string | null;
+  tax: (Stamped & { typeId: number | null; rate: string; amount: string }) | string | null;
+}
+
+/** The named values of contentCtes for a priced order. */
+function contentParams(priced: PricedSale) {
   const { lines, totals } = priced;
-  const out: Written = { lines: [], lineTaxes: [], payments: [], discount: null, tax: null };
-  if (lines.length || priced.payments.length) {
-    const num = (xs: string[]) => pgArray(xs);
-    const ints = (xs: (number | null)[]) => pgArray(xs.map((x) => (x == null ? null : Math.trunc(x))));
-    const taxRows = lines.flatMap((l, i) => l.taxes.map((t) => ({ n: i + 1, taxId: t.taxId, rate: toDecimalString(t.rate) })));
-    const lineValues = lines.map((l, i) => ({
+  const num = (xs: string[]) => pgArray(xs);
+  const ints = (xs: (number | null)[]) => pgArray(xs.map((x) => (x == null ? null : Math.trunc(x))));
+  const taxRows = lines.flatMap((l, i) => l.taxes.map((t) => ({ n: i + 1, taxId: t.taxId, rate: toDecimalString(t.rate) })));
+  const d = priced.discount;
+  const x = priced.orderTax;
+  return {
+    l_products: ints(lines.map((l) => l.productId)), l_variants: ints(lines.map((l) => l.variantId)),
+    l_quantities: num(lines.map((l) => quantityToString(l.qtyMilli))), l_prices: num(lines.map((l) => toDecimalString(l.priceCents))),
+    l_discounts: num(lines.map((_, i) => toDecimalString(totals.lines[i].discountCents))),
+    l_taxes_totals: num(lines.map((_, i) => toDecimalString(totals.lines[i].taxesTotalCents))), l_costs: num(lines.map((l) => toDecimalString(l.costCents))),
+    t_lines: ints(taxRows.map((t) => t.n)), t_taxes: ints(taxRows.map((t) => t.taxId)), t_rates: num(taxRows.map((t) => t.rate)),
+    p_types: ints(priced.payments.map((p) => p.typeId)), p_totals: num(priced.payments.map((p) => toDecimalString(p.totalCents))),
+    p_received: num(priced.payments.map((p) => toDecimalString(p.receivedCents))), p_due: num(priced.payments.map((p) => toDecimalString(p.dueCents))),
+    d_present: d != null, d_type: d?.typeId ?? null, d_rate_type: d?.rateType ?? null, d_rate: d ? toDecimalString(d.rate) : null,
+    d_amount: toDecimalString(totals.discountTotalCents),
+    x_present: x != null, x_type: x?.typeId ?? null, x_rate: x ? toDecimalString(x.rate) : null, x_amount: toDecimalString(totals.orderTaxCents),
+  };
+}
+
+/** The rows of an order's content as stored, from what contentParams sent and the statement returned. */
+function writtenOf(orderId: number, priced: PricedSale, row: ContentRow): Written {
+  const { lines, totals } = priced;
+  const stampedLines = (parseJson(row.lines) ?? []).sort((a, b) => a.n - b.n);
+  const stampedPays = (parseJson(row.payments) ?? []).sort((a, b) => a.n - b.n);
+  const stamps = (s: Stamped) => ({ id: s.id, orderId, createdAt: new Date(s.createdAt), updatedAt: new Date(s.updatedAt) });
+  const written: Written = {
+    lines: lines.map((l, i) => ({
       productId: l.productId, variantId: l.variantId, quantity: quantityToString(l.qtyMilli), price: toDecimalString(l.priceCents),
       discount: toDecimalString(totals.lines[i].discountCents), taxesTotal: toDecimalString(totals.lines[i].taxesTotalCents), cost: toDecimalString(l.costCents),
-    }));
-    const payValues = priced.payments.map((p) => ({
+      ...stamps(stampedLines[i]), isSuspended: false, isDeleted: false, isReturned: false,
+    })),
+    lineTaxes: [],
+    payments: priced.payments.map((p, i) => ({
       typeId: p.typeId, total: toDecimalString(p.totalCents), received: toDecimalString(p.receivedCents), due: toDecimalString(p.dueCents),
-    }));
-    type Stamped = { id: number; createdAt: string; updatedAt: string };
-    const [row] = await preparedQuery<{ lines: (Stamped & { n: number })[] | null; payments: (Stamped & { n: number })[] | null }>(tx, 'sale_content', CONTENT_SQL, [
-      orderId,
-      ints(lineValues.map((l) => l.productId)), ints(lineValues.map((l) => l.variantId)), num(lineValues.map((l) => l.quantity)),
-      num(lineValues.map((l) => l.price)), num(lineValues.map((l) => l.discount)), num(lineValues.map((l) => l.taxesTotal)), num(lineValues.map((l) => l.cost)),
-      ints(taxRows.map((t) => t.n)), ints(taxRows.map((t) => t.taxId)), num(taxRows.map((t) => t.rate)),
-      ints(payValues.map((p) => p.typeId)), num(payValues.map((p) => p.total)), num(payValues.map((p) => p.received)), num(payValues.map((p) => p.due)),
-    ]);
-    const json = <T>(v: T | string): T => (typeof v === 'string' ? JSON.parse(v) : v);
-    const stampedLines = (json(row.lines) ?? []).sort((a, b) => a.n - b.n);
-    const stampedPays = (json(row.payments) ?? []).sort((a, b) => a.n - b.n);
-    out.lines = lineValues.map((l, i) => ({
-      ...l, id: stampedLines[i].id, orderId, isSuspended: false, isDeleted: false, isReturned: false,
-      createdAt: new Date(stampedLines[i].createdAt), updatedAt: new Date(stampedLines[i].updatedAt),
-    }));
-    out.lineTaxes = taxRows.map((t) => ({ orderProductId: out.lines[t.n - 1].id, taxId: t.taxId, rate: t.rate }));
-    out.payments = payValues.map((p, i) => ({
-      ...p, id: stampedPays[i].id, orderId, createdAt: new Date(stampedPays[i].createdAt), updatedAt: new Date(stampedPays[i].updatedAt),
-    }));
-  }
-  if (priced.discount) {
-    [out.discount] = await tx.insert(orderDiscount).values({
-      orderId, typeId: priced.discount.typeId, rateType: priced.discount.rateType,
-      rate: toDecimalString(priced.discount.rate), amount: toDecimalString(totals.discountTotalCents),
-    }).returning();
-  }
-  if (priced.orderTax) {
-    [out.tax] = await tx.insert(orderTax).values({ orderId, typeId: priced.orderTax.typeId, rate: toDecimalString(priced.orderTax.rate), amount: toDecimalString(totals.orderTaxCents) }).returning();
-  }
-  return out;
+      ...stamps(stampedPays[i]),
+    })),
+    discount: null,
+    tax: null,
+  };
+  written.lineTaxes = lines.flatMap((l, i) => l.taxes.map((t) => ({ orderProductId: written.lines[i].id, taxId: t.taxId, rate: toDecimalString(t.rate) })));
+  const d = parseJson(row.discount);
+  if (d) written.discount = { ...stamps(d), typeId: d.typeId, rateType: d.rateType, rate: d.rate, amount: d.amount };
+  const x = parseJson(row.tax);
+  if (x) written.tax = { ...stamps(x), typeId: x.typeId, rate: x.rate, amount: x.amount };
+  return written;
 }
 
 /**
- * A sale's first statement: its header ($4 store, $6 user, $7 status, $8 held, $9 client id, $10
- * request hash) with its terminal ($5) when it belongs to the store (else NULL: the caller answers
- * 422 and rolls back), the store / terminal rows for the answer, and everything pricing reads
- * ($1 products, $2 variants, $3 payment types): one round trip. Runs in a saleTransaction (generic
- * plans: planned once per connection).
+ * An order's content as WITH items (named parameters, values from contentParams; the order id is
+ * `orderExpr`): the lines (:l_*), their tax rows (:t_* as line number, tax, rate), the payments
+ * (:p_*), the order discount (:d_*, when :d_present) and the order tax (:x_*, when :x_present).
+ * Line and payment ids are drawn first, one per input row in order (ids ascending), so the tax rows
+ * can point at their line. Arrays and flags are `opaque`: one generic plan per connection.
  */
-const HEADER_PRICING_SQL = `with h as (
-    insert into "order" (store_id, terminal_id, user_id, status, is_suspended, client_id, request_hash)
-    values ($4, (select t.id from terminal t where t.id = $5 and t.store_id = $4), $6, $7, $8, $9, $10)
-    returning id, terminal_id, created_at, updated_at, uuid)
-  select h.id, h.created_at::text as "createdAt", h.updated_at::text as "updatedAt", h.uuid, t.id as "terminalId", t.code, t.description,
-    s.name as "storeName", s.location as "storeLocation", ${PRODUCTS_EXPR} as products, ${typesExpr(STORE_TYPES)} as types
-  from h left join terminal t on t.id = h.terminal_id join store s on s.id = $4::int`;
-/** A return's header ($1-$8); the figures come with the last statement (FINISH_SQL). */
-const HEADER_SQL = `insert into "order" (store_id, terminal_id, user_id, status, is_suspended, client_id, request_hash, returned_from_id)
-  values ($1, $2, $3, $4, $5, $6, $7, $8)
-  returning id, created_at::text as "createdAt", updated_at::text as "updatedAt", uuid`;
-/**
- * Lines, their tax rows and the payments in ONE statement ($1 order; $2-$8 line arrays; $9-$11 tax
- * rows as line number, tax, rate; $12-$15 payment arrays). Line and payment ids are drawn first, one
- * per input row in order (ids ascending), so the tax rows can point at their line.
- */
-const CONTENT_SQL = `with ids as materialized (
-    select n, nextval(pg_get_serial_sequence('order_product', 'id'))::int as id from generate_series(1, cardinality($2::int[])) as n order by n),
-  l as (insert into order_product (id, "orderId", product_id, variant_id, quantity, price, discount, taxes_total, cost)
-    select ids.id, $1::int, u.p, u.v, u.q, u.pr, u.d, u.tt, u.c
-    from unnest($2::int[], $3::int[], $4::numeric[], $5::numeric[], $6::numeric[], $7::numeric[], $8::numeric[]) with ordinality as u(p, v, q, pr, d, tt, c, n)
+const contentCtes = (orderExpr: string) => `ids as materialized (
+    select n, nextval(pg_get_serial_sequence('order_product', 'id'))::int as id from generate_series(1, cardinality(${opaque(':l_products', 'int[]')})) as n order by n),
+  ol as (insert into order_product (id, "orderId", product_id, variant_id, quantity, price, discount, taxes_total, cost)
+    select ids.id, ${orderExpr}, u.p, u.v, u.q, u.pr, u.d, u.tt, u.c
+    from unnest(${opaque(':l_products', 'int[]')}, ${opaque(':l_variants', 'int[]')}, ${opaque(':l_quantities', 'numeric[]')}, ${opaque(':l_prices', 'numeric[]')}, ${opaque(':l_discounts', 'numeric[]')},
+      ${opaque(':l_taxes_totals', 'numeric[]')}, ${opaque(':l_costs', 'numeric[]')}) with ordinality as u(p, v, q, pr, d, tt, c, n)
     join ids on ids.n = u.n order by u.n
     returning id, created_at, updated_at),
-  lt as (insert into order_product_tax (order_product_id, tax_id, rate)
-    select ids.id, x.t, x.r from unnest($9::int[], $10::int[], $11::numeric[]) as x(n, t, r) join ids on ids.n = x.n
+  olt as (insert into order_product_tax (order_product_id, tax_id, rate)
+    select ids.id, x.t, x.r from unnest(${opaque(':t_lines', 'int[]')}, ${opaque(':t_taxes', 'int[]')}, ${opaque(':t_rates', 'numeric[]')}) as x(n, t, r) join ids on ids.n = x.n
     returning 1),
   pids as materialized (
-    select n, nextval(pg_get_serial_sequence('order_payment', 'id'))::int as id from generate_series(1, cardinality($12::int[])) as n order by n),
-  py as (insert into order_payment (id, order_id, type_id, total, received, due)
-    select pids.id, $1::int, y.t, y.tot, y.rec, y.due
-    from unnest($12::int[], $13::numeric[], $14::numeric[], $15::numeric[]) with ordinality as y(t, tot, rec, due, n)
+    select n, nextval(pg_get_serial_sequence('order_payment', 'id'))::int as id from generate_series(1, cardinality(${opaque(':p_types', 'int[]')})) as n order by n),
+  opy as (insert into order_payment (id, order_id, type_id, total, received, due)
+    select pids.id, ${orderExpr}, y.t, y.tot, y.rec, y.due
+    from unnest(${opaque(':p_types', 'int[]')}, ${opaque(':p_totals', 'numeric[]')}, ${opaque(':p_received', 'numeric[]')}, ${opaque(':p_due', 'numeric[]')}) with ordinality as y(t, tot, rec, due, n)
     join pids on pids.n = y.n order by y.n
-    returning id, created_at, updated_at)
-  select
-    (select json_agg(json_build_object('n', ids.n, 'id', l.id, 'createdAt', l.created_at::text, 'updatedAt', l.updated_at::text))
-      from l join ids on ids.id = l.id) as lines,
-    (select json_agg(json_build_object('n', pids.n, 'id', py.id, 'createdAt', py.created_at::text, 'updatedAt', py.updated_at::text))
-      from py join pids on pids.id = py.id) as payments,
-    (select count(*) from lt)::int as taxes`;
+    returning id, created_at, updated_at),
+  odi as (insert into order_discount ("orderId", type_id, rate_type, rate, amount)
+    select ${orderExpr}, :d_type::int, :d_rate_type::text, :d_rate::numeric, :d_amount::numeric where ${opaque(':d_present', 'boolean')}
+    returning id, type_id, rate_type, rate, amount, created_at, updated_at),
+  otx as (insert into order_tax ("orderId", type_id, rate, amount)
+    select ${orderExpr}, :x_type::int, :x_rate::numeric, :x_amount::numeric where ${opaque(':x_present', 'boolean')}
+    returning id, type_id, rate, amount, created_at, updated_at)`;
+/** What contentCtes wrote, as ContentRow columns. */
+const CONTENT_COLUMNS = `(select json_agg(json_build_object('n', ids.n, 'id', ol.id, 'createdAt', ol.created_at::text, 'updatedAt', ol.updated_at::text))
+      from ol join ids on ids.id = ol.id) as lines,
+    (select json_agg(json_build_object('n', pids.n, 'id', opy.id, 'createdAt', opy.created_at::text, 'updatedAt', opy.updated_at::text))
+      from opy join pids on pids.id = opy.id) as payments,
+    (select count(*) from olt)::int as taxes,
+    (select json_build_object('id', id, 'typeId', type_id, 'rateType', rate_type, 'rate', rate::text, 'amount', amount::text,
+      'createdAt', created_at::text, 'updatedAt', updated_at::text) from odi) as discount,
+    (select json_build_object('id', id, 'typeId', type_id, 'rate', rate::text, 'amount', amount::text,
+      'createdAt', created_at::text, 'updatedAt', updated_at::text) from otx) as tax`;
+/** An order's content in ONE statement (an edited order's, after clearContent). */
+const CONTENT = namedSql(`with ${contentCtes(':order_id::int')} select ${CONTENT_COLUMNS}`);
+
+async function writeContent(tx: Tx, orderId: number, priced: PricedSale): Promise<Written> {
+  const [row] = await preparedQuery<ContentRow>(tx, 'sale_content', CONTENT.text, CONTENT.bind({ ...contentParams(priced), order_id: orderId }));
+  return writtenOf(orderId, priced, row);
+}
+
+/**
+ * A new order in ONE statement, its own transaction when run outside one (a plain sale): the
+ * store's next number (:numbered), the header with its figures, the stock moves and their ledger
+ * rows (lib/stock stockMoveCtes), the content (contentCtes) and, for a return, the original marked
+ * Returned (:returned_from). Everything or nothing is written. The WITH items run in the order the
+ * answer reads them: counter and header, then variant rows by id, store rows by product, ledger,
+ * content; so every sale takes its locks in the same order (store counter, variants, store rows).
+ * A stored client id fails the header on order_client_id_uq (createSale answers the first order);
+ * a variant or product deleted since the pricing read fails the line's foreign key, so a variant
+ * row the stock update did not find can never be committed with its sale.
+ */
+const SALE_WRITE = namedSql(`with n as (insert into store_counter (store_id, last_order_id) select :store_id::int, 1 where ${opaque(':numbered', 'boolean')}
+    on conflict (store_id) do update set last_order_id = store_counter.last_order_id + 1 returning last_order_id),
+  h as (insert into "order" (store_id, terminal_id, user_id, status, is_suspended, client_id, request_hash, returned_from_id, order_id,
+      customer_id, customer_name, description, adjustment, sub_total, item_taxes, total, stock_applied)
+    values (:store_id::int, :terminal_id::int, :user_id::int, :status::text, :held::boolean, :client_id::text, :request_hash::text, :returned_from::int,
+      (select last_order_id from n), :customer_id::int, :customer_name::text, :notes::text, :adjustment::numeric, :sub_total::numeric,
+      :item_taxes::numeric, :total::numeric, :stock_applied::boolean)
+    returning id, order_id, created_at, updated_at, uuid),
+  ${stockMoveCtes('(select id from h)')},
+  ${contentCtes('(select id from h)')},
+  rf as (update "order" set is_returned = true, status = :returned_status::text, updated_at = now() where id = ${opaque(':returned_from', 'int')} returning 1)
+  select h.id, h.order_id as "orderId", h.created_at::text as "createdAt", h.updated_at::text as "updatedAt", h.uuid,
+    array(select id from sv) as found, (select count(*) from ss)::int as stores, (select count(*) from sl)::int as ledger,
+    ${CONTENT_COLUMNS}, (select count(*) from rf)::int as returned
+  from h`);
 
 async function clearContent(tx: Tx, orderId: number) {
   await tx.delete(orderProduct).where(eq(orderProduct.orderId, orderId));
@@ -837,101 +887,86 @@ async function lockOrder(tx: Tx, id: number, actor: AuthInfo): Promise<OrderRow>
   return row;
 }
 
-async function createSaleTx(tx: Tx, input: SaleInput, actor: AuthInfo, clientId: string | null, opts: SaleOptions & { trustPaymentTypes?: boolean; skipTotalCheck?: boolean }): Promise<SaleResult> {
+/**
+ * A new order (a sale, or a return when refundingFrom is set) on `q`: the pool for a plain sale
+ * (each statement its own transaction: one read, one write), a saleTransaction when the order needs
+ * row locks (a return locks its original; a customer's credit is checked under a lock on them).
+ */
+async function createOrderOn(q: Tx, input: SaleInput, actor: AuthInfo, clientId: string | null, opts: SaleOptions & { trustPaymentTypes?: boolean; skipTotalCheck?: boolean }): Promise<SaleResult> {
   const now = opts.now ?? new Date();
-  const held = input.status === ORDER_STATUS.ON_HOLD;
-  if (input.refundingFrom == null) {
-    // A sale: the header goes in first, with the store / terminal check in the same statement. A
-    // second submission with the same client id waits here for the first to commit, then fails on
-    // the unique index and is answered with the first result (createSale).
-    if (!actor.storeIds.includes(input.storeId)) throw validationError([{ propertyPath: 'store', message: notFoundRef('Store', input.storeId) }]);
-    const [h] = await preparedQuery<{
-      id: number; createdAt: string; updatedAt: string; uuid: string; terminalId: number | null; code: string; description: string | null;
-      storeName: string; storeLocation: string | null; products: PricingProduct[] | string; types: PaymentTypeRef[] | string;
-    }>(tx, 'sale_header_pricing', HEADER_PRICING_SQL, [...pricingParams(input), input.storeId, input.terminalId, actor.userId, input.status, held, clientId, opts.requestHash]);
-    if (h.terminalId == null) throw validationError([{ propertyPath: 'terminal', message: notFoundRef('Terminal', input.terminalId) }]);
-    const place = { terminal: { id: h.terminalId, code: h.code, description: h.description }, store: { id: input.storeId, name: h.storeName, location: h.storeLocation } };
-    const pricing = { products: parseJson(h.products), types: parseJson(h.types) };
-    return writeSale(tx, input, actor, opts, now, null, place, headerRow(h, input, actor, clientId, opts.requestHash, held, null), pricing);
-  }
-  const place = await checkStoreTerminal(tx, input, actor);
-  let original: OriginalOrder | null = null;
-  {
-    const v: Violation[] = [];
-    const id = input.refundingFrom;
-    original = await loadOriginal(tx, id, true);
-    if (!original || !actor.storeIds.includes(original.row.storeId)) throw validationError([{ propertyPath: 'refundingFrom', message: notFoundRef('Order', id) }]);
-    const o = original.row;
-    if (input.status !== ORDER_STATUS.COMPLETED) v.push({ propertyPath: 'status', message: 'A return is completed at once: it cannot be held or pending' });
-    if (o.storeId !== input.storeId) v.push({ propertyPath: 'store', message: `Order #${o.orderId} was sold in another store: return it there` });
-    if (o.returnedFromId != null) v.push({ propertyPath: 'refundingFrom', message: 'A return cannot be refunded' });
-    fail(v);
-    if (o.isReturned) {
-      // The same return submitted again (a retry, or the old client after POST refund/{id}): answer with it.
-      const [existing] = await tx.select({ id: order.id }).from(order).where(eq(order.returnedFromId, o.id));
-      if (existing) {
-        const lines = await tx.select().from(orderProduct).where(eq(orderProduct.orderId, existing.id));
-        const asked = input.items.map((l) => ({ productId: l.productId, variantId: l.variantId, qtyMilli: (() => { try { return parseQuantity(l.quantity); } catch { return NaN; } })() }));
-        const have = lines.map((l) => ({ productId: l.productId, variantId: l.variantId, qtyMilli: parseQuantity(l.quantity) }));
-        if (lineSignature(asked) === lineSignature(have)) throw new Replay(existing.id);
-      }
-      throw validationError([{ propertyPath: 'refundingFrom', message: `Order #${o.orderId} has already been returned` }]);
-    }
-    if (o.status !== ORDER_STATUS.COMPLETED && o.status !== ORDER_STATUS.DISPATCHED) {
-      throw validationError([{ propertyPath: 'refundingFrom', message: `Order #${o.orderId ?? o.id} is ${o.status}: only completed orders can be refunded` }]);
-    }
-  }
+  if (!actor.storeIds.includes(input.storeId)) throw validationError([{ propertyPath: 'store', message: notFoundRef('Store', input.storeId) }]);
+  const trusted = Boolean(opts.trustPaymentTypes);
+  const [r] = await preparedQuery<{
+    terminalId: number | null; code: string; description: string | null; storeName: string; storeLocation: string | null;
+    products: PricingProduct[] | string; types: PaymentTypeRef[] | string;
+  }>(q, trusted ? 'sale_read_trusted' : 'sale_read', trusted ? READ_SQL_TRUSTED : READ_SQL, [...pricingParams(input), input.storeId, input.terminalId]);
+  if (!r) throw validationError([{ propertyPath: 'store', message: notFoundRef('Store', input.storeId) }]);
+  if (r.terminalId == null) throw validationError([{ propertyPath: 'terminal', message: notFoundRef('Terminal', input.terminalId) }]);
+  const place = { terminal: { id: r.terminalId, code: r.code, description: r.description }, store: { id: input.storeId, name: r.storeName, location: r.storeLocation } };
+  const pricing = { products: parseJson(r.products), types: parseJson(r.types) };
+  if (input.refundingFrom == null) return writeOrder(q, input, actor, clientId, opts, now, null, place, pricing);
 
-  // A return: the header goes in once the original is checked (and locked).
-  const [ins] = await preparedQuery<{ id: number; createdAt: string; updatedAt: string; uuid: string }>(tx, 'sale_header', HEADER_SQL,
-    [input.storeId, input.terminalId, actor.userId, input.status, held, clientId, opts.requestHash, original.row.id]);
-  return writeSale(tx, input, actor, opts, now, original, place, headerRow(ins, input, actor, clientId, opts.requestHash, held, original.row.id));
+  const v: Violation[] = [];
+  const id = input.refundingFrom;
+  const original = await loadOriginal(q, id, true);
+  if (!original || !actor.storeIds.includes(original.row.storeId)) throw validationError([{ propertyPath: 'refundingFrom', message: notFoundRef('Order', id) }]);
+  const o = original.row;
+  if (input.status !== ORDER_STATUS.COMPLETED) v.push({ propertyPath: 'status', message: 'A return is completed at once: it cannot be held or pending' });
+  if (o.storeId !== input.storeId) v.push({ propertyPath: 'store', message: `Order #${o.orderId} was sold in another store: return it there` });
+  if (o.returnedFromId != null) v.push({ propertyPath: 'refundingFrom', message: 'A return cannot be refunded' });
+  fail(v);
+  if (o.isReturned) {
+    // The same return submitted again (a retry, or the old client after POST refund/{id}): answer with it.
+    const [existing] = await q.select({ id: order.id }).from(order).where(eq(order.returnedFromId, o.id));
+    if (existing) {
+      const lines = await q.select().from(orderProduct).where(eq(orderProduct.orderId, existing.id));
+      const asked = input.items.map((l) => ({ productId: l.productId, variantId: l.variantId, qtyMilli: (() => { try { return parseQuantity(l.quantity); } catch { return NaN; } })() }));
+      const have = lines.map((l) => ({ productId: l.productId, variantId: l.variantId, qtyMilli: parseQuantity(l.quantity) }));
+      if (lineSignature(asked) === lineSignature(have)) throw new Replay(existing.id);
+    }
+    throw validationError([{ propertyPath: 'refundingFrom', message: `Order #${o.orderId} has already been returned` }]);
+  }
+  if (o.status !== ORDER_STATUS.COMPLETED && o.status !== ORDER_STATUS.DISPATCHED) {
+    throw validationError([{ propertyPath: 'refundingFrom', message: `Order #${o.orderId ?? o.id} is ${o.status}: only completed orders can be refunded` }]);
+  }
+  return writeOrder(q, input, actor, clientId, opts, now, original, place, pricing);
 }
 
-/** The header as stored (defaults included), from what its INSERT returned. */
-function headerRow(ins: { id: number; createdAt: string; updatedAt: string; uuid: string }, input: SaleInput, actor: AuthInfo,
-  clientId: string | null, requestHash: string, held: boolean, returnedFromId: number | null): OrderRow {
-  return {
-    id: ins.id, orderId: null, customerId: null, userId: actor.userId, storeId: input.storeId, terminalId: input.terminalId,
-    isSuspended: held, isDeleted: false, isReturned: false, isDispatched: false, status: input.status, previousStatus: null,
-    description: null, customerName: null, adjustment: '0', subTotal: '0', itemTaxes: '0', total: '0',
-    returnedFromId, stockApplied: false, clientId, requestHash,
-    // As Drizzle maps a timestamptz: the driver's text through new Date().
-    createdAt: new Date(ins.createdAt), updatedAt: new Date(ins.updatedAt), uuid: ins.uuid,
-  };
-}
-
-/** Prices the sale, moves its stock, writes its content and, last, its number (one transaction). */
-async function writeSale(tx: Tx, input: SaleInput, actor: AuthInfo, opts: SaleOptions & { trustPaymentTypes?: boolean; skipTotalCheck?: boolean },
-  now: Date, original: OriginalOrder | null, place: Place, hdr: OrderRow, pricing?: Pricing): Promise<SaleResult> {
+/** Prices the order, then writes all of it (SALE_WRITE: one statement) and answers it. */
+async function writeOrder(q: Tx, input: SaleInput, actor: AuthInfo, clientId: string | null, opts: SaleOptions & { trustPaymentTypes?: boolean; skipTotalCheck?: boolean },
+  now: Date, original: OriginalOrder | null, place: Place, pricing: Pricing): Promise<SaleResult> {
   const held = input.status === ORDER_STATUS.ON_HOLD;
-
-  const priced = await priceSale(tx, input, {
+  const completed = input.status === ORDER_STATUS.COMPLETED;
+  const priced = await priceSale(q, input, {
     storeId: input.storeId, now, status: input.status, original,
     trustPaymentTypes: opts.trustPaymentTypes, skipTotalCheck: opts.skipTotalCheck, pricing,
   });
-  const completed = input.status === ORDER_STATUS.COMPLETED;
-  if (completed) await applySaleStock(tx, hdr.id, input.storeId, priced.lines, original ? 'return' : 'sale', actor.userId);
-  const written = await writeContent(tx, hdr.id, priced);
-  if (original) {
-    await tx.update(order).set({ isReturned: true, status: ORDER_STATUS.RETURNED, updatedAt: new Date() }).where(eq(order.id, original.row.id));
-  }
-  // Last statement before COMMIT: the store's counter row stays locked only until the commit, so
-  // the sales of one store are serialised on one short statement, not on the whole transaction.
   const t = priced.totals;
-  const [{ order_id: number }] = await preparedQuery<{ order_id: number | null }>(tx, held ? 'sale_finish_held' : 'sale_finish', held ? FINISH_HELD_SQL : FINISH_SQL, [
-    hdr.id, priced.customerId, priced.customerName ?? null, input.notes ?? null, toDecimalString(t.adjustmentCents), toDecimalString(t.subTotalCents),
-    toDecimalString(t.itemTaxesCents), toDecimalString(t.totalCents), completed, input.storeId,
-  ].slice(0, held ? 9 : 10));
-  // The answer, from what was just written (no second read). An order with a customer (their
-  // balance figures) or a return (its original) is presented by the route from the database.
-  if (original || priced.customerId != null) return { id: hdr.id, replayed: false };
-  const row: OrderRow = {
-    ...hdr, orderId: number == null ? null : Number(number), customerId: null, customerName: priced.customerName ?? null,
-    description: input.notes ?? null, adjustment: toDecimalString(t.adjustmentCents), subTotal: toDecimalString(t.subTotalCents),
-    itemTaxes: toDecimalString(t.itemTaxesCents), total: toDecimalString(t.totalCents), stockApplied: completed,
+  const figures = {
+    customerId: priced.customerId, customerName: priced.customerName ?? null, description: input.notes ?? null,
+    adjustment: toDecimalString(t.adjustmentCents), subTotal: toDecimalString(t.subTotalCents),
+    itemTaxes: toDecimalString(t.itemTaxesCents), total: toDecimalString(t.totalCents),
   };
-  return { id: hdr.id, replayed: false, order: saleDto(row, priced, written, place, actor) };
+  const stock = stockMoveParams(completed ? saleMoves(input.storeId, priced.lines) : []);
+  const [w] = await preparedQuery<ContentRow & { id: number; orderId: number | null; createdAt: string; updatedAt: string; uuid: string }>(q, 'sale_write', SALE_WRITE.text, SALE_WRITE.bind({
+    ...stock.values, ...contentParams(priced),
+    numbered: !held, store_id: input.storeId, terminal_id: input.terminalId, user_id: actor.userId, status: input.status, held,
+    client_id: clientId, request_hash: opts.requestHash, returned_from: original?.row.id ?? null, returned_status: ORDER_STATUS.RETURNED,
+    customer_id: figures.customerId, customer_name: figures.customerName, notes: figures.description, adjustment: figures.adjustment,
+    sub_total: figures.subTotal, item_taxes: figures.itemTaxes, total: figures.total, stock_applied: completed,
+    reason: original ? 'return' : 'sale', purchase_id: null,
+  }));
+  // An order with a customer (their balance figures) or a return (its original) is presented by
+  // the route from the database; any other from what was just written (no second read).
+  if (original || priced.customerId != null) return { id: w.id, replayed: false };
+  const row: OrderRow = {
+    id: w.id, orderId: w.orderId == null ? null : Number(w.orderId), userId: actor.userId, storeId: input.storeId, terminalId: input.terminalId,
+    isSuspended: held, isDeleted: false, isReturned: false, isDispatched: false, status: input.status, previousStatus: null,
+    ...figures, returnedFromId: null, stockApplied: completed, clientId, requestHash: opts.requestHash,
+    // As Drizzle maps a timestamptz: the driver's text through new Date().
+    createdAt: new Date(w.createdAt), updatedAt: new Date(w.updatedAt), uuid: w.uuid,
+  };
+  return { id: w.id, replayed: false, order: saleDto(row, priced, writtenOf(w.id, priced, w), place, actor) };
 }
 
 /**
@@ -954,7 +989,12 @@ export async function createSale(db: Db, input: SaleInput, actor: AuthInfo, opts
     if (prior) return replay(prior, opts.requestHash, actor);
   }
   try {
-    return await withRetry(() => saleTransaction(db, (tx) => createSaleTx(tx, input, actor, clientId, opts)));
+    // A plain sale needs no row lock: its read and its one write are each a transaction of their
+    // own (READ COMMITTED reads nothing more inside one). Returns and customers' sales take locks.
+    const locks = input.refundingFrom != null || input.customerId != null;
+    return await withRetry(() => (locks
+      ? saleTransaction(db, (tx) => createOrderOn(tx, input, actor, clientId, opts))
+      : createOrderOn(db as unknown as Tx, input, actor, clientId, opts)));
   } catch (e) {
     if (e instanceof Replay) return { id: e.id, replayed: true };
     // A key already stored answers with its order, whatever this submission's own faults (a
@@ -992,7 +1032,7 @@ export async function updateSale(db: Db, id: number, input: SaleInput, actor: Au
     const priced = await priceSale(tx, input, { storeId: row.storeId, now: opts.now ?? new Date(), status: input.status, original: null });
     const held = input.status === ORDER_STATUS.ON_HOLD;
     const completed = input.status === ORDER_STATUS.COMPLETED;
-    if (completed) await applySaleStock(tx, row.id, row.storeId, priced.lines, 'sale', actor.userId);
+    if (completed) await moveStocks(tx, saleMoves(row.storeId, priced.lines), { orderId: row.id, reason: 'sale', userId: actor.userId });
     await clearContent(tx, row.id);
     await writeContent(tx, row.id, priced);
     // The number last: the store's counter row stays locked only until the commit.
@@ -1046,7 +1086,7 @@ export async function refundSale(db: Db, id: number, actor: AuthInfo): Promise<S
     total: null, adjustment: toDecimalString(-parseMoney(o.adjustment)), isSuspended: false, status: ORDER_STATUS.COMPLETED, clientId: null,
   };
   try {
-    return await withRetry(() => db.transaction((tx) => createSaleTx(tx, input, actor, `refund:${o.id}`, {
+    return await withRetry(() => saleTransaction(db, (tx) => createOrderOn(tx, input, actor, `refund:${o.id}`, {
       requestHash: requestHash({ refund: o.id }), trustPaymentTypes: true, skipTotalCheck: true,
     })));
   } catch (e) {
