@@ -22,9 +22,17 @@ declare module 'fastify' {
     auth?: Access;
     /** Accept the token from ?bearer= (export opened in a new tab). */
     queryToken?: boolean;
+    /**
+     * (auth 'user' only) The hook checks the token but leaves the user row to the route's own first
+     * statement (`tokenUser`, `callerColumns`): one round trip less on the hottest route, the sale.
+     * `request.auth` stays null, so `caller()` fails closed (401) on such a route.
+     */
+    callerInQuery?: boolean;
   }
   interface FastifyRequest {
     auth: AuthInfo | null;
+    /** The user id of a verified token on a `callerInQuery` route (not yet read from the database). */
+    tokenUserId: number | null;
   }
 }
 
@@ -96,17 +104,18 @@ function extractToken(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-/** Loads the caller fresh from the database on every request: deactivation and store changes apply at once. */
-export async function loadAuthInfo(db: Db, userId: number): Promise<AuthInfo | null> {
-  // One round trip, a prepared statement: the user and their stores (this runs on every authenticated request).
-  const rows = await preparedQuery<{ id: number; username: string; displayName: string; roles: string[]; isActive: boolean; storeIds: number[] | null }>(db, 'auth_user',
-    `select u.id, u.username, u.display_name as "displayName", u.roles, u.is_active as "isActive",
-       array(select us.store_id from user_store us where us.user_id = u.id order by us.store_id) as "storeIds"
-     from user_account u where u.id = $1`, [userId]);
-  const user = rows[0];
-  if (!user || !user.isActive) return null;
+/** The caller's row as `callerColumns` selects it. */
+export interface CallerRow { userId: number | null; username: string; displayName: string; roles: string[]; isActive: boolean | null; storeIds: number[] | null }
+
+/** The select-list of the caller's row, from `user_account` aliased `alias`: read it with `callerOf`. */
+export const callerColumns = (alias: string) => `${alias}.id as "userId", ${alias}.username, ${alias}.display_name as "displayName", ${alias}.roles,
+       ${alias}.is_active as "isActive", array(select us.store_id from user_store us where us.user_id = ${alias}.id order by us.store_id) as "storeIds"`;
+
+/** The caller from their row; null when there is none or they are deactivated (a 401). */
+export function callerOf(user: CallerRow | undefined): AuthInfo | null {
+  if (!user || user.userId == null || !user.isActive) return null;
   return {
-    userId: user.id,
+    userId: user.userId,
     username: user.username,
     displayName: user.displayName,
     roles: user.roles,
@@ -115,8 +124,36 @@ export async function loadAuthInfo(db: Db, userId: number): Promise<AuthInfo | n
   };
 }
 
+/** Loads the caller fresh from the database on every request: deactivation and store changes apply at once. */
+export async function loadAuthInfo(db: Db, userId: number): Promise<AuthInfo | null> {
+  // One round trip, a prepared statement: the user and their stores (this runs on every authenticated request).
+  const rows = await preparedQuery<CallerRow>(db, 'auth_user', `select ${callerColumns('u')} from user_account u where u.id = $1`, [userId]);
+  return callerOf(rows[0]);
+}
+
+/**
+ * The verified token's user id on a `callerInQuery` route; the route reads the user row itself
+ * (callerColumns) and answers 401 (`invalidCaller`) when callerOf gives null. Anything the route
+ * answers before that read (a 4xx on the body) must first make sure the caller is valid
+ * (`requireCaller`), so an invalid caller always gets the 401 other routes give.
+ */
+export function tokenUser(request: FastifyRequest): number {
+  if (request.tokenUserId == null) throw unauthorized();
+  return request.tokenUserId;
+}
+
+export const invalidCaller = () => unauthorized('Invalid JWT Token');
+
+/** The caller read on its own (a callerInQuery route's error path). */
+export async function requireCaller(db: Db, userId: number): Promise<AuthInfo> {
+  const auth = await loadAuthInfo(db, userId);
+  if (!auth) throw invalidCaller();
+  return auth;
+}
+
 export function registerAuth(app: FastifyInstance, db: Db, tokens: TokenService) {
   app.decorateRequest('auth', null);
+  app.decorateRequest('tokenUserId', null);
   // Refuse to start with an /api route that has no access rule.
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api') && !ACCESS_RULES.includes(route.config?.auth as Access)) {
@@ -139,8 +176,12 @@ export function registerAuth(app: FastifyInstance, db: Db, tokens: TokenService)
     }
     if (!token) throw unauthorized('JWT Token not found');
     const { userId } = await tokens.verify(token);
+    if (access === 'user' && request.routeOptions.config?.callerInQuery) {
+      request.tokenUserId = userId;
+      return;
+    }
     const auth = await loadAuthInfo(db, userId);
-    if (!auth) throw unauthorized('Invalid JWT Token');
+    if (!auth) throw invalidCaller();
     if (access === 'admin' && !auth.isAdmin) throw forbidden('Access Denied.');
     request.auth = auth;
   });

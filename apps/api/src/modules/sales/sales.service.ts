@@ -12,7 +12,7 @@ import {
   customer, discount, discountStore, order, orderDiscount, orderPayment, orderProduct, orderProductTax, orderTax,
   paymentType, product, productPrice, productVariant, stockMovement, tax, taxStore,
 } from '../../db/schema/index.ts';
-import type { AuthInfo } from '../../plugins/auth.ts';
+import { callerColumns, callerOf, invalidCaller, requireCaller, type AuthInfo, type CallerRow } from '../../plugins/auth.ts';
 import { moveStocks, stockMoveCtes, stockMoveParams, type StockDelta } from '../../lib/stock.ts';
 import { namedSql, opaque, pgArray, rowsOf } from '../../db/raw.ts';
 import { orderDto, type OrderDto } from './order.presenter.ts';
@@ -288,13 +288,15 @@ const PRICING_SQL = pricingSql(STORE_TYPES);
 /** A full refund mirrors the original's payment types even if since deactivated. */
 const PRICING_SQL_TRUSTED = pricingSql('');
 /**
- * A new order's one read ($1-$3 as pricingParams, $4 store, $5 terminal): the store (no row: 422),
- * its terminal when it belongs to the store (else NULL: 422), both as the answer shows them, and
- * everything pricing reads.
+ * A new order's one read ($1-$3 as pricingParams, $4 store, $5 terminal, $6 user), always one row:
+ * the caller's user row (plugins/auth callerColumns: the sale route leaves it to this statement),
+ * the store (NULL: 422) and its terminal when it belongs to the store (else NULL: 422), both as the
+ * answer shows them, and everything pricing reads.
  */
-const readSql = (typesWhere: string) => `select t.id as "terminalId", t.code, t.description, s.name as "storeName", s.location as "storeLocation",
-    ${PRODUCTS_EXPR} as products, ${typesExpr(typesWhere)} as types
-  from store s left join terminal t on t.id = $5::int and t.store_id = s.id where s.id = $4::int`;
+const readSql = (typesWhere: string) => `select ${callerColumns('u')}, s.id as "storeId", t.id as "terminalId", t.code, t.description,
+    s.name as "storeName", s.location as "storeLocation", ${PRODUCTS_EXPR} as products, ${typesExpr(typesWhere)} as types
+  from (select $6::int as id) k left join user_account u on u.id = k.id left join store s on s.id = $4::int
+    left join terminal t on t.id = $5::int and t.store_id = s.id`;
 const READ_SQL = readSql(STORE_TYPES);
 const READ_SQL_TRUSTED = readSql('');
 
@@ -874,6 +876,14 @@ const lineSignature = (lines: { productId: number; variantId: number | null; qty
 // Operations
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * Who records a sale: the caller, or only the verified token's user id when the route leaves the
+ * user row to the sale's own read (plugins/auth `callerInQuery`): one round trip less.
+ */
+export type SaleCaller = AuthInfo | { tokenUserId: number };
+
+const resolveCaller = (db: Db, who: SaleCaller) => ('tokenUserId' in who ? requireCaller(db, who.tokenUserId) : Promise.resolve(who));
+
 export interface SaleOptions {
   /** Idempotency-Key header (wins over the body's uuid / clientId). */
   clientId?: string | null;
@@ -892,15 +902,19 @@ async function lockOrder(tx: Tx, id: number, actor: AuthInfo): Promise<OrderRow>
  * (each statement its own transaction: one read, one write), a saleTransaction when the order needs
  * row locks (a return locks its original; a customer's credit is checked under a lock on them).
  */
-async function createOrderOn(q: Tx, input: SaleInput, actor: AuthInfo, clientId: string | null, opts: SaleOptions & { trustPaymentTypes?: boolean; skipTotalCheck?: boolean }): Promise<SaleResult> {
+async function createOrderOn(q: Tx, input: SaleInput, who: SaleCaller, clientId: string | null,
+  opts: SaleOptions & { trustPaymentTypes?: boolean; skipTotalCheck?: boolean }, seen: { actor?: AuthInfo }): Promise<SaleResult> {
   const now = opts.now ?? new Date();
-  if (!actor.storeIds.includes(input.storeId)) throw validationError([{ propertyPath: 'store', message: notFoundRef('Store', input.storeId) }]);
   const trusted = Boolean(opts.trustPaymentTypes);
-  const [r] = await preparedQuery<{
-    terminalId: number | null; code: string; description: string | null; storeName: string; storeLocation: string | null;
+  const [r] = await preparedQuery<CallerRow & {
+    storeId: number | null; terminalId: number | null; code: string; description: string | null; storeName: string; storeLocation: string | null;
     products: PricingProduct[] | string; types: PaymentTypeRef[] | string;
-  }>(q, trusted ? 'sale_read_trusted' : 'sale_read', trusted ? READ_SQL_TRUSTED : READ_SQL, [...pricingParams(input), input.storeId, input.terminalId]);
-  if (!r) throw validationError([{ propertyPath: 'store', message: notFoundRef('Store', input.storeId) }]);
+  }>(q, trusted ? 'sale_read_trusted' : 'sale_read', trusted ? READ_SQL_TRUSTED : READ_SQL,
+    [...pricingParams(input), input.storeId, input.terminalId, 'tokenUserId' in who ? who.tokenUserId : who.userId]);
+  const actor = 'tokenUserId' in who ? callerOf(r) : who;
+  if (!actor) throw invalidCaller();
+  seen.actor = actor;
+  if (!actor.storeIds.includes(input.storeId) || r.storeId == null) throw validationError([{ propertyPath: 'store', message: notFoundRef('Store', input.storeId) }]);
   if (r.terminalId == null) throw validationError([{ propertyPath: 'terminal', message: notFoundRef('Terminal', input.terminalId) }]);
   const place = { terminal: { id: r.terminalId, code: r.code, description: r.description }, store: { id: input.storeId, name: r.storeName, location: r.storeLocation } };
   const pricing = { products: parseJson(r.products), types: parseJson(r.types) };
@@ -980,28 +994,31 @@ async function writeOrder(q: Tx, input: SaleInput, actor: AuthInfo, clientId: st
  * Returned; an order is returned at most once. A client id (Idempotency-Key / uuid) makes a retry
  * return the first result; the same id with a different body is a 409.
  */
-export async function createSale(db: Db, input: SaleInput, actor: AuthInfo, opts: SaleOptions): Promise<SaleResult> {
+export async function createSale(db: Db, input: SaleInput, who: SaleCaller, opts: SaleOptions): Promise<SaleResult> {
   const clientId = opts.clientId ?? input.clientId ?? null;
-  // A sale's header claims the key as its first statement (a stored key fails it at once); a
-  // return checks the key first, before its checks on the original.
+  // A sale's write claims the key (a stored key fails it); a return checks the key first, before
+  // its checks on the original.
   if (clientId && input.refundingFrom != null) {
+    const actor = await resolveCaller(db, who);
     const prior = await findByClientId(db, clientId);
     if (prior) return replay(prior, opts.requestHash, actor);
   }
+  const seen: { actor?: AuthInfo } = {};
   try {
     // A plain sale needs no row lock: its read and its one write are each a transaction of their
     // own (READ COMMITTED reads nothing more inside one). Returns and customers' sales take locks.
     const locks = input.refundingFrom != null || input.customerId != null;
     return await withRetry(() => (locks
-      ? saleTransaction(db, (tx) => createOrderOn(tx, input, actor, clientId, opts))
-      : createOrderOn(db as unknown as Tx, input, actor, clientId, opts)));
+      ? saleTransaction(db, (tx) => createOrderOn(tx, input, who, clientId, opts, seen))
+      : createOrderOn(db as unknown as Tx, input, who, clientId, opts, seen)));
   } catch (e) {
     if (e instanceof Replay) return { id: e.id, replayed: true };
+    if (e instanceof AppError && e.status === 401) throw e;
     // A key already stored answers with its order, whatever this submission's own faults (a
     // retry must not turn into a 422 because, say, the credit headroom was used by the first).
     if (clientId && (isUniqueViolation(e, 'order_client_id_uq') || e instanceof AppError)) {
       const prior = await findByClientId(db, clientId);
-      if (prior) return replay(prior, opts.requestHash, actor);
+      if (prior) return replay(prior, opts.requestHash, seen.actor ?? await resolveCaller(db, who));
     }
     if (isUniqueViolation(e, 'order_returned_from_uq')) {
       throw validationError([{ propertyPath: 'refundingFrom', message: 'This order has already been returned' }]);
@@ -1088,7 +1105,7 @@ export async function refundSale(db: Db, id: number, actor: AuthInfo): Promise<S
   try {
     return await withRetry(() => saleTransaction(db, (tx) => createOrderOn(tx, input, actor, `refund:${o.id}`, {
       requestHash: requestHash({ refund: o.id }), trustPaymentTypes: true, skipTotalCheck: true,
-    })));
+    }, {})));
   } catch (e) {
     if (e instanceof Replay) throw validationError([{ propertyPath: 'id', message: `Order #${o.orderId} has already been returned` }]);
     if (isUniqueViolation(e, 'order_client_id_uq') || isUniqueViolation(e, 'order_returned_from_uq')) {
