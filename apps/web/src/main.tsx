@@ -7,6 +7,10 @@ import '@/styles/ui.css';
 import { AppProviders } from '@/app/providers';
 import { createAppRouter } from '@/app/router';
 import { registerServiceWorker } from '@/app/register-sw';
+import { prefetchCatalogue } from '@/features/catalogue-cache/hooks/use-catalogue-loader';
+
+// The till's warm start: its catalogue is read from the offline cache while the app starts.
+if (window.location.pathname === '/pos') prefetchCatalogue();
 
 const router = createAppRouter();
 

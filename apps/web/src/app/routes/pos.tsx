@@ -12,7 +12,7 @@ import type { Customer, Order, Product, Variant } from '@/features/catalogue-cac
 import { useCatalogue } from '@/features/catalogue-cache/catalogue-store';
 import { CatalogueProgress } from '@/features/catalogue-cache/components/catalogue-progress';
 import { useCatalogueLoader } from '@/features/catalogue-cache/hooks/use-catalogue-loader';
-import { NO_FACETS, buildFacets, isVisibleAt, matchesFacets, type FacetSelection } from '@/features/catalogue-cache/product-index';
+import { NO_FACETS, isVisibleAt, matchesFacets, type FacetSelection } from '@/features/catalogue-cache/product-index';
 import { addToCart, emptyCart, loadOrder, moveActiveField, moveActiveLine, parseQuantityInput, removeLine, setCustomer, type LoadKind } from '@/features/cart/cart-logic';
 import { cartStore, tryUpdateCart, updateCart, useCart } from '@/features/cart/cart-store';
 import type { CartDefaults } from '@/features/cart/cart-types';
@@ -76,14 +76,14 @@ export function PosRoute() {
   );
 
   useCatalogueLoader();
-  // The list the search index and facets are built from: it changes when names, prices, stores or
-  // groupings change, not for a stock-only delta (current objects are in byId). Deferred: the till
-  // paints a new catalogue (scannable at once) before the store filter, the facets and the search
-  // index of 100,000 products are rebuilt in a background render.
+  // The table the search index and facets are built from (its index columns): it changes when names,
+  // prices, stores or groupings change, not for a stock-only delta (current objects are in byId).
+  // Deferred: the till paints a new catalogue (scannable at once) before the store filter, the
+  // facets and the search records of 100,000 products are rebuilt in a background render.
   const indexedNow = useCatalogue((s) => s.indexed);
   const indexVersionNow = useCatalogue((s) => s.indexVersion);
-  const current = useMemo(() => ({ products: indexedNow, version: indexVersionNow }), [indexedNow, indexVersionNow]);
-  const { products, version } = useDeferredValue(current);
+  const current = useMemo(() => ({ table: indexedNow, version: indexVersionNow }), [indexedNow, indexVersionNow]);
+  const { table, version } = useDeferredValue(current);
   const taxes = useCatalogue((s) => s.catalogue.taxes);
   const discounts = useCatalogue((s) => s.catalogue.discounts);
   const paymentTypes = useCatalogue((s) => s.catalogue.paymentTypes);
@@ -91,9 +91,15 @@ export function PosRoute() {
   const byId = useCatalogue((s) => s.byId);
   const scanLookup = useCatalogue((s) => s.scan);
 
-  // What this till may sell: the store's and terminal's products (indexes built once per load).
-  const visible = useMemo(() => products.filter((p) => isVisibleAt(p, storeId, terminalId)), [products, storeId, terminalId]);
-  const facets = useMemo(() => buildFacets(visible), [visible]);
+  // What this till may sell: the store's and terminal's products (positions in the table's columns;
+  // indexes built once per load, no product decoded for them).
+  const visible = useMemo(() => table.visibleAt(storeId, terminalId), [table, storeId, terminalId]);
+  const facets = useMemo(() => table.facets(visible), [table, visible]);
+  // The search worker gets the table's own columns and these positions, and builds its records itself.
+  const searchSource = useMemo(() => {
+    const { ids, names, barcodes, prices, brands, categories, departments } = table.index;
+    return { size: visible.length, columns: () => ({ positions: visible, ids, names, barcodes, prices, brands, categories, departments }) };
+  }, [table, visible]);
   const [facetSel, setFacetSel] = useState<FacetSelection>(NO_FACETS);
 
   const customer = useCart((s) => s.customer);
@@ -348,7 +354,7 @@ export function PosRoute() {
       <ItemSearchDialog
         open={dialog === 'itemSearch'}
         onClose={close}
-        products={visible}
+        source={searchSource}
         version={`${version}:${storeId}:${terminalId}`}
         byId={byId}
         facets={facetSel}

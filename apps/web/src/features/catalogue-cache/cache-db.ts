@@ -5,11 +5,12 @@
  *
  * Products (issue 10): since version 2 they live in `productChunks`, the compact sync rows as JSON
  * text in chunks of ids plus a header record (key HEADER_KEY: cursor, user, dictionaries), written
- * in one transaction; see product-sync.ts. A warm start reads ~100 strings, not 190,000 records.
+ * in one transaction, and the index columns (key INDEX_KEY) the till's lookups read; see
+ * product-sync.ts. A warm start reads ~100 strings and the columns, not 190,000 records.
  * The spec's `list` table stays (empty) for readers that look for it.
  */
 import Dexie, { type Table } from 'dexie';
-import { HEADER_RECORD } from './product-sync';
+import { HEADER_RECORD, INDEX_RECORD, type TableIndex } from './product-sync';
 import type { Device, Discount, PaymentType, Product, Setting, Tax } from './types';
 
 export const CACHE_DB_NAME = 'pos application';
@@ -24,13 +25,17 @@ export interface ListMeta {
 }
 
 export interface ProductChunk {
-  /** chunkOf(id) for rows; HEADER_KEY for the header. */
+  /** chunkOf(id) for rows; HEADER_KEY for the header; INDEX_KEY for the index (json = its tag). */
   key: number;
   json: string;
+  /** The index record's columns (product-sync.ts TableIndex). */
+  index?: TableIndex;
 }
 
 /** The chunk record holding the sync header (the worker reads it without Dexie: product-sync.ts). */
 export const HEADER_KEY = HEADER_RECORD;
+/** The record holding the index columns, so a warm start needs no parse before the till is ready. */
+export const INDEX_KEY = INDEX_RECORD;
 
 export class CacheDb extends Dexie {
   list!: Table<Product, number>;

@@ -1,14 +1,15 @@
 /**
- * The catalogue sync off the main thread: fetches GET /api/catalogue/sync (full or delta), parses
- * it, merges it into the compact rows and decodes the products the till needs; the main thread
- * only receives finished products and the cache chunks to write (see product-sync.ts).
+ * The catalogue sync off the main thread: reads the offline cache or fetches GET
+ * /api/catalogue/sync (full or delta), parses it, merges it into the compact rows and builds the
+ * index columns; the main thread receives the columns and the chunk texts (it decodes a product
+ * only when it needs one, product-table.ts) and writes the chunks to the cache (product-sync.ts).
  */
-import { ProductSync, handleSyncRequest, type SyncReply, type SyncRequest } from './product-sync';
+import { ProductSync, handleSyncRequest, indexBuffers, type SyncReply, type SyncRequest } from './product-sync';
 
 // Typed by hand: the app's tsconfig carries the DOM lib, which clashes with the WebWorker lib.
 interface WorkerScope {
   onmessage: ((event: MessageEvent<SyncRequest>) => void) | null;
-  postMessage(message: SyncReply): void;
+  postMessage(message: SyncReply, transfer?: Transferable[]): void;
 }
 const scope = self as unknown as WorkerScope;
 const sync = new ProductSync();
@@ -19,8 +20,12 @@ scope.onmessage = (event: MessageEvent<SyncRequest>) => {
   const msg = event.data;
   queue = queue.then(async () => {
     try {
-      // Products of a full load go out in batches while the rest is decoded.
-      scope.postMessage(await handleSyncRequest(sync, msg, fetch, (products) => scope.postMessage({ id: msg.id, type: 'batch', products })));
+      const reply = await handleSyncRequest(sync, msg, fetch);
+      // The index columns' buffers move instead of being copied.
+      const index = reply.type === 'update' ? reply.update?.index : null;
+      scope.postMessage(reply, index ? indexBuffers(index) : []);
+      // A restore answered from its cached index: the rows (for the deltas) are parsed now, after the answer.
+      if (msg.type === 'restore-idb') sync.parseRestored();
     } catch (e) {
       scope.postMessage({ id: msg.id, type: 'error', status: 0, message: e instanceof Error ? e.message : String(e) });
     }

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FLAG_ACTIVE, SYNC_FORMAT, type ProductRow, type SyncPayload } from '@pos/domain/catalogue-sync';
-import { CacheDb, clearCatalogueCache } from './cache-db';
+import { CacheDb, INDEX_KEY, clearCatalogueCache } from './cache-db';
 import { loadCatalogue, type LoadStep } from './load-catalogue';
 import { WorkerProductSource } from './product-source';
 
@@ -70,35 +70,40 @@ describe('the loading sequence', () => {
     const { catalogue: c, fromCache } = await loadCatalogue({ db, get: server.get, products: first, onProgress: (s) => { if (steps.at(-1) !== s) steps.push(s); } });
     expect(steps).toEqual(['Products', 'Discounts', 'Taxes', 'Payment types', 'Devices', 'Settings', 'Done']);
     expect(fromCache).toBe(false);
-    expect(c.products).toHaveLength(2500);
-    expect(c.products[2499]).toMatchObject({ id: 2500, name: 'P2500', '@id': '/api/products/2500', basePrice: 1 });
+    expect(c.products.size).toBe(2500);
+    expect(c.products.get(2500)).toMatchObject({ id: 2500, name: 'P2500', '@id': '/api/products/2500', basePrice: 1 });
     expect(c.taxes[0].name).toBe('VAT');
     expect(server.calls.filter((u) => u.startsWith('/api/catalogue/sync'))).toEqual(['/api/catalogue/sync']);
     expect(server.calls).toContain('/payments?isActive=true');
     await first.flushed();
-    // A few large chunks in IndexedDB, not one record per product.
+    // A few large chunks in IndexedDB, not one record per product, and the index columns.
     expect(await db.productChunks.count()).toBeLessThan(10);
+    expect((await db.productChunks.get(INDEX_KEY))?.index?.ids).toHaveLength(2500);
+    // A start reads that index back instead of parsing the chunks (nothing to write back).
+    const restored = await sourceFor(fakeServer(0)).fromCache();
+    expect(restored?.persist).toBeNull();
+    expect(restored?.index?.ids).toEqual((await db.productChunks.get(INDEX_KEY))?.index?.ids);
 
     // Second start (a new page): everything comes from IndexedDB, nothing is fetched.
     const offline = fakeServer(0);
     const again = await loadCatalogue({ db, get: offline.get, products: sourceFor(offline) });
     expect(offline.calls).toEqual([]);
     expect(again.fromCache).toBe(true);
-    expect(again.catalogue.products.map((p) => p.name)).toEqual(c.products.map((p) => p.name));
+    expect(again.catalogue.products.products().map((p) => p.name)).toEqual(c.products.products().map((p) => p.name));
     expect(again.catalogue.paymentTypes[0].name).toBe('Cash');
 
     // Another user on this till does not get this user's cached catalogue.
     const other = fakeServer(3, 8);
     const theirs = await loadCatalogue({ db, get: other.get, products: sourceFor(other, 8) });
     expect(theirs.fromCache).toBe(false);
-    expect(theirs.catalogue.products).toHaveLength(3);
+    expect(theirs.catalogue.products.size).toBe(3);
 
     // Refresh Browser Cache: the next start fetches again.
     await clearCatalogueCache(db);
     expect(await db.productChunks.count()).toBe(0);
     const third = fakeServer(3);
     const fresh = await loadCatalogue({ db, get: third.get, products: sourceFor(third) });
-    expect(fresh.catalogue.products).toHaveLength(3);
+    expect(fresh.catalogue.products.size).toBe(3);
     expect(third.calls.length).toBeGreaterThan(0);
   });
 
@@ -112,7 +117,7 @@ describe('the loading sequence', () => {
     const delta = await source.sync();
     expect(server.calls.at(-1)).toBe('/api/catalogue/sync?since=1000');
     expect(delta.full).toBe(false);
-    expect(delta.products.map((p) => [p.id, p.name])).toEqual([[1500, 'Renamed']]);
+    expect(delta.changed).toEqual([1500]);
     expect(delta.removed).toEqual([2999]);
     expect(delta.indexChanged).toBe(true);
     await source.flushed();
@@ -120,7 +125,7 @@ describe('the loading sequence', () => {
     // The cache holds the merged catalogue: a new page starts with the change and without the removed product.
     const offline = fakeServer(0);
     const restarted = await loadCatalogue({ db, get: offline.get, products: sourceFor(offline) });
-    const names = new Map(restarted.catalogue.products.map((p) => [p.id, p.name]));
+    const names = new Map(restarted.catalogue.products.products().map((p) => [p.id, p.name]));
     expect(names.get(1500)).toBe('Renamed');
     expect(names.has(2999)).toBe(false);
     expect(names.size).toBe(2999);

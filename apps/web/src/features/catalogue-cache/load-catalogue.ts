@@ -3,11 +3,12 @@
  * payment types, devices and settings, each from the offline cache when it holds a complete copy,
  * else fetched and cached. A progress message precedes each step, in that order, then 'Done'.
  * Products come from the till's own compact sync (issue 10, product-source.ts: one streamed
- * request in a worker instead of 1,000 pages); the small lists are fetched meanwhile, so they
- * are there by the time the products are.
+ * request in a worker instead of 1,000 pages) as a ProductTable (decoded on demand); the small
+ * lists are fetched meanwhile, so they are there by the time the products are.
  */
 import type { CacheDb, ListKey } from './cache-db';
 import type { ProductSource } from './product-source';
+import { ProductTable } from './product-table';
 import type { Catalogue, HydraCollection } from './types';
 
 export type LoadStep = 'Products' | 'Discounts' | 'Taxes' | 'Payment types' | 'Devices' | 'Settings' | 'Done';
@@ -24,7 +25,7 @@ export interface LoadOptions {
 }
 
 export interface LoadResult {
-  catalogue: Catalogue;
+  catalogue: Catalogue<ProductTable>;
   /** The products came from the offline cache: ask the server what changed since, soon. */
   fromCache: boolean;
 }
@@ -95,9 +96,9 @@ export async function loadCatalogue(opts: LoadOptions): Promise<LoadResult> {
     return p;
   });
   const cached = await opts.products.fromCache();
-  const products = cached ?? (await opts.products.sync()).products;
-  onProgress?.('Products', { loaded: products.length, total: products.length });
-  const catalogue: Catalogue = { products, discounts: [], taxes: [], paymentTypes: [], devices: [], settings: [] };
+  const products = ProductTable.from(cached ?? (await opts.products.sync()));
+  onProgress?.('Products', { loaded: products.size, total: products.size });
+  const catalogue: Catalogue<ProductTable> = { products, discounts: [], taxes: [], paymentTypes: [], devices: [], settings: [] };
   for (const [i, s] of LIST_STEPS.entries()) {
     onProgress?.(s.step);
     (catalogue as any)[s.key] = await lists[i];

@@ -1,7 +1,9 @@
 /**
- * Indexes over the cached product list, built once per load (the catalogue may hold 100,000
- * products): the exact scan lookup (product barcode, variant barcode, product name), the
- * store/terminal visibility filter and the brand/category/department facet counts.
+ * The till's indexes over products: the exact scan lookup (product barcode, variant barcode,
+ * product name), the store/terminal visibility filter and the brand/category/department facet
+ * counts, over decoded products. These are the reference rules: the catalogue table
+ * (product-table.ts) answers the same from the worker's columns without decoding 100,000
+ * products (product-sync.test.ts checks they agree); the till uses these for one product.
  */
 import type { Named, Product, Variant } from './types';
 
@@ -31,27 +33,6 @@ export function buildScanLookup(products: readonly Product[]): Map<string, ScanH
     if (code) map.set(code, { product, variant: null });
   }
   return map;
-}
-
-/**
- * The lookup after products changed without any change to their scan keys (names, barcodes,
- * variant barcodes): the same keys, pointing at the new product and variant objects. `olds` are
- * the replaced products; `byId` already holds the new ones.
- */
-export function refreshScanHits(map: ReadonlyMap<string, ScanHit>, olds: readonly Product[], byId: ReadonlyMap<number, Product>): Map<string, ScanHit> {
-  const next = new Map(map);
-  const keys = (p: Product) => [p.name?.trim(), p.barcode?.trim(), ...(p.variants ?? []).map((v) => v.barcode?.trim())];
-  for (const old of olds) {
-    const product = byId.get(old.id);
-    if (!product) continue;
-    for (const key of keys(old)) {
-      const hit = key ? next.get(key) : undefined;
-      if (!key || !hit || hit.product.id !== old.id) continue;
-      const variant = hit.variant ? (product.variants ?? []).find((v) => v.id === hit.variant!.id) ?? null : null;
-      next.set(key, { product, variant });
-    }
-  }
-  return next;
 }
 
 /** Visible at this till: no store list or the current store in it, no terminal list or this terminal in it. */

@@ -1,20 +1,20 @@
 /**
  * Main-thread side of the catalogue sync: asks the catalogue worker for products (from the
  * offline cache or the server) and writes the cache chunks it hands back. The worker does the
- * fetching, parsing and decoding; here only IndexedDB writes of a few large strings remain.
+ * fetching, parsing and indexing; here only IndexedDB writes of a few large strings remain (the
+ * till decodes products from the same chunk texts when it needs them, product-table.ts).
  * Without Worker support (jsdom) the same ProductSync runs in-thread.
  */
 import { apiUrl, HttpError, NetworkError, SESSION_EXPIRED_EVENT } from '@/lib/api-client';
 import { readToken } from '@/lib/cookies';
 import { getSession } from '@/lib/session';
-import { HEADER_KEY, type CacheDb } from './cache-db';
-import { ProductSync, handleSyncRequest, type PersistPlan, type ProductUpdate, type SyncReply, type SyncRequest } from './product-sync';
-import type { Product } from './types';
+import { HEADER_KEY, INDEX_KEY, type CacheDb, type ProductChunk } from './cache-db';
+import { ProductSync, handleSyncRequest, type ProductUpdate, type SyncReply, type SyncRequest } from './product-sync';
 
 /** Where the loader gets products from (an interface so the loading sequence can be tested alone). */
 export interface ProductSource {
-  /** The cached catalogue of this user, or null when there is none. */
-  fromCache(): Promise<Product[] | null>;
+  /** The cached catalogue of this user (a full update), or null when there is none. */
+  fromCache(): Promise<ProductUpdate | null>;
   /** Asks the server: the whole catalogue the first time, then what changed since the last answer. */
   sync(): Promise<ProductUpdate>;
 }
@@ -27,7 +27,8 @@ export class WorkerProductSource implements ProductSource {
   private local: ProductSync | null = null;
   private seq = 0;
   private waiting = new Map<number, Pending>();
-  private batches = new Map<number, Product[][]>();
+  /** The cache read started ahead of the till's first render (prefetch), not yet taken. */
+  private early: Promise<SyncReply> | null = null;
   /** Cache writes run one after the other, in the order of the answers. */
   private writes: Promise<void> = Promise.resolve();
 
@@ -40,16 +41,6 @@ export class WorkerProductSource implements ProductSource {
         this.worker = new Worker(new URL('./catalogue.worker.ts', import.meta.url), { type: 'module' });
         this.worker.onmessage = (e: MessageEvent<SyncReply>) => {
           const reply = e.data;
-          if (reply.type === 'batch') {
-            // Copied on arrival (the worker decodes the next batch meanwhile), joined at the end.
-            const list = this.batches.get(reply.id);
-            if (list) list.push(reply.products);
-            else this.batches.set(reply.id, [reply.products]);
-            return;
-          }
-          const batches = this.batches.get(reply.id);
-          this.batches.delete(reply.id);
-          if (batches && reply.type === 'update' && reply.update) reply.update.products = batches.flat();
           const done = this.waiting.get(reply.id);
           this.waiting.delete(reply.id);
           done?.(reply);
@@ -74,13 +65,25 @@ export class WorkerProductSource implements ProductSource {
     });
   }
 
-  async fromCache(): Promise<Product[] | null> {
-    // The worker reads and decodes the cache itself; only finished products come back.
-    const reply = await this.request({ type: 'restore-idb', dbName: this.db.name });
+  /**
+   * Starts reading the offline cache now (called before the app renders, on a start at /pos), so
+   * the worker's IndexedDB read and parse overlap the page's own start; fromCache takes the answer.
+   */
+  prefetch(): void {
+    this.early ??= this.request({ type: 'restore-idb', dbName: this.db.name });
+  }
+
+  async fromCache(): Promise<ProductUpdate | null> {
+    // The worker reads and indexes the cache itself; the columns and chunk texts come back.
+    const pending = this.early;
+    this.early = null;
+    const reply = await (pending ?? this.request({ type: 'restore-idb', dbName: this.db.name }));
     if (reply.type !== 'update' || !reply.update) return null;
     // Another user's catalogue: not shown (the next sync, a full one, replaces it in the worker).
     if (reply.userId !== this.userId()) return null;
-    return reply.update.products;
+    // A cache without its index record (an older version's): the worker built it, keep it for the next start.
+    if (reply.update.persist) this.persist(reply.update);
+    return reply.update;
   }
 
   async sync(): Promise<ProductUpdate> {
@@ -95,7 +98,7 @@ export class WorkerProductSource implements ProductSource {
     }
     if (reply.type !== 'update' || !reply.update) throw new Error('The catalogue worker gave no update');
     const update = reply.update;
-    if (update.persist) this.persist(update.persist);
+    if (update.persist) this.persist(update);
     return update;
   }
 
@@ -104,12 +107,17 @@ export class WorkerProductSource implements ProductSource {
     return this.writes;
   }
 
-  private persist(plan: PersistPlan) {
+  private persist({ persist, chunks, drop, index }: ProductUpdate) {
+    if (!persist) return;
     const db = this.db;
+    const records: ProductChunk[] = [{ key: HEADER_KEY, json: persist.header }];
+    if (persist.chunks) records.push(...chunks);
+    // The index record carries the header's tag: a warm start uses it only with that header.
+    if (persist.index && index) records.push({ key: INDEX_KEY, json: (JSON.parse(persist.header) as { indexTag?: string }).indexTag ?? '', index });
     this.writes = this.writes.then(() => db.transaction('rw', db.productChunks, async () => {
-      if (plan.replaceAll) await db.productChunks.clear();
-      if (plan.drop.length) await db.productChunks.bulkDelete(plan.drop);
-      await db.productChunks.bulkPut([...plan.chunks, { key: HEADER_KEY, json: plan.header }]);
+      if (persist.replaceAll) await db.productChunks.clear();
+      if (persist.chunks && drop.length) await db.productChunks.bulkDelete(drop);
+      await db.productChunks.bulkPut(records);
     })).catch(() => {
       /* storage full or blocked: the till still sells from memory; the next start loads again */
     });

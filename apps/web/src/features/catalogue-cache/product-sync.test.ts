@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FLAG_ACTIVE, FLAG_MANAGE_INVENTORY, SYNC_FORMAT, type ProductRow, type SyncPayload } from '@pos/domain/catalogue-sync';
-import { CHUNK_SPAN, ProductSync } from './product-sync';
+import { CHUNK_SPAN, ProductSync, textAt } from './product-sync';
+import { ProductTable } from './product-table';
+import { buildFacets, buildScanLookup, isVisibleAt } from './product-index';
 import { applyProductUpdate, catalogueStore, setCatalogue } from './catalogue-store';
 
 const dict: SyncPayload['dict'] = {
@@ -20,8 +22,8 @@ const delta = (products: ProductRow[], removed: number[] = [], cursor = '2000', 
 
 describe('compact catalogue: decoding', () => {
   it('rebuilds the product /api/products presents, with shared dictionary objects', () => {
-    const sync = new ProductSync();
-    const [p, other] = sync.apply(full([shirt, { ...plain(11), 12: [1] } as ProductRow])).products;
+    const table = ProductTable.from(new ProductSync().apply(full([shirt, { ...plain(11), 12: [1] } as ProductRow])));
+    const [p, other] = table.products();
     expect(p).toMatchObject({
       '@id': '/api/products/10', id: 10, name: 'Linen Shirt', barcode: '880000', sku: 'SKU-1', basePrice: 25.5, cost: 12,
       manageInventory: true, isActive: true, isAvailable: false,
@@ -40,17 +42,83 @@ describe('compact catalogue: decoding', () => {
     expect(p).not.toHaveProperty('@type');
   });
 
-  it('hands a full catalogue out in batches when asked, in id order', () => {
-    const rows = Array.from({ length: 25_000 }, (_, i) => plain(25_000 - i));
-    const batches: number[][] = [];
-    const update = new ProductSync().apply(full(rows), (products) => batches.push(products.map((p) => p.id)));
-    expect(update.products).toEqual([]);
-    expect(batches.map((b) => b.length)).toEqual([10_000, 10_000, 5000]);
-    expect(batches.flat()).toEqual(Array.from({ length: 25_000 }, (_, i) => i + 1));
-    // Restoring the cache written for it gives the same, batch by batch.
-    const restored: number[] = [];
-    new ProductSync().restore(update.persist!.header, update.persist!.chunks.map((c) => c.json), (products) => restored.push(...products.map((p) => p.id)));
-    expect(restored).toEqual(batches.flat());
+  it('decodes a product only when asked, once, from the chunk texts; the cache restores the same table', () => {
+    const rows = Array.from({ length: 2500 }, (_, i) => plain(2500 - i));
+    const update = new ProductSync().apply(full(rows));
+    expect(update.chunks.map((c) => c.key)).toEqual([0, 1, 2]);
+    expect(Array.from(update.index!.ids)).toEqual(Array.from({ length: 2500 }, (_, i) => i + 1));
+    const table = ProductTable.from(update);
+    expect(table.size).toBe(2500);
+    const p = table.get(2048);
+    expect(p).toMatchObject({ id: 2048, name: 'P2048', barcode: '20002048' });
+    expect(table.get(2048)).toBe(p);
+    expect(table.get(9999)).toBeUndefined();
+    expect(table.scan.get('20002048')?.product).toBe(p);
+    // Restoring the cache written for it (chunks and header) gives the same columns and products.
+    const restored = new ProductSync().restore(update.persist!.header, [...update.chunks].reverse())!;
+    expect(restored.index).toEqual(update.index);
+    expect(ProductTable.from(restored).get(2048)).toEqual(p);
+    // Without its index record the restore built the index: it asks to write it (not the chunks).
+    expect(restored.persist).toMatchObject({ replaceAll: false, chunks: false, index: true });
+  });
+
+  it('restores from the cached index record without parsing first; a record of another header is not used', () => {
+    const sync = new ProductSync();
+    const update = sync.apply(full(Array.from({ length: 1500 }, (_, i) => plain(i + 1))));
+    const tag = (JSON.parse(update.persist!.header) as { indexTag: string }).indexTag;
+    expect(tag).toBe('1000');
+    const restoring = new ProductSync();
+    const fast = restoring.restore(update.persist!.header, update.chunks, { key: -2, json: tag, index: update.index! })!;
+    expect(fast.index).toBe(update.index);
+    expect(fast.persist).toBeNull();
+    // The rows come when a delta needs them.
+    const d = restoring.apply(delta([plain(7, 'Seven')]));
+    expect(restoring.rows.size).toBe(1500);
+    expect(ProductTable.from(fast).apply(d).get(7)?.name).toBe('Seven');
+    // A change the index reads moves the tag (the index is written again); a stock-only one keeps it.
+    expect(JSON.parse(d.persist!.header).indexTag).toBe('2000');
+    expect(d.persist).toMatchObject({ chunks: true, index: true });
+    const stockOnly = restoring.apply(delta([{ ...plain(7, 'Seven'), 19: [[7, 1, '5', null, null]] } as ProductRow], [], '2500'));
+    expect(stockOnly.indexChanged).toBe(false);
+    expect(stockOnly.persist).toMatchObject({ chunks: true, index: false });
+    expect(JSON.parse(stockOnly.persist!.header).indexTag).toBe('2000');
+    const stale = new ProductSync().restore(d.persist!.header, update.chunks, { key: -2, json: tag, index: update.index! })!;
+    expect(stale.index).not.toBe(update.index);
+    expect(stale.persist?.index).toBe(true);
+  });
+
+  it("gives the same scan hits, store filter, facets and search records as the decoded products", () => {
+    const dict2: SyncPayload['dict'] = {
+      ...dict, brands: [[2, 'Acme', true], [6, 'Zeta', true], [7, 'Beta', true]], stores: [[1, 'Main Street', null], [2, 'Harbour', null]],
+      terminals: [[8, 'T08', null, true]], departments: [[5, 'Clothing', 'Apparel'], [9, 'Food', null]],
+    };
+    const rows: ProductRow[] = [
+      shirt,
+      { ...plain(11, '880000'), 14: [6, 2, 99], 11: 9, 19: [[1, 2, '1', null, null]] } as ProductRow,
+      { ...plain(12, ' Linen Shirt '), 2: ' 8800001 ', 14: [7], 13: [3, 42], 16: [8], 11: 77, 4: null } as ProductRow,
+      { ...plain(13, 'Loose'), 2: null, 19: [[2, 3, '1', null, null]] } as ProductRow,
+    ];
+    const table = ProductTable.from(new ProductSync().apply({ ...full(rows), dict: dict2 }));
+    const products = table.products();
+    const reference = buildScanLookup(products);
+    for (const code of ['880000', '8800001', '8800002', 'Linen Shirt', '20001', '200011', '20000', 'Loose', 'P13', 'nope']) {
+      const hit = table.scan.get(code);
+      const want = reference.get(code);
+      expect(hit ? [hit.product.id, hit.variant?.id ?? null] : null, code).toEqual(want ? [want.product.id, want.variant?.id ?? null] : null);
+      expect(table.scan.has(code)).toBe(reference.has(code));
+    }
+    for (const [store, terminal] of [[1, 8], [2, 8], [2, null], [null, 3], [3, null], [null, null]] as const) {
+      const visible = table.visibleAt(store, terminal);
+      const want = products.filter((p) => isVisibleAt(p, store, terminal));
+      expect(Array.from(visible, (i) => table.index.ids[i])).toEqual(want.map((p) => p.id));
+      expect(table.facets(visible)).toEqual(buildFacets(want));
+      // What the item search indexes (its worker builds the records from these columns).
+      const { ids, names, barcodes, prices, brands, categories, departments } = table.index;
+      const listed = (r: typeof brands, i: number) => Array.from(r.ids.subarray(r.start[i], r.start[i + 1]));
+      expect(Array.from(visible, (i) => [ids[i], textAt(names, i), textAt(barcodes, i), prices[i], listed(brands, i), listed(categories, i), departments[i]])).toEqual(
+        want.map((p) => [p.id, p.name, p.barcode ?? '', p.basePrice, (p.brands ?? []).map((x) => x.id), (p.categories ?? []).map((x) => x.id), p.department?.id ?? -1]),
+      );
+    }
   });
 });
 
@@ -60,25 +128,38 @@ describe('compact catalogue: deltas', () => {
     const rows = Array.from({ length: 3000 }, (_, i) => plain(i + 1));
     const first = sync.apply(full(rows));
     expect(first.persist?.replaceAll).toBe(true);
-    expect(first.persist?.chunks.map((c) => c.key)).toEqual([0, 1, 2]);
+    expect(first.chunks.map((c) => c.key)).toEqual([0, 1, 2]);
     expect(sync.cursorFor(1)).toBe('1000');
     expect(sync.cursorFor(2)).toBeNull(); // another user's catalogue: a full load
 
     const d = sync.apply(delta([plain(5, 'Renamed'), plain(5000, 'New')], [2999]));
     expect(d.full).toBe(false);
-    expect(d.products.map((p) => [p.id, p.name])).toEqual([[5, 'Renamed'], [5000, 'New']]);
+    expect(d.changed).toEqual([5, 5000]);
     expect(d.removed).toEqual([2999]);
     expect(d.indexChanged).toBe(true);
-    expect(d.persist?.chunks.map((c) => c.key).sort()).toEqual([0, 2, Math.floor(5000 / CHUNK_SPAN)].sort());
-    const chunk0 = JSON.parse(d.persist!.chunks.find((c) => c.key === 0)!.json) as ProductRow[];
+    expect(d.persist?.replaceAll).toBe(false);
+    expect(d.chunks.map((c) => c.key)).toEqual([0, 2, Math.floor(5000 / CHUNK_SPAN)]);
+    const chunk0 = JSON.parse(d.chunks.find((c) => c.key === 0)!.json) as ProductRow[];
     expect(chunk0.find((r) => r[0] === 5)?.[1]).toBe('Renamed');
     expect(sync.cursorFor(1)).toBe('2000');
     expect(sync.rows.size).toBe(3000); // +1 new, -1 removed
 
     // The same delta again (the server re-sends an overlap): nothing new.
     const again = sync.apply(delta([plain(5, 'Renamed')], [], '2100'));
-    expect(again.products.map((p) => p.name)).toEqual(['Renamed']);
+    expect(again.changed).toEqual([5]);
     expect(again.indexChanged).toBe(false);
+    expect(again.index).toBeNull();
+
+    // A table follows the deltas: new and changed products decode from the new chunk texts.
+    const table = ProductTable.from(first);
+    const kept = table.get(6);
+    const next = table.apply(d);
+    expect(next.size).toBe(3000);
+    expect(next.get(5)?.name).toBe('Renamed');
+    expect(next.get(5000)?.name).toBe('New');
+    expect(next.get(2999)).toBeUndefined();
+    expect(next.get(6)).toBe(kept);
+    expect(table.get(5)?.name).toBe('P5'); // the old table is left as it was
   });
 
   it('tells a stock-only change apart from one the indexes read', () => {
@@ -95,17 +176,20 @@ describe('compact catalogue: deltas', () => {
 
   it('decodes every product again when a dictionary entry changed (a tax renamed)', () => {
     const sync = new ProductSync();
-    sync.apply(full([shirt, plain(11)]));
     const renamed = { ...dict, taxes: [[1, 'Sales tax', 16, true]] as SyncPayload['dict']['taxes'] };
+    const table = ProductTable.from(sync.apply(full([shirt, plain(11)])));
+    expect(table.get(10)?.taxes?.[0].name).toBe('VAT');
     const d = sync.apply(delta([], [], '2000', renamed));
-    expect(d.full).toBe(true);
-    expect(d.products.find((p) => p.id === 10)?.taxes?.[0].name).toBe('Sales tax');
+    expect(d.full).toBe(false);
+    expect(d.dict).toEqual(renamed);
+    expect(d.indexChanged).toBe(true);
+    expect(table.apply(d).get(10)?.taxes?.[0].name).toBe('Sales tax');
   });
 
   it('keeps the till store current: scan hits and byId get the new objects, the index list only when needed', () => {
     const sync = new ProductSync();
     const base = sync.apply(full([shirt, plain(11)]));
-    setCatalogue({ products: base.products, discounts: [], taxes: [], paymentTypes: [], devices: [], settings: [] });
+    setCatalogue({ products: ProductTable.from(base), discounts: [], taxes: [], paymentTypes: [], devices: [], settings: [] });
     const indexed = catalogueStore.get().indexed;
     const stock = structuredClone(shirt);
     stock[19] = [[55, 1, '1', 'Rack 4', '2']];
@@ -119,7 +203,8 @@ describe('compact catalogue: deltas', () => {
     applyProductUpdate(sync.apply(delta([plain(11, 'Oat Milk')], [10], '3000')));
     s = catalogueStore.get();
     expect(s.indexed).not.toBe(indexed);
-    expect(s.catalogue.products.map((p) => p.name)).toEqual(['Oat Milk']);
+    expect(s.catalogue.products.products().map((p) => p.name)).toEqual(['Oat Milk']);
+    expect(s.byId.get(10)).toBeUndefined();
     expect(s.scan.get('Oat Milk')?.product.id).toBe(11);
     expect(s.scan.has('880000')).toBe(false);
   });

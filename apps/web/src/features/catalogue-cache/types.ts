@@ -182,9 +182,12 @@ export interface Order {
   localRef?: string | null;
 }
 
-/** The reference lists the till keeps (spec 3 "Offline cache"). */
-export interface Catalogue {
-  products: Product[];
+/**
+ * The reference lists the till keeps (spec 3 "Offline cache"). The till holds its products as a
+ * ProductTable (product-table.ts: decoded on demand); a plain list where that is all one needs.
+ */
+export interface Catalogue<Products = Product[]> {
+  products: Products;
   discounts: Discount[];
   taxes: Tax[];
   paymentTypes: PaymentType[];

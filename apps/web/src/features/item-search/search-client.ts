@@ -1,11 +1,11 @@
 /**
- * Main-thread side of the item search: sends the visible catalogue to the search worker once
- * per load (or settings change) and queries it; answers out of order are dropped by the caller
+ * Main-thread side of the item search: sends the visible catalogue (as columns) to the search
+ * worker once per load (or settings change) and queries it; answers out of order are dropped by the caller
  * using the sequence number. Without Worker support (jsdom) the same index runs in-thread.
  */
 import { createStore, useStore } from '@/features/catalogue-cache/create-store';
 import type { SearchIndex } from './search-core';
-import type { FacetFilter, SearchRecord, SearchRequest, SearchResponse, SearchSettings } from './search-record';
+import { recordsOf, type FacetFilter, type SearchColumns, type SearchRequest, type SearchResponse, type SearchSettings } from './search-record';
 
 /** Mirrors search-core's DEFAULT_THRESHOLD without importing fuse.js into the main bundle. */
 const DEFAULT_THRESHOLD = 0.2;
@@ -44,16 +44,17 @@ export class SearchClient {
   }
 
   /** (Re)builds the index when the catalogue version or the settings changed. */
-  index(version: number, records: () => SearchRecord[], settings: SearchSettings): void {
+  index(version: number, columns: () => SearchColumns, settings: SearchSettings): void {
     const key = `${version}|${settings.isCaseSensitive}|${settings.threshold}`;
     if (key === this.indexKey) return;
     this.indexKey = key;
-    const list = records();
+    const cols = columns();
     if (this.worker) {
-      const msg: SearchRequest = { type: 'index', version, records: list, settings };
+      // Columns: a few typed arrays and long strings to copy; the worker builds the records.
+      const msg: SearchRequest = { type: 'index', version, columns: cols, settings };
       this.worker.postMessage(msg);
     } else {
-      this.local = import('./search-core').then((m) => new m.SearchIndex(list, settings));
+      this.local = import('./search-core').then((m) => new m.SearchIndex(recordsOf(cols), settings));
     }
   }
 

@@ -52,9 +52,83 @@ export function toSearchRecord(p: {
   };
 }
 
+/** A list of strings as one text: entry i is text.slice(ends[i - 1] ?? 0, ends[i]). */
+export interface TextList {
+  text: string;
+  ends: Int32Array;
+}
+
+/** Ids per entry: entry i has ids[start[i]] .. ids[start[i + 1] - 1]. */
+export interface IdLists {
+  start: Int32Array;
+  ids: Int32Array;
+}
+
+/**
+ * The records to index as columns, and which entries (`positions`): the till's catalogue table
+ * hands its own columns over, so the main thread neither builds 100,000 record objects nor copies
+ * them one by one to the search worker; the worker builds the records (recordsOf).
+ */
+export interface SearchColumns {
+  positions: Int32Array;
+  ids: Int32Array;
+  names: TextList;
+  barcodes: TextList;
+  prices: Float64Array;
+  brands: IdLists;
+  categories: IdLists;
+  /** -1: none. */
+  departments: Int32Array;
+}
+
+const textAt = (c: TextList, i: number) => c.text.slice(i > 0 ? c.ends[i - 1] : 0, c.ends[i]);
+const idsAt = (c: IdLists, i: number) => {
+  const out: number[] = [];
+  for (let j = c.start[i]; j < c.start[i + 1]; j++) out.push(c.ids[j]);
+  return out;
+};
+
+/** The records of the columns' chosen entries (in the search worker). */
+export function recordsOf(c: SearchColumns): SearchRecord[] {
+  const out: SearchRecord[] = new Array(c.positions.length);
+  for (let k = 0; k < c.positions.length; k++) {
+    const i = c.positions[k];
+    out[k] = {
+      id: c.ids[i], name: textAt(c.names, i), barcode: textAt(c.barcodes, i), basePrice: String(c.prices[i]),
+      b: idsAt(c.brands, i), c: idsAt(c.categories, i), d: c.departments[i] >= 0 ? c.departments[i] : null,
+    };
+  }
+  return out;
+}
+
+/** Columns of a list of records (small lists and tests); recordsOf gives the records back (basePrice as a number's text). */
+export function columnsOf(records: readonly SearchRecord[]): SearchColumns {
+  const text = (get: (r: SearchRecord) => string): TextList => {
+    const ends = new Int32Array(records.length);
+    let at = 0;
+    records.forEach((r, i) => { at += get(r).length; ends[i] = at; });
+    return { text: records.map(get).join(''), ends };
+  };
+  const lists = (get: (r: SearchRecord) => number[]): IdLists => {
+    const start = new Int32Array(records.length + 1);
+    records.forEach((r, i) => { start[i + 1] = start[i] + get(r).length; });
+    return { start, ids: Int32Array.from(records.flatMap(get)) };
+  };
+  return {
+    positions: Int32Array.from(records, (_, i) => i),
+    ids: Int32Array.from(records, (r) => r.id),
+    names: text((r) => r.name),
+    barcodes: text((r) => r.barcode),
+    prices: Float64Array.from(records, (r) => Number(r.basePrice) || 0),
+    brands: lists((r) => r.b),
+    categories: lists((r) => r.c),
+    departments: Int32Array.from(records, (r) => r.d ?? -1),
+  };
+}
+
 // Worker protocol.
 export type SearchRequest =
-  | { type: 'index'; version: number; records: SearchRecord[]; settings: SearchSettings }
+  | { type: 'index'; version: number; columns: SearchColumns; settings: SearchSettings }
   | { type: 'search'; seq: number; query: string; facets: FacetFilter | null };
 
 export type SearchResponse =

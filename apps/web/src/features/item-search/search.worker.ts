@@ -3,7 +3,7 @@
  * answers queries with the matching ids (as a transferable Int32Array), best first.
  */
 import { SearchIndex } from './search-core';
-import type { SearchRequest, SearchResponse } from './search-record';
+import { recordsOf, type SearchRequest, type SearchResponse } from './search-record';
 
 // Typed by hand: the app's tsconfig carries the DOM lib, which clashes with the WebWorker lib.
 interface WorkerScope {
@@ -34,8 +34,9 @@ function runLatest() {
 scope.onmessage = (event: MessageEvent<SearchRequest>) => {
   const msg = event.data;
   if (msg.type === 'index') {
-    index = new SearchIndex(msg.records, msg.settings);
-    const reply: SearchResponse = { type: 'indexed', version: msg.version, count: msg.records.length };
+    const records = recordsOf(msg.columns);
+    index = new SearchIndex(records, msg.settings);
+    const reply: SearchResponse = { type: 'indexed', version: msg.version, count: records.length };
     scope.postMessage(reply);
     return;
   }

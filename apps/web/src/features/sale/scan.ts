@@ -19,11 +19,12 @@ export type FoundOutcome = Exclude<ScanOutcome, { kind: 'not-found' }>;
 export interface ScanInput {
   code: string;
   qtyMilli: number;
-  lookup: ReadonlyMap<string, ScanHit>;
+  /** The cached exact lookup (the catalogue table's scan, or a Map). */
+  lookup: Pick<ReadonlyMap<string, ScanHit>, 'get'>;
   /** Visible at this till and through the chip filters. */
   visible: (p: Product) => boolean;
   /** The catalogue's full product (a barcode record may embed a thinner one). */
-  byId: ReadonlyMap<number, Product>;
+  byId: Pick<ReadonlyMap<number, Product>, 'get'>;
   findBarcode: (code: string) => Promise<BarcodeRecord | null>;
 }
 

@@ -11,7 +11,7 @@ import { NumberInput } from '@/components/ui/number-input';
 import { toast } from '@/components/ui/toast';
 import type { PriceRule, Product } from '@/features/catalogue-cache/types';
 import type { FacetFilter } from '@/features/item-search/search-record';
-import { useItemSearch } from '@/features/item-search/hooks/use-item-search';
+import { useItemSearch, type ProductById, type SearchSource } from '@/features/item-search/hooks/use-item-search';
 import { useSearchSettings } from '@/features/item-search/search-client';
 import { SearchSettingsDialog } from './search-settings-dialog';
 
@@ -31,9 +31,10 @@ export function pricesOf(p: Product, now = new Date()): { base: number; effectiv
 export interface ItemSearchDialogProps {
   open: boolean;
   onClose: () => void;
-  products: readonly Product[];
+  /** What to index (the products visible at this till) and its version. */
+  source: SearchSource;
   version: number | string;
-  byId: ReadonlyMap<number, Product>;
+  byId: ProductById;
   facets: FacetFilter | null;
   /** Add with the dialog's quantity (milli); the caller opens the variant chooser when needed. */
   onAdd: (product: Product, qtyMilli: number) => void;
@@ -45,14 +46,14 @@ export interface ItemSearchDialogProps {
  * 'Search items' (ctrl+f): fuzzy search on name, barcode and price in the search worker, a
  * virtualised list of 60 px rows (window height - 250 tall, overscan 2), up/down/enter.
  */
-export function ItemSearchDialog({ open, onClose, products, version, byId, facets, onAdd, onView, locale = 'en' }: ItemSearchDialogProps) {
+export function ItemSearchDialog({ open, onClose, source, version, byId, facets, onAdd, onView, locale = 'en' }: ItemSearchDialogProps) {
   const { t } = useTranslation('sale');
   const [query, setQuery] = useState('');
   const [qty, setQty] = useState('1');
   const [active, setActive] = useState(0);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const closeAfterAdd = useSearchSettings((s) => s.closeAfterAdd);
-  const { items, error, resultQuery } = useItemSearch({ products, version, byId, facets, query, enabled: open });
+  const { count, itemAt, error, resultQuery } = useItemSearch({ source, version, byId, facets, query, enabled: open });
   const scroller = useRef<HTMLDivElement>(null);
   const [height, setHeight] = useState(() => (typeof window === 'undefined' ? 600 : Math.max(window.innerHeight - 250, ROW_HEIGHT * 3)));
 
@@ -63,7 +64,7 @@ export function ItemSearchDialog({ open, onClose, products, version, byId, facet
   }, []);
 
   const virtualizer = useVirtualizer({
-    count: items.length,
+    count,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: OVERSCAN,
@@ -96,21 +97,21 @@ export function ItemSearchDialog({ open, onClose, products, version, byId, facet
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
-      if (!items.length) return;
+      if (!count) return;
       const d = e.key === 'ArrowDown' ? 1 : -1;
-      const next = (((active + d) % items.length) + items.length) % items.length;
+      const next = (((active + d) % count) + count) % count;
       setActive(next);
       virtualizer.scrollToIndex(next, { align: 'auto' });
     } else if (e.key === 'Enter') {
       e.preventDefault();
-      add(items[active]);
+      add(itemAt(active));
     }
   };
 
   const money = (c: number) => formatCurrency(c, locale);
 
   return (
-    <Dialog open={open} onClose={onClose} title={t('itemSearch.title', { count: items.length })} size="lg" className="item-search-dialog">
+    <Dialog open={open} onClose={onClose} title={t('itemSearch.title', { count })} size="lg" className="item-search-dialog">
       <div className="row item-search-bar">
         <Input
           label={t('itemSearch.search')}
@@ -122,7 +123,7 @@ export function ItemSearchDialog({ open, onClose, products, version, byId, facet
           role="combobox"
           aria-expanded
           aria-controls="item-search-list"
-          aria-activedescendant={items[active] ? `item-search-${items[active].id}` : undefined}
+          aria-activedescendant={itemAt(active) ? `item-search-${itemAt(active)!.id}` : undefined}
           data-autofocus
         />
         <NumberInput label={t('search.quantity')} value={qty} onValueChange={(v) => setQty(v)} className="qty-input" />
@@ -132,7 +133,8 @@ export function ItemSearchDialog({ open, onClose, products, version, byId, facet
       <div ref={scroller} className="item-search-list" style={{ height, overflowY: 'auto' }} id="item-search-list" role="listbox" aria-label={t('itemSearch.results')} data-query={resultQuery ?? undefined}>
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((row) => {
-            const p = items[row.index];
+            const p = itemAt(row.index);
+            if (!p) return null;
             const { base, effective } = pricesOf(p);
             const selected = row.index === active;
             return (

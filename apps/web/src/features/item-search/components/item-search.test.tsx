@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { jsonResponse, renderWithProviders } from '@/test/render';
 import type { Product } from '@/features/catalogue-cache/types';
 import { searchSettingsStore } from '@/features/item-search/search-client';
+import { listSource } from '@/features/item-search/hooks/use-item-search';
 import { ItemDetailDialog } from './item-detail-dialog';
 import { ItemSearchDialog } from './item-search-dialog';
 import { VariantChooser } from './variant-chooser';
@@ -40,7 +41,7 @@ describe('ItemSearchDialog (ctrl+f)', () => {
   it('lists everything, filters fuzzily, moves with the arrows (wrapping) and adds with enter at the quantity typed', async () => {
     const onAdd = vi.fn();
     const onClose = vi.fn();
-    renderWithProviders(<ItemSearchDialog open onClose={onClose} products={products} version={1} byId={byId} facets={null} onAdd={onAdd} onView={() => {}} />);
+    renderWithProviders(<ItemSearchDialog open onClose={onClose} source={listSource(products)} version={1} byId={byId} facets={null} onAdd={onAdd} onView={() => {}} />);
     expect(await screen.findByRole('dialog', { name: 'Search items (3)' }, { timeout: 5000 })).toBeInTheDocument();
     const box = screen.getByLabelText('Search by name, barcode or price');
     await userEvent.type(box, 'milk');
@@ -67,7 +68,7 @@ describe('ItemSearchDialog (ctrl+f)', () => {
     searchSettingsStore.set({ closeAfterAdd: false, isCaseSensitive: false, threshold: 0.2 });
     const onClose = vi.fn();
     const onAdd = vi.fn();
-    renderWithProviders(<ItemSearchDialog open onClose={onClose} products={products} version={2} byId={byId} facets={null} onAdd={onAdd} onView={() => {}} />);
+    renderWithProviders(<ItemSearchDialog open onClose={onClose} source={listSource(products)} version={2} byId={byId} facets={null} onAdd={onAdd} onView={() => {}} />);
     await screen.findByRole('dialog', { name: 'Search items (3)' }, { timeout: 5000 });
     await userEvent.click(screen.getByRole('option', { name: /Organic Tea/ }));
     expect(onAdd).toHaveBeenCalledWith(expect.objectContaining({ id: 3 }), 1000);
@@ -77,7 +78,7 @@ describe('ItemSearchDialog (ctrl+f)', () => {
   });
 
   it('has its settings: close after adding, case-sensitive, threshold 0 to 1 in steps of 0.1', async () => {
-    renderWithProviders(<ItemSearchDialog open onClose={() => {}} products={products} version={3} byId={byId} facets={null} onAdd={() => {}} onView={() => {}} />);
+    renderWithProviders(<ItemSearchDialog open onClose={() => {}} source={listSource(products)} version={3} byId={byId} facets={null} onAdd={() => {}} onView={() => {}} />);
     await userEvent.click(screen.getByRole('button', { name: 'Search settings' }));
     const settings = await screen.findByRole('dialog', { name: 'Search settings' });
     await userEvent.click(within(settings).getByRole('switch', { name: 'Case-sensitive search' }));

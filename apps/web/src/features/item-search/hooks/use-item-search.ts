@@ -1,14 +1,28 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Product } from '@/features/catalogue-cache/types';
-import type { FacetFilter } from '@/features/item-search/search-record';
-import { toSearchRecord } from '@/features/item-search/search-record';
+import type { FacetFilter, SearchColumns } from '@/features/item-search/search-record';
+import { columnsOf, toSearchRecord } from '@/features/item-search/search-record';
 import { searchClient, useSearchSettings } from '@/features/item-search/search-client';
 
+/** What to index: the catalogue visible at this till (store / terminal filtered), as columns taken only when (re)indexed. */
+export interface SearchSource {
+  size: number;
+  columns: () => SearchColumns;
+}
+
+/** A source over a list of products (small lists, tests). */
+export const listSource = (products: readonly Product[]): SearchSource => ({ size: products.length, columns: () => columnsOf(products.map(toSearchRecord)) });
+
+/** Products by id: the till's catalogue table decodes one when asked. */
+export interface ProductById {
+  get(id: number): Product | undefined;
+}
+
 export interface ItemSearchInput {
-  /** The catalogue visible at this till (store / terminal filtered) and its version (re-index on change). */
-  products: readonly Product[];
+  source: SearchSource;
+  /** The source's version: re-indexed on change. */
   version: number | string;
-  byId: ReadonlyMap<number, Product>;
+  byId: ProductById;
   facets: FacetFilter | null;
   query: string;
   enabled: boolean;
@@ -20,7 +34,7 @@ export interface ItemSearchInput {
  * once (no debounce): the worker collapses queries that queued up while one ran into the latest.
  * `query` in the result says which text the shown items answer (the listbox's data-query).
  */
-export function useItemSearch({ products, version, byId, facets, query, enabled }: ItemSearchInput) {
+export function useItemSearch({ source, version, byId, facets, query, enabled }: ItemSearchInput) {
   const isCaseSensitive = useSearchSettings((s) => s.isCaseSensitive);
   const threshold = useSearchSettings((s) => s.threshold);
   const [result, setResult] = useState<{ ids: ArrayLike<number>; error?: string; query: string | null }>({ ids: [], query: null });
@@ -29,9 +43,9 @@ export function useItemSearch({ products, version, byId, facets, query, enabled 
 
   // Indexed as soon as the catalogue is there (in the worker), so the first ctrl+f answers at once.
   useEffect(() => {
-    if (!products.length && !enabled) return;
-    searchClient().index(typeof version === 'number' ? version : hash(String(version)), () => products.map(toSearchRecord), { isCaseSensitive, threshold });
-  }, [enabled, products, version, isCaseSensitive, threshold]);
+    if (!source.size && !enabled) return;
+    searchClient().index(typeof version === 'number' ? version : hash(String(version)), source.columns, { isCaseSensitive, threshold });
+  }, [enabled, source, version, isCaseSensitive, threshold]);
 
   const facetKey = JSON.stringify(facets);
   useEffect(() => {
@@ -51,16 +65,12 @@ export function useItemSearch({ products, version, byId, facets, query, enabled 
      
   }, [enabled, query, facetKey, version, isCaseSensitive, threshold]);
 
-  const items = useMemo(() => {
-    const out: Product[] = [];
-    for (let i = 0; i < result.ids.length; i++) {
-      const p = byId.get(result.ids[i]);
-      if (p) out.push(p);
-    }
-    return out;
-  }, [result, byId]);
+  // The answer's ids; a product is decoded only when its row is on screen (itemAt), not all
+  // 80,000 hits of a first key. An id gone meanwhile (a delta removed it) shows no row.
+  const ids = result.ids;
+  const itemAt = useCallback((i: number): Product | undefined => (i >= 0 && i < ids.length ? byId.get(ids[i]) : undefined), [ids, byId]);
 
-  return { items, error: result.error ?? null, pending, resultQuery: result.query };
+  return { count: ids.length, itemAt, error: result.error ?? null, pending, resultQuery: result.query };
 }
 
 function hash(s: string): number {

@@ -3,6 +3,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderWithProviders } from '@/test/render';
 import { catalogueStore, setCatalogue } from '@/features/catalogue-cache/catalogue-store';
+import { ProductTable } from '@/features/catalogue-cache/product-table';
 import { DEFAULT_PREFERENCES, preferencesStore } from '@/features/sale/preferences-store';
 import { FacetFilters } from './facet-filters';
 import { GeneralSettings } from './general-settings';
@@ -15,7 +16,7 @@ vi.setConfig({ testTimeout: 20_000 });
 beforeEach(() => {
   preferencesStore.set(DEFAULT_PREFERENCES);
   setCatalogue({
-    products: [],
+    products: ProductTable.empty(),
     taxes: [{ id: 1, name: 'VAT', rate: 16 }],
     discounts: [{ id: 1, name: 'Discount 5%', rate: 5, rateType: 'percent', scope: 'exact' }, { id: 3, name: 'Open', scope: 'open' }],
     paymentTypes: [{ id: 1, name: 'Cash', type: 'cash' }],

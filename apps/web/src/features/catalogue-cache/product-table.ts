@@ -1,0 +1,275 @@
+/**
+ * The catalogue on the till's main thread (issue 10, warm start): the index columns the worker
+ * built (product-sync.ts TableIndex) and the cache chunks' JSON texts. A product object is decoded
+ * only when something asks for it (a scan, a search result on screen, the cart) and kept, so the
+ * same id gives the same object until a change of that product. Nothing here is per product at
+ * load time (the scan lookup is a binary search over the worker's sorted keys): a warm start no
+ * longer copies 100,000 decoded products out of the worker.
+ *
+ * A table is never changed in place: a delta gives a new table (`apply`) that shares what did not
+ * change (texts, parsed chunks, decoded products, and the columns when no index field changed).
+ */
+import { P, decodeContext, decodeProduct, type DecodeContext, type ProductRow, type SyncDictionaries } from '@pos/domain/catalogue-sync';
+import { chunkOf, textAt, textColumn, type ProductUpdate, type Relation, type TableIndex, type TextColumn } from './product-sync';
+import type { Facet, Facets, ScanHit } from './product-index';
+import type { Product } from './types';
+
+/** Products by id (the table, or a plain Map in tests). */
+export interface ProductLookup {
+  get(id: number): Product | undefined;
+}
+
+/** The exact scan lookup (the table's, or buildScanLookup's Map in tests). */
+export interface ScanLookup {
+  get(code: string): ScanHit | undefined;
+  has(code: string): boolean;
+}
+
+/** The till reads neither `@type` nor a variant's `product` IRI: not decoded. */
+const LEAN = { lean: true } as const;
+
+const EMPTY_RELATION: Relation = { start: new Int32Array(1), ids: new Int32Array(0) };
+const EMPTY_DICT: SyncDictionaries = { taxes: [], categories: [], brands: [], suppliers: [], terminals: [], departments: [], stores: [] };
+const EMPTY_INDEX: TableIndex = {
+  ids: new Int32Array(0), names: textColumn([]), barcodes: textColumn([]), prices: new Float64Array(0), departments: new Int32Array(0),
+  brands: EMPTY_RELATION, categories: EMPTY_RELATION, stores: EMPTY_RELATION, terminals: EMPTY_RELATION,
+  scanKeys: textColumn([]), scanAt: new Int32Array(0), scanVariant: new Int32Array(0),
+};
+
+/** Whether product i has no ids in this relation, or has `id` among them. */
+function listedOrEmpty(r: Relation, i: number, id: number): boolean {
+  const from = r.start[i];
+  const to = r.start[i + 1];
+  if (from === to) return true;
+  for (let j = from; j < to; j++) if (r.ids[j] === id) return true;
+  return false;
+}
+
+interface Shared {
+  index: TableIndex;
+  dict: SyncDictionaries;
+  ctx: DecodeContext;
+}
+
+/** Entry of a sorted text column equal to `key`, or -1 (binary search; the worker sorted it with the default string order). */
+function findSorted(c: TextColumn, key: string): number {
+  let lo = 0;
+  let hi = c.ends.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = textAt(c, mid);
+    if (v === key) return mid;
+    if (v < key) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+export class ProductTable implements ProductLookup {
+  /** Scan hits by code, resolved to the table's product objects. */
+  readonly scan: ScanLookup;
+
+  private constructor(
+    private readonly shared: Shared,
+    /** Chunk key -> JSON text of its rows (what the offline cache holds). */
+    private readonly texts: Map<number, string>,
+    /** Parsed chunks: key -> rows by id (filled on demand, and by warm()). */
+    private readonly parsed: Map<number, Map<number, ProductRow>>,
+    private readonly decoded: Map<number, Product>,
+  ) {
+    this.scan = {
+      get: (code) => this.scanHit(code),
+      has: (code) => findSorted(this.shared.index.scanKeys, code) >= 0,
+    };
+  }
+
+  static empty(): ProductTable {
+    return new ProductTable(share(EMPTY_INDEX, EMPTY_DICT), new Map(), new Map(), new Map());
+  }
+
+  /** A table from a full update (a restore or a full answer). */
+  static from(update: ProductUpdate): ProductTable {
+    if (!update.full || !update.index || !update.dict) throw new Error('A product table starts from a full update');
+    return new ProductTable(share(update.index, update.dict), new Map(update.chunks.map((c) => [c.key, c.json])), new Map(), new Map());
+  }
+
+  /** The table after an update: a full one replaces everything, a delta shares what it left alone. */
+  apply(update: ProductUpdate): ProductTable {
+    if (update.full) return ProductTable.from(update);
+    const dict = update.dict ?? this.shared.dict;
+    const shared = update.index ? share(update.index, dict) : update.dict ? { ...this.shared, dict, ctx: decodeContext(dict) } : this.shared;
+    const texts = new Map(this.texts);
+    const parsed = new Map(this.parsed);
+    for (const key of update.drop) {
+      texts.delete(key);
+      parsed.delete(key);
+    }
+    for (const c of update.chunks) {
+      texts.set(c.key, c.json);
+      parsed.delete(c.key);
+    }
+    let decoded: Map<number, Product>;
+    if (update.dict) decoded = new Map();
+    else {
+      decoded = new Map(this.decoded);
+      for (const id of update.changed) decoded.delete(id);
+      for (const id of update.removed) decoded.delete(id);
+    }
+    return new ProductTable(shared, texts, parsed, decoded);
+  }
+
+  get index(): TableIndex {
+    return this.shared.index;
+  }
+
+  get dict(): SyncDictionaries {
+    return this.shared.dict;
+  }
+
+  get size(): number {
+    return this.shared.index.ids.length;
+  }
+
+  /** Position of an id in the columns, or -1. */
+  positionOf(id: number): number {
+    const ids = this.shared.index.ids;
+    let lo = 0;
+    let hi = ids.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = ids[mid];
+      if (v === id) return mid;
+      if (v < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  has(id: number): boolean {
+    return this.positionOf(id) >= 0;
+  }
+
+  /** The product with this id, decoded on first use and kept. */
+  get(id: number): Product | undefined {
+    const known = this.decoded.get(id);
+    if (known) return known;
+    if (this.positionOf(id) < 0) return undefined;
+    const row = this.rowsOf(chunkOf(id))?.get(id);
+    if (!row) return undefined;
+    const product = decodeProduct(row, this.shared.ctx, LEAN) as unknown as Product;
+    this.decoded.set(id, product);
+    return product;
+  }
+
+  /** The product at a position of the columns. */
+  at(pos: number): Product | undefined {
+    return this.get(this.shared.index.ids[pos]);
+  }
+
+  /** Every product in id order (decodes them all: tests and small catalogues). */
+  products(): Product[] {
+    const out: Product[] = [];
+    for (const id of this.shared.index.ids) {
+      const p = this.get(id);
+      if (p) out.push(p);
+    }
+    return out;
+  }
+
+  private scanHit(code: string): ScanHit | undefined {
+    const i = findSorted(this.shared.index.scanKeys, code);
+    if (i < 0) return undefined;
+    const { scanAt, scanVariant } = this.shared.index;
+    const product = this.at(scanAt[i]);
+    if (!product) return undefined;
+    const vid = scanVariant[i];
+    if (vid < 0) return { product, variant: null };
+    const variant = (product.variants ?? []).find((v) => v.id === vid);
+    return variant ? { product, variant } : undefined;
+  }
+
+  private rowsOf(key: number): Map<number, ProductRow> | undefined {
+    let rows = this.parsed.get(key);
+    if (rows) return rows;
+    const text = this.texts.get(key);
+    if (text === undefined) return undefined;
+    rows = new Map((JSON.parse(text) as ProductRow[]).map((r) => [r[P.id], r]));
+    this.parsed.set(key, rows);
+    return rows;
+  }
+
+  /**
+   * Parses chunks not parsed yet for up to `ms` milliseconds (each is ~1-3 ms), so a search list or
+   * a scan right after the start does not wait for one. Returns whether some are left.
+   */
+  warmStep(ms: number): boolean {
+    const t0 = performance.now();
+    for (const key of this.texts.keys()) {
+      if (this.parsed.has(key)) continue;
+      if (performance.now() - t0 >= ms) return true;
+      this.rowsOf(key);
+    }
+    return false;
+  }
+
+  // ---- the till's indexes over the columns ------------------------------------------------------
+
+  /** Positions of the products visible at this till: no store list or this store in it, no terminal list or this terminal in it. */
+  visibleAt(storeId: number | null, terminalId: number | null): Int32Array {
+    const { ids, stores, terminals } = this.shared.index;
+    const out = new Int32Array(ids.length);
+    let n = 0;
+    for (let i = 0; i < ids.length; i++) {
+      if (storeId !== null && !listedOrEmpty(stores, i, storeId)) continue;
+      if (terminalId !== null && !listedOrEmpty(terminals, i, terminalId)) continue;
+      out[n++] = i;
+    }
+    return out.slice(0, n);
+  }
+
+  /** Brand, category and department chips with the number of these products in each (as buildFacets, same order). */
+  facets(positions: ArrayLike<number>): Facets {
+    const { brands, categories, departments } = this.shared.index;
+    const dict = this.shared.dict;
+    const b = new Tally(dict.brands);
+    const c = new Tally(dict.categories);
+    const d = new Tally(dict.departments);
+    for (let k = 0; k < positions.length; k++) {
+      const i = positions[k];
+      for (let j = brands.start[i]; j < brands.start[i + 1]; j++) b.add(brands.ids[j]);
+      for (let j = categories.start[i]; j < categories.start[i + 1]; j++) c.add(categories.ids[j]);
+      if (departments[i] >= 0) d.add(departments[i]);
+    }
+    return { brands: b.facets(), categories: c.facets(), departments: d.facets() };
+  }
+}
+
+/** Counts per dictionary id (the index lists only ids its dictionary holds): a typed array indexed by id, a Map for huge ids. */
+class Tally {
+  private readonly dense: Int32Array | null;
+  private readonly sparse = new Map<number, number>();
+  private readonly seen: number[] = [];
+  private readonly names = new Map<number, string>();
+  constructor(entries: ReadonlyArray<readonly [number, string, ...unknown[]]>) {
+    let max = 0;
+    for (const e of entries) {
+      max = Math.max(max, e[0]);
+      this.names.set(e[0], e[1]);
+    }
+    this.dense = max < 1 << 22 ? new Int32Array(max + 1) : null;
+  }
+  add(id: number) {
+    const before = this.dense ? this.dense[id]++ : (this.sparse.get(id) ?? 0);
+    if (!this.dense) this.sparse.set(id, before + 1);
+    if (before === 0) this.seen.push(id);
+  }
+  /** First seen first, then by name (a stable sort): the order buildFacets gives. */
+  facets(): Facet[] {
+    const count = (id: number) => (this.dense ? this.dense[id] : this.sparse.get(id)!);
+    return this.seen.map((id) => ({ id, name: this.names.get(id) ?? '', count: count(id) })).sort((x, y) => x.name.localeCompare(y.name));
+  }
+}
+
+function share(index: TableIndex, dict: SyncDictionaries): Shared {
+  return { index, dict, ctx: decodeContext(dict) };
+}
