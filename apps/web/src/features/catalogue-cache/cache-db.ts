@@ -10,7 +10,7 @@
  * The spec's `list` table stays (empty) for readers that look for it.
  */
 import Dexie, { type Table } from 'dexie';
-import { HEADER_RECORD, INDEX_RECORD, type TableIndex } from './product-sync';
+import { HEADER_RECORD, INDEX_RECORD, type StoredIndex } from './product-sync';
 import type { Device, Discount, PaymentType, Product, Setting, Tax } from './types';
 
 export const CACHE_DB_NAME = 'pos application';
@@ -28,8 +28,8 @@ export interface ProductChunk {
   /** chunkOf(id) for rows; HEADER_KEY for the header; INDEX_KEY for the index (json = its tag). */
   key: number;
   json: string;
-  /** The index record's columns (product-sync.ts TableIndex). */
-  index?: TableIndex;
+  /** The index record's columns (product-sync.ts StoredIndex: TableIndex with its arrays as ArrayBuffers). */
+  index?: StoredIndex;
 }
 
 /** The chunk record holding the sync header (the worker reads it without Dexie: product-sync.ts). */

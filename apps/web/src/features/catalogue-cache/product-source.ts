@@ -9,7 +9,7 @@ import { apiUrl, HttpError, NetworkError, SESSION_EXPIRED_EVENT } from '@/lib/ap
 import { readToken } from '@/lib/cookies';
 import { getSession } from '@/lib/session';
 import { HEADER_KEY, INDEX_KEY, type CacheDb, type ProductChunk } from './cache-db';
-import { ProductSync, handleSyncRequest, type ProductUpdate, type SyncReply, type SyncRequest } from './product-sync';
+import { ProductSync, handleSyncRequest, packIndex, type ProductUpdate, type SyncReply, type SyncRequest } from './product-sync';
 
 /** Where the loader gets products from (an interface so the loading sequence can be tested alone). */
 export interface ProductSource {
@@ -113,7 +113,7 @@ export class WorkerProductSource implements ProductSource {
     const records: ProductChunk[] = [{ key: HEADER_KEY, json: persist.header }];
     if (persist.chunks) records.push(...chunks);
     // The index record carries the header's tag: a warm start uses it only with that header.
-    if (persist.index && index) records.push({ key: INDEX_KEY, json: (JSON.parse(persist.header) as { indexTag?: string }).indexTag ?? '', index });
+    if (persist.index && index) records.push({ key: INDEX_KEY, json: (JSON.parse(persist.header) as { indexTag?: string }).indexTag ?? '', index: packIndex(index) });
     this.writes = this.writes.then(() => db.transaction('rw', db.productChunks, async () => {
       if (persist.replaceAll) await db.productChunks.clear();
       if (persist.chunks && drop.length) await db.productChunks.bulkDelete(drop);

@@ -36,7 +36,38 @@ export interface ChunkText {
 
 /** A record of the productChunks table: a chunk, the header (HEADER_RECORD) or the index (INDEX_RECORD, `json` = its tag). */
 export interface ChunkRecord extends ChunkText {
-  index?: TableIndex;
+  index?: StoredIndex;
+}
+
+type Buffers<T> = { [K in keyof T]: T[K] extends Int32Array | Float64Array ? ArrayBuffer : T[K] extends object ? Buffers<T[K]> : T[K] };
+
+/**
+ * The index as stored in IndexedDB: the typed arrays as plain ArrayBuffers (stored and read as
+ * bytes; a reader that turns records into JSON, such as a check for a product's name, sees `{}`
+ * instead of 100,000 numbered fields per column).
+ */
+export type StoredIndex = Buffers<TableIndex>;
+
+const rel = (r: Relation) => ({ start: r.start.buffer as ArrayBuffer, ids: r.ids.buffer as ArrayBuffer });
+const unrel = (r: Buffers<Relation>): Relation => ({ start: new Int32Array(r.start), ids: new Int32Array(r.ids) });
+const col = (c: TextColumn) => ({ text: c.text, ends: c.ends.buffer as ArrayBuffer });
+const uncol = (c: Buffers<TextColumn>): TextColumn => ({ text: c.text, ends: new Int32Array(c.ends) });
+
+/** The index to store (its arrays own their whole buffers: built by buildTableIndex or read by unpackIndex). */
+export function packIndex(x: TableIndex): StoredIndex {
+  return {
+    ids: x.ids.buffer as ArrayBuffer, names: col(x.names), barcodes: col(x.barcodes), prices: x.prices.buffer as ArrayBuffer,
+    departments: x.departments.buffer as ArrayBuffer, brands: rel(x.brands), categories: rel(x.categories), stores: rel(x.stores),
+    terminals: rel(x.terminals), scanKeys: col(x.scanKeys), scanAt: x.scanAt.buffer as ArrayBuffer, scanVariant: x.scanVariant.buffer as ArrayBuffer,
+  };
+}
+
+export function unpackIndex(x: StoredIndex): TableIndex {
+  return {
+    ids: new Int32Array(x.ids), names: uncol(x.names), barcodes: uncol(x.barcodes), prices: new Float64Array(x.prices),
+    departments: new Int32Array(x.departments), brands: unrel(x.brands), categories: unrel(x.categories), stores: unrel(x.stores),
+    terminals: unrel(x.terminals), scanKeys: uncol(x.scanKeys), scanAt: new Int32Array(x.scanAt), scanVariant: new Int32Array(x.scanVariant),
+  };
 }
 
 /** Ids of a relation per product: product i has ids[start[i]] .. ids[start[i + 1] - 1]. */
@@ -140,14 +171,29 @@ function indexKey(r: ProductRow): string {
 }
 
 class RelationBuilder {
-  private start: number[] = [0];
-  private ids: number[] = [];
-  add(ids: readonly number[], known: ReadonlyMap<number, unknown>) {
-    for (const id of ids) if (known.has(id)) this.ids.push(id);
-    this.start.push(this.ids.length);
+  private start: Int32Array;
+  private ids = new Int32Array(1024);
+  private n = 0;
+  private row = 0;
+  constructor(rows: number) {
+    this.start = new Int32Array(rows + 1);
+  }
+  /** Adds the ids (or, with `at`, the `at`-th field of each entry) that `known` holds, as the next row. */
+  add(list: ReadonlyArray<number | readonly unknown[]>, known: ReadonlyMap<number, unknown>, at = -1) {
+    for (const x of list) {
+      const id = (at < 0 ? x : (x as readonly unknown[])[at]) as number;
+      if (!known.has(id)) continue;
+      if (this.n === this.ids.length) {
+        const grown = new Int32Array(this.n * 2);
+        grown.set(this.ids);
+        this.ids = grown;
+      }
+      this.ids[this.n++] = id;
+    }
+    this.start[++this.row] = this.n;
   }
   done(): Relation {
-    return { start: Int32Array.from(this.start), ids: Int32Array.from(this.ids) };
+    return { start: this.start, ids: this.ids.slice(0, this.n) };
   }
 }
 
@@ -159,10 +205,10 @@ export function buildTableIndex(rows: readonly ProductRow[], ctx: DecodeContext)
   const barcodes: string[] = new Array(n);
   const prices = new Float64Array(n);
   const departments = new Int32Array(n);
-  const brands = new RelationBuilder();
-  const categories = new RelationBuilder();
-  const stores = new RelationBuilder();
-  const terminals = new RelationBuilder();
+  const brands = new RelationBuilder(n);
+  const categories = new RelationBuilder(n);
+  const stores = new RelationBuilder(n);
+  const terminals = new RelationBuilder(n);
   // Scan keys: names first (the first product with a name keeps it), then variant barcodes, then
   // product barcodes, each overriding what came before (product-index.ts buildScanLookup's rules).
   const slot = new Map<string, number>();
@@ -192,7 +238,7 @@ export function buildTableIndex(rows: readonly ProductRow[], ctx: DecodeContext)
     brands.add(r[P.brands], ctx.brands);
     categories.add(r[P.categories], ctx.categories);
     terminals.add(r[P.terminals], ctx.terminals);
-    stores.add(r[P.stores].map((s) => s[1]), ctx.stores);
+    stores.add(r[P.stores], ctx.stores, 1);
     put(r[P.name], i, -1, false);
   }
   for (let i = 0; i < n; i++) for (const v of rows[i][P.variants]) put(v[4], i, v[0], true);
@@ -263,7 +309,7 @@ export class ProductSync {
     const base = { full: true, chunks: sorted, drop: [], dict: h.dict, changed: [], removed: [], indexChanged: true };
     if (index?.index && h.indexTag !== undefined && index.json === h.indexTag) {
       this.unparsed = sorted;
-      return { ...base, index: index.index, persist: null };
+      return { ...base, index: unpackIndex(index.index), persist: null };
     }
     const all: ProductRow[] = [];
     for (const { json } of sorted) {
