@@ -108,14 +108,24 @@ async function benchProductPages(server: Server, till: Record<string, string>, a
       unit: 'ms', budget: 'p95 <= 20 ms', limit: { op: '<=', value: 20 }, ...summarise(runs), note: cpuNote(cpu, CFG.pageRuns * CFG.pageRequests),
     }));
   }
-  // Admin (all stores) on the settings table, page 1 sorted by name: informational.
+  // Admin (all stores) on the settings table, the middle page sorted by name: measured like the till's pages.
   {
-    const url = `${server.url}/api/products?itemsPerPage=100&page=${Math.ceil(last / 2)}&order%5Bname%5D=asc`;
+    const page = Math.ceil(last / 2);
+    const url = `${server.url}/api/products?itemsPerPage=100&page=${page}&order%5Bname%5D=asc`;
     await waitQuiet('products admin sorted');
-    await timeGets(url, admin, 5); // warm-up, as for the till's pages
-    const n = Math.ceil(CFG.pageRequests / 4);
-    const c = await cpuCost(server.pid, DB_NAME, () => timeGets(url, admin, n));
-    metrics.push(metric({ id: 'products.page.admin-sorted', section: 'Catalogue', metric: `GET /api/products page ${Math.ceil(last / 2)} sorted by name (admin, 3 stores)`, unit: 'ms', budget: 'p95 <= 20 ms', limit: { op: '<=', value: 20 }, ...summarise([c.result]), note: cpuNote(c, n) }));
+    await timeGets(url, admin, 30); // warm-up, as for the till's pages
+    const runs: number[][] = [];
+    let cpu = { nodeMs: 0, pgMs: 0 };
+    for (let r = 0; r < CFG.pageRuns; r++) {
+      await waitQuiet(`products admin sorted page ${page}`);
+      const c = await cpuCost(server.pid, DB_NAME, () => timeGets(url, admin, CFG.pageRequests));
+      runs.push(c.result);
+      cpu = { nodeMs: cpu.nodeMs + c.nodeMs, pgMs: cpu.pgMs + c.pgMs };
+    }
+    metrics.push(metric({
+      id: 'products.page.admin-sorted', section: 'Catalogue', metric: `GET /api/products page ${page} sorted by name (admin, 3 stores)`,
+      unit: 'ms', budget: 'p95 <= 20 ms', limit: { op: '<=', value: 20 }, ...summarise(runs), note: cpuNote(cpu, CFG.pageRuns * CFG.pageRequests),
+    }));
   }
   // The reference client's cold start: every page, one after another, until an empty page.
   {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { createThrowawayPg, engine } from '../../../test/helpers.ts';
 import { buildApp } from '../../app.ts';
@@ -13,6 +14,7 @@ import { customer, order, paymentType, product, productStore, productTax, stockM
  */
 describe.runIf(engine === 'postgres')('sales under concurrency (PostgreSQL, two API instances)', () => {
   let drop: () => Promise<void>;
+  let url: string;
   const dbs: Database[] = [];
   const apps: FastifyInstance[] = [];
   const tokens: Record<string, string>[] = [];
@@ -28,6 +30,7 @@ describe.runIf(engine === 'postgres')('sales under concurrency (PostgreSQL, two 
     process.env.PG_POOL_MAX = '10';
     const pg = await createThrowawayPg();
     drop = pg.drop;
+    url = pg.url;
     for (let i = 0; i < 2; i++) {
       const database = await openDatabase({ databaseUrl: pg.url, dataDir: '', inMemory: false });
       const app = await buildApp({ env: {}, database, logger: false, config: { seedDemo: i === 0, bcryptRounds: 4, jwtSecret: 'test-secret' } });
@@ -156,6 +159,37 @@ describe.runIf(engine === 'postgres')('sales under concurrency (PostgreSQL, two 
     expect((bad as any).rows ?? bad).toEqual([]);
     gapFree(await numbers(main));
     gapFree(await numbers(mall));
+  });
+
+  it('a sale takes its store counter last: while it waits for its number it already holds its stock rows', async () => {
+    expect((await sell(0, saleBody(main, t1))).statusCode).toBe(201); // the store has a counter row
+    const holder = new pg.Client({ connectionString: url });
+    const probe = new pg.Client({ connectionString: url });
+    await holder.connect();
+    await probe.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select 1 from store_counter where store_id = $1 for update', [main]);
+      const pending = sell(0, saleBody(main, t1));
+      // The sale's one write is now queued on the counter row…
+      let waiting = false;
+      for (let i = 0; i < 100 && !waiting; i++) {
+        const { rows } = await probe.query(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like 'with %'`);
+        waiting = rows[0].n > 0;
+        if (!waiting) await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(waiting).toBe(true);
+      // …holding the product's stock row of that store already.
+      await probe.query('begin');
+      await expect(probe.query('select 1 from product_store where product_id = $1 and store_id = $2 for update nowait', [P.id, main]))
+        .rejects.toMatchObject({ code: '55P03' });
+      await probe.query('rollback');
+      await holder.query('rollback');
+      expect((await pending).statusCode).toBe(201);
+    } finally {
+      await holder.end();
+      await probe.end();
+    }
   });
 
   it('sale transactions (BEGIN with generic plans) leave no setting and no connection behind, also when they fail', async () => {

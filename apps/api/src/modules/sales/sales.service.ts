@@ -656,6 +656,9 @@ interface ContentRow {
   tax: (Stamped & { typeId: number | null; rate: string; amount: string }) | string | null;
 }
 
+/** A new order's header as SALE_WRITE returns it. */
+interface SaleHeader { id: number; orderId: number | null; createdAt: string; updatedAt: string; uuid: string }
+
 /** The named values of contentCtes for a priced order. */
 function contentParams(priced: PricedSale) {
   const { lines, totals } = priced;
@@ -756,31 +759,34 @@ async function writeContent(tx: Tx, orderId: number, priced: PricedSale): Promis
 }
 
 /**
- * A new order in ONE statement, its own transaction when run outside one (a plain sale): the
- * store's next number (:numbered), the header with its figures, the stock moves and their ledger
- * rows (lib/stock stockMoveCtes), the content (contentCtes) and, for a return, the original marked
- * Returned (:returned_from). Everything or nothing is written. The WITH items run in the order the
- * answer reads them: counter and header, then variant rows by id, store rows by product, ledger,
- * content; so every sale takes its locks in the same order (store counter, variants, store rows).
+ * A new order in ONE statement, its own transaction when run outside one (a plain sale): the stock
+ * moves and their ledger rows (lib/stock stockMoveCtes), the content (contentCtes), for a return
+ * the original marked Returned (:returned_from), then the store's next number (:numbered) and the
+ * header with its figures. Everything or nothing is written. The order's id is drawn first (`o`)
+ * and the header row goes in last: foreign keys are checked at the end of the statement, when it
+ * is there. The WITH items run in the order the answer reads them, so every sale takes its locks in
+ * the same order: variant rows by id, store rows by product, and the store's counter row LAST. The
+ * counter is what the sales of one store queue on (until the commit's WAL flush): taking it last
+ * keeps that queue to the flush itself.
  * A stored client id fails the header on order_client_id_uq (createSale answers the first order);
  * a variant or product deleted since the pricing read fails the line's foreign key, so a variant
  * row the stock update did not find can never be committed with its sale.
  */
-const SALE_WRITE = namedSql(`with n as (insert into store_counter (store_id, last_order_id) select :store_id::int, 1 where ${opaque(':numbered', 'boolean')}
+const SALE_WRITE = namedSql(`with o as materialized (select nextval(pg_get_serial_sequence('"order"', 'id'))::int as id),
+  ${stockMoveCtes('(select id from o)')},
+  ${contentCtes('(select id from o)')},
+  rf as (update "order" set is_returned = true, status = :returned_status::text, updated_at = now() where id = ${opaque(':returned_from', 'int')} returning 1),
+  n as (insert into store_counter (store_id, last_order_id) select :store_id::int, 1 where ${opaque(':numbered', 'boolean')}
     on conflict (store_id) do update set last_order_id = store_counter.last_order_id + 1 returning last_order_id),
-  h as (insert into "order" (store_id, terminal_id, user_id, status, is_suspended, client_id, request_hash, returned_from_id, order_id,
+  h as (insert into "order" (id, store_id, terminal_id, user_id, status, is_suspended, client_id, request_hash, returned_from_id, order_id,
       customer_id, customer_name, description, adjustment, sub_total, item_taxes, total, stock_applied)
-    values (:store_id::int, :terminal_id::int, :user_id::int, :status::text, :held::boolean, :client_id::text, :request_hash::text, :returned_from::int,
-      (select last_order_id from n), :customer_id::int, :customer_name::text, :notes::text, :adjustment::numeric, :sub_total::numeric,
-      :item_taxes::numeric, :total::numeric, :stock_applied::boolean)
-    returning id, order_id, created_at, updated_at, uuid),
-  ${stockMoveCtes('(select id from h)')},
-  ${contentCtes('(select id from h)')},
-  rf as (update "order" set is_returned = true, status = :returned_status::text, updated_at = now() where id = ${opaque(':returned_from', 'int')} returning 1)
-  select h.id, h.order_id as "orderId", h.created_at::text as "createdAt", h.updated_at::text as "updatedAt", h.uuid,
-    array(select id from sv) as found, (select count(*) from ss)::int as stores, (select count(*) from sl)::int as ledger,
-    ${CONTENT_COLUMNS}, (select count(*) from rf)::int as returned
-  from h`);
+    values ((select id from o), :store_id::int, :terminal_id::int, :user_id::int, :status::text, :held::boolean, :client_id::text, :request_hash::text,
+      :returned_from::int, (select last_order_id from n), :customer_id::int, :customer_name::text, :notes::text, :adjustment::numeric,
+      :sub_total::numeric, :item_taxes::numeric, :total::numeric, :stock_applied::boolean)
+    returning id, order_id, created_at, updated_at, uuid)
+  select array(select id from sv) as found, (select count(*) from ss)::int as stores, (select count(*) from sl)::int as ledger,
+    ${CONTENT_COLUMNS}, (select count(*) from rf)::int as returned,
+    (select json_build_object('id', id, 'orderId', order_id, 'createdAt', created_at::text, 'updatedAt', updated_at::text, 'uuid', uuid) from h) as header`);
 
 async function clearContent(tx: Tx, orderId: number) {
   await tx.delete(orderProduct).where(eq(orderProduct.orderId, orderId));
@@ -962,7 +968,7 @@ async function writeOrder(q: Tx, input: SaleInput, actor: AuthInfo, clientId: st
     itemTaxes: toDecimalString(t.itemTaxesCents), total: toDecimalString(t.totalCents),
   };
   const stock = stockMoveParams(completed ? saleMoves(input.storeId, priced.lines) : []);
-  const [w] = await preparedQuery<ContentRow & { id: number; orderId: number | null; createdAt: string; updatedAt: string; uuid: string }>(q, 'sale_write', SALE_WRITE.text, SALE_WRITE.bind({
+  const [written] = await preparedQuery<ContentRow & { header: SaleHeader | string }>(q, 'sale_write', SALE_WRITE.text, SALE_WRITE.bind({
     ...stock.values, ...contentParams(priced),
     numbered: !held, store_id: input.storeId, terminal_id: input.terminalId, user_id: actor.userId, status: input.status, held,
     client_id: clientId, request_hash: opts.requestHash, returned_from: original?.row.id ?? null, returned_status: ORDER_STATUS.RETURNED,
@@ -970,6 +976,7 @@ async function writeOrder(q: Tx, input: SaleInput, actor: AuthInfo, clientId: st
     sub_total: figures.subTotal, item_taxes: figures.itemTaxes, total: figures.total, stock_applied: completed,
     reason: original ? 'return' : 'sale', purchase_id: null,
   }));
+  const w = parseJson(written.header);
   // An order with a customer (their balance figures) or a return (its original) is presented by
   // the route from the database; any other from what was just written (no second read).
   if (original || priced.customerId != null) return { id: w.id, replayed: false };
@@ -980,7 +987,7 @@ async function writeOrder(q: Tx, input: SaleInput, actor: AuthInfo, clientId: st
     // As Drizzle maps a timestamptz: the driver's text through new Date().
     createdAt: new Date(w.createdAt), updatedAt: new Date(w.updatedAt), uuid: w.uuid,
   };
-  return { id: w.id, replayed: false, order: saleDto(row, priced, writtenOf(w.id, priced, w), place, actor) };
+  return { id: w.id, replayed: false, order: saleDto(row, priced, writtenOf(w.id, priced, written), place, actor) };
 }
 
 /**
