@@ -57,8 +57,10 @@ const priceJson = sql.raw(`json_build_object('id', pp.id, 'date', pp.date, 'time
 export async function presentProductsJson(ids: number[], ctx: ResourceCtx): Promise<string> {
   if (!ids.length) return '[]';
   const storeIds = ctx.auth.storeIds;
-  const idList = sql`${pgArray(ids.map((n) => Math.trunc(n)))}::int[]`;
-  const storeList = sql`${pgArray(storeIds.map((n) => Math.trunc(n)))}::int[]`;
+  // `opaque` (db/raw.ts): the arrays hidden from custom plans too, so the prepared statement keeps
+  // its generic plan instead of being planned again for every page (db/prepared-plans.test.ts).
+  const idList = sql`(select ${pgArray(ids.map((n) => Math.trunc(n)))}::int[])::int[]`;
+  const storeList = sql`(select ${pgArray(storeIds.map((n) => Math.trunc(n)))}::int[])::int[]`;
   // Set-based: each relation is read once for the whole page (one index scan + one aggregate per
   // CTE) and joined by product id, instead of a correlated sub-select per product and relation.
   const query = sql`with ids as (select u.id, u.ord from unnest(${idList}) with ordinality as u(id, ord)),

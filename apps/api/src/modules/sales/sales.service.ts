@@ -258,7 +258,7 @@ const pricingParams = (input: SaleInput) => [
  * The products of a sale as JSON ($1 product ids, $2 asked-for variant ids). The id arrays are
  * `opaque` (db/raw): with a plain `any($1::int[])` PostgreSQL re-planned the read at every sale run
  * outside a saleTransaction (0.3 ms of planning for 0.2-0.3 ms of work, EXPLAIN EXECUTE on the
- * bench catalogue); sales.plans.test.ts checks that it keeps one plan.
+ * bench catalogue); db/prepared-plans.test.ts checks that it keeps one plan.
  */
 const PRODUCTS_EXPR = `coalesce((select json_agg(json_build_object(
       'id', p.id, 'name', p.name, 'sku', p.sku, 'barcode', p.barcode, 'baseQuantity', p.base_quantity, 'isAvailable', p.is_available,
