@@ -164,12 +164,10 @@ interface PriceOptions {
   now: Date;
   status: OrderStatus;
   original: OriginalOrder | null;
-  /** A full refund mirrors the original's payments even if their types were since deactivated. */
-  trustPaymentTypes?: boolean;
   /** Skip the client-total comparison (server-built input). */
   skipTotalCheck?: boolean;
-  /** What loadPricing would read, when already read (a sale's first statement). */
-  pricing?: Pricing;
+  /** What pricing reads, from the order's read (readOrder). */
+  pricing: Pricing;
 }
 
 function ruleOf(r: PricingProduct['rules'][number]): PriceRuleInput {
@@ -231,17 +229,6 @@ type PricingProduct = Pick<typeof product.$inferSelect, 'id' | 'name' | 'sku' | 
 };
 type PaymentTypeRef = Pick<typeof paymentType.$inferSelect, 'id' | 'name' | 'type' | 'canHaveChangeDue'>;
 
-/**
- * Everything pricing reads, in ONE round trip: the products with their store rows, taxes, price
- * rules, barcodes and the asked-for variants, and the payment types (active and linked to the
- * store, unless trusted). Money and rates come back as text (exact), as Drizzle gives them.
- */
-async function loadPricing(tx: Tx, productIds: number[], variantIds: number[], typeIds: number[], storeId: number, trustTypes: boolean): Promise<Pricing> {
-  const [row] = await preparedQuery<{ products: PricingProduct[] | string; types: PaymentTypeRef[] | string }>(tx, trustTypes ? 'sale_pricing_trusted' : 'sale_pricing',
-    trustTypes ? PRICING_SQL_TRUSTED : PRICING_SQL, [pgIntArray(productIds), pgIntArray(variantIds), pgIntArray(typeIds), ...(trustTypes ? [] : [storeId])]);
-  return { products: parseJson(row.products), types: parseJson(row.types) };
-}
-
 interface Pricing { products: PricingProduct[]; types: PaymentTypeRef[] }
 
 /** Both drivers parse json; a string is parsed here just in case. */
@@ -279,14 +266,10 @@ const PRODUCTS_EXPR = `coalesce((select json_agg(json_build_object(
 /** The payment types as JSON ($3 ids), with a filter. */
 const typesExpr = (typesWhere: string) => `coalesce((select json_agg(json_build_object('id', y.id, 'name', y.name, 'type', y.type, 'canHaveChangeDue', y.can_have_change_due))
       from payment y where y.id = any(${opaque('$3', 'int[]')})${typesWhere}), '[]')`;
-const pricingSql = (typesWhere: string) => `select ${PRODUCTS_EXPR} as products, ${typesExpr(typesWhere)} as types`;
 /** Payment types active and linked to the store $4 (or to none: shared). */
 const STORE_TYPES = ` and y.is_active
       and (exists (select 1 from payment_store l where l.payment_id = y.id and l.store_id = $4)
         or not exists (select 1 from payment_store l where l.payment_id = y.id))`;
-const PRICING_SQL = pricingSql(STORE_TYPES);
-/** A full refund mirrors the original's payment types even if since deactivated. */
-const PRICING_SQL_TRUSTED = pricingSql('');
 /**
  * A new order's one read ($1-$3 as pricingParams, $4 store, $5 terminal, $6 user), always one row:
  * the caller's user row (plugins/auth callerColumns: the sale route leaves it to this statement),
@@ -298,6 +281,7 @@ const readSql = (typesWhere: string) => `select ${callerColumns('u')}, s.id as "
   from (select $6::int as id) k left join user_account u on u.id = k.id left join store s on s.id = $4::int
     left join terminal t on t.id = $5::int and t.store_id = s.id`;
 const READ_SQL = readSql(STORE_TYPES);
+/** A full refund mirrors the original's payment types even if since deactivated. */
 const READ_SQL_TRUSTED = readSql('');
 
 const pgIntArray = (ids: number[]) => {
@@ -320,10 +304,7 @@ function proRata(amount: Cents, part: number, whole: number): Cents {
 async function priceSale(tx: Tx, input: SaleInput, opt: PriceOptions): Promise<PricedSale> {
   const v: Violation[] = [];
   const { storeId, original } = opt;
-  const productIds = [...new Set(input.items.map((l) => l.productId))];
-  const variantIds = [...new Set(input.items.map((l) => l.variantId).filter((x): x is number => x != null))];
-  const typeIds = [...new Set(input.payments.map((p) => p.typeId))];
-  const { products, types } = opt.pricing ?? await loadPricing(tx, productIds, variantIds, typeIds, storeId, Boolean(opt.trustPaymentTypes));
+  const { products, types } = opt.pricing;
   const variants = products.flatMap((p) => p.variants);
   const pTaxes = products.flatMap((p) => p.taxes.map((t) => ({ productId: p.id, t })));
   const productBy = new Map(products.map((p) => [p.id, p]));
@@ -795,29 +776,16 @@ async function clearContent(tx: Tx, orderId: number) {
   await tx.delete(orderTax).where(eq(orderTax.orderId, orderId));
 }
 
-async function checkStoreTerminal(tx: Tx, input: Pick<SaleInput, 'storeId' | 'terminalId'>, actor: AuthInfo) {
-  if (!actor.storeIds.includes(input.storeId)) throw validationError([{ propertyPath: 'store', message: notFoundRef('Store', input.storeId) }]);
-  const [t] = await preparedQuery<{ id: number; code: string; description: string | null; storeName: string; storeLocation: string | null }>(tx, 'sale_terminal_v2',
-    // The first statement of a sale's transaction also switches the rest of the transaction to
-    // generic plans: every statement of a sale is a small index-driven one, and its prepared
-    // statements are then planned once per connection instead of at every execution (the pricing
-    // read cost 0.25 ms of planning for 0.2 ms of work). Transaction-local: reset at COMMIT/ROLLBACK.
-    `select set_config('plan_cache_mode', 'force_generic_plan', true) as "planMode", t.id, t.code, t.description,
-       s.name as "storeName", s.location as "storeLocation"
-     from terminal t join store s on s.id = t.store_id where t.id = $1 and t.store_id = $2`, [input.terminalId, input.storeId]);
-  if (!t) throw validationError([{ propertyPath: 'terminal', message: notFoundRef('Terminal', input.terminalId) }]);
-  return {
-    terminal: { id: t.id, code: t.code, description: t.description },
-    store: { id: input.storeId, name: t.storeName, location: t.storeLocation },
-  };
-}
-
 /**
  * The answer to a new sale, built by the presenter's own orderDto from the rows this transaction
  * wrote (RETURNING) and the catalogue rows it priced from: the same DTO presentOrderById would
  * read back (sales.test.ts compares the two), without a dozen more queries.
  */
-type Place = Awaited<ReturnType<typeof checkStoreTerminal>>;
+/** The store and terminal of an order, as the answer shows them. */
+interface Place {
+  terminal: { id: number; code: string; description: string | null };
+  store: { id: number; name: string; location: string | null };
+}
 
 function saleDto(row: OrderRow, priced: PricedSale, written: Written, place: Place, actor: AuthInfo): OrderDto {
   const { refs } = priced;
@@ -904,14 +872,10 @@ async function lockOrder(tx: Tx, id: number, actor: AuthInfo): Promise<OrderRow>
 }
 
 /**
- * A new order (a sale, or a return when refundingFrom is set) on `q`: the pool for a plain sale
- * (each statement its own transaction: one read, one write), a saleTransaction when the order needs
- * row locks (a return locks its original; a customer's credit is checked under a lock on them).
+ * An order's one read (READ_SQL), checked: the caller (401 when deactivated or gone), the store
+ * (one of theirs, else 422) and its terminal (else 422), and what pricing reads.
  */
-async function createOrderOn(q: Tx, input: SaleInput, who: SaleCaller, clientId: string | null,
-  opts: SaleOptions & { trustPaymentTypes?: boolean; skipTotalCheck?: boolean }, seen: { actor?: AuthInfo }): Promise<SaleResult> {
-  const now = opts.now ?? new Date();
-  const trusted = Boolean(opts.trustPaymentTypes);
+async function readOrder(q: Tx, input: SaleInput, who: SaleCaller, trusted: boolean): Promise<{ actor: AuthInfo; place: Place; pricing: Pricing }> {
   const [r] = await preparedQuery<CallerRow & {
     storeId: number | null; terminalId: number | null; code: string; description: string | null; storeName: string; storeLocation: string | null;
     products: PricingProduct[] | string; types: PaymentTypeRef[] | string;
@@ -919,11 +883,25 @@ async function createOrderOn(q: Tx, input: SaleInput, who: SaleCaller, clientId:
     [...pricingParams(input), input.storeId, input.terminalId, 'tokenUserId' in who ? who.tokenUserId : who.userId]);
   const actor = 'tokenUserId' in who ? callerOf(r) : who;
   if (!actor) throw invalidCaller();
-  seen.actor = actor;
   if (!actor.storeIds.includes(input.storeId) || r.storeId == null) throw validationError([{ propertyPath: 'store', message: notFoundRef('Store', input.storeId) }]);
   if (r.terminalId == null) throw validationError([{ propertyPath: 'terminal', message: notFoundRef('Terminal', input.terminalId) }]);
-  const place = { terminal: { id: r.terminalId, code: r.code, description: r.description }, store: { id: input.storeId, name: r.storeName, location: r.storeLocation } };
-  const pricing = { products: parseJson(r.products), types: parseJson(r.types) };
+  return {
+    actor,
+    place: { terminal: { id: r.terminalId, code: r.code, description: r.description }, store: { id: input.storeId, name: r.storeName, location: r.storeLocation } },
+    pricing: { products: parseJson(r.products), types: parseJson(r.types) },
+  };
+}
+
+/**
+ * A new order (a sale, or a return when refundingFrom is set) on `q`: the pool for a plain sale
+ * (each statement its own transaction: one read, one write), a saleTransaction when the order needs
+ * row locks (a return locks its original; a customer's credit is checked under a lock on them).
+ */
+async function createOrderOn(q: Tx, input: SaleInput, who: SaleCaller, clientId: string | null,
+  opts: SaleOptions & { trustPaymentTypes?: boolean; skipTotalCheck?: boolean }, seen: { actor?: AuthInfo }): Promise<SaleResult> {
+  const now = opts.now ?? new Date();
+  const { actor, place, pricing } = await readOrder(q, input, who, Boolean(opts.trustPaymentTypes));
+  seen.actor = actor;
   if (input.refundingFrom == null) return writeOrder(q, input, actor, clientId, opts, now, null, place, pricing);
 
   const v: Violation[] = [];
@@ -959,7 +937,7 @@ async function writeOrder(q: Tx, input: SaleInput, actor: AuthInfo, clientId: st
   const completed = input.status === ORDER_STATUS.COMPLETED;
   const priced = await priceSale(q, input, {
     storeId: input.storeId, now, status: input.status, original,
-    trustPaymentTypes: opts.trustPaymentTypes, skipTotalCheck: opts.skipTotalCheck, pricing,
+    skipTotalCheck: opts.skipTotalCheck, pricing,
   });
   const t = priced.totals;
   const figures = {
@@ -1052,8 +1030,8 @@ export async function updateSale(db: Db, id: number, input: SaleInput, actor: Au
     }
     if (input.refundingFrom != null) throw validationError([{ propertyPath: 'refundingFrom', message: 'A return cannot be edited into an order: create the return instead' }]);
     if (input.storeId !== row.storeId) throw validationError([{ propertyPath: 'store', message: 'An order cannot move to another store' }]);
-    await checkStoreTerminal(tx, input, actor);
-    const priced = await priceSale(tx, input, { storeId: row.storeId, now: opts.now ?? new Date(), status: input.status, original: null });
+    const { pricing } = await readOrder(tx, input, actor, false);
+    const priced = await priceSale(tx, input, { storeId: row.storeId, now: opts.now ?? new Date(), status: input.status, original: null, pricing });
     const held = input.status === ORDER_STATUS.ON_HOLD;
     const completed = input.status === ORDER_STATUS.COMPLETED;
     if (completed) await moveStocks(tx, saleMoves(row.storeId, priced.lines), { orderId: row.id, reason: 'sale', userId: actor.userId });
