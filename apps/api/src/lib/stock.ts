@@ -108,7 +108,8 @@ export async function moveStocks(tx: Tx, moves: StockDelta[], meta: { reason: St
   const [row] = await preparedQuery<{ found: number[] | null }>(tx, 'stock_moves', MOVES.text, MOVES.bind({
     ...params.values, reason: meta.reason, order_id: meta.orderId ?? null, purchase_id: meta.purchaseId ?? null, user_id: meta.userId ?? null,
   }));
-  const missing = missingVariant(params, row.found);
+  const found = new Set((row.found ?? []).map(Number));
+  const missing = params.variants.find((m) => !found.has(m.variantId));
   // Thrown inside the caller's transaction: nothing of this batch stays.
   if (missing) throw new Error(`moveStock: variant ${missing.variantId} of product ${missing.productId} not found`);
 }
@@ -153,12 +154,6 @@ export function stockMoveParams(moves: StockDelta[]) {
       s_products: pgArray(stores.map((m) => m.productId)), s_stores: pgArray(stores.map((m) => m.storeId!)), s_deltas: pgArray(stores.map((m) => dec(m.milli))),
     },
   };
-}
-
-/** The first variant of a batch that its statement did not find (`found`: the ids of `sv`). */
-export function missingVariant(params: ReturnType<typeof stockMoveParams>, found: number[] | null | undefined) {
-  const ids = new Set((found ?? []).map(Number));
-  return params.variants.find((m) => !ids.has(m.variantId));
 }
 
 /**
