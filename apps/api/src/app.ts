@@ -78,6 +78,13 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   // overflow the stack of whatever walks it later (idempotency hashing, validation) and end as a 500.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // The reference client sends `Content-Type: application/json` on every call, bodiless POSTs and
+    // DELETEs included (refund, restore, unsuspend, delete): an empty body is no body, on every
+    // route and method. A body that is present but malformed is still a 400 naming the problem.
+    if ((body as string).trim() === '') {
+      done(null, undefined);
+      return;
+    }
     if (jsonTooDeep(body as string, MAX_JSON_DEPTH)) {
       done(Object.assign(new Error(`The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`), { statusCode: 400 }), undefined);
       return;

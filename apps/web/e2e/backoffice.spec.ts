@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { sendJsonContentTypeAlways } from './support/old-client.ts';
 
 /**
  * Back-office journeys (issue 7) in a real browser against the real API and the demo shop:
@@ -291,7 +292,8 @@ test('record an expense and close the day with the right cash in hand', async ({
   await expect(startDay).toHaveCount(0);
 });
 
-test('refund from the sale history and see the status change', async ({ page }) => {
+test('refund from the sale history and see the status change (bodiless POST with a JSON content type, as the old client sends it)', async ({ page }) => {
+  await sendJsonContentTypeAlways(page);
   await openTill(page);
   await scan(page, MILK);
   const number = await payCash(page);
@@ -305,7 +307,12 @@ test('refund from the sale history and see the status change', async ({ page }) 
   await expect(history.getByTestId('chart-payments').locator('canvas')).toBeVisible();
   await shot(page, 'backoffice-history');
   await row.getByRole('button', { name: `Refund order ${number}` }).click();
+  const refunded = page.waitForResponse((r) => r.request().method() === 'POST' && /\/api\/admin\/order\/refund\/\d+$/.test(r.url()));
   await confirmYes(page, 'Refund order?');
+  const answer = await refunded;
+  expect(answer.status()).toBe(201);
+  expect(answer.request().headers()['content-type']).toBe('application/json');
+  expect(answer.request().postData() ?? '').toBe('');
   await expect(page.getByText('Order refunded')).toBeVisible();
 
   // The till may close the dialog to load the return; reopen it to read the list again.

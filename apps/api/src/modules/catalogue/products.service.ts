@@ -135,8 +135,26 @@ const groupsField = () => z.array(z.object({
   }),
 })));
 
+/**
+ * `stores` and `storesDropdown` carry the same thing: the reference item form sends the stock rows
+ * in `stores` (only rows with a stock value) and the chosen stores in `storesDropdown`
+ * (`[{label, value: IRI}]`). Precedence (docs/api.md): a non-empty `stores` wins; an empty or absent
+ * `stores` takes one row per `storesDropdown` store, with no stock value (0 for a new row, the
+ * current stock kept on an edit), so a product created or saved without typed stock keeps its stores.
+ */
+function storesFromDropdown(raw: unknown): unknown {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+  const body = raw as Record<string, unknown>;
+  const dropdown = body.storesDropdown;
+  const stores = body.stores;
+  const storesEmpty = stores === undefined || stores === null || (Array.isArray(stores) && stores.length === 0);
+  if (!storesEmpty || !Array.isArray(dropdown) || dropdown.length === 0) return raw;
+  const rows = dropdown.map((d) => ({ store: d && typeof d === 'object' ? (d as Record<string, unknown>).value : d }));
+  return { ...body, stores: rows };
+}
+
 /** The product body (create). Required as the item form requires them (spec section 5). */
-export const productBody = z.object({
+const productFields = z.object({
   name: text(),
   barcode: barcodeText(),
   sku: optText(),
@@ -161,10 +179,11 @@ export const productBody = z.object({
   groups: orNull(groupsField(), false),
   prices: orNull(z.array(priceRow, { error: 'This value should be of type array.' }).max(1000), false),
 });
+export const productBody = z.preprocess(storesFromDropdown, productFields);
 export type ProductInput = z.output<typeof productBody>;
 
 /** The product body (update, a merge): every field optional; the barcode is not editable and ignored. */
-export const productUpdateBody = productBody.omit({ barcode: true, groups: true }).partial();
+export const productUpdateBody = z.preprocess(storesFromDropdown, productFields.omit({ barcode: true, groups: true }).partial());
 export type ProductUpdateInput = z.output<typeof productUpdateBody>;
 
 // ---------------------------------------------------------------------------------------------

@@ -19,7 +19,8 @@ function toQuery(query?: Query | URLSearchParams): Query | undefined {
 }
 
 export const apiGet = <T>(path: string, query?: Query | URLSearchParams) => apiFetch<T>(path, { query: toQuery(query) });
-export const apiPost = <T>(path: string, body: unknown = {}) => apiFetch<T>(path, { method: 'POST', body });
+/** A POST; with no body it sends none (refund, restore), as the old client does. */
+export const apiPost = <T>(path: string, body?: unknown) => apiFetch<T>(path, { method: 'POST', body });
 export const apiPut = <T>(path: string, body: unknown) => apiFetch<T>(path, { method: 'PUT', body });
 export const apiDelete = <T>(path: string) => apiFetch<T>(path, { method: 'DELETE' });
 export const apiUpload = <T>(path: string, form: FormData) => apiFetch<T>(path, { method: 'POST', body: form });
