@@ -18,6 +18,19 @@ export default tseslint.config(
     },
   },
   {
+    // Checks that cannot lie (issue 22): no skipped, focused or empty test, no assertion on a
+    // `??`/`||` chain that is truthy whatever the code under test did.
+    files: ['**/*.test.{ts,tsx}', '**/e2e/**/*.spec.ts'],
+    rules: {
+      'no-restricted-syntax': ['error',
+        { selector: "CallExpression[callee.object.name=/^(it|test|describe)$/][callee.property.name=/^(skip|todo|only|skipIf|fixme)$/]", message: 'No skipped or focused tests: a check that does not run is a defect.' },
+        { selector: "CallExpression[callee.object.name=/^(ctx|context|t)$/][callee.property.name='skip']", message: 'No skip at run time: fail with the reason instead.' },
+        { selector: "CallExpression[callee.property.name=/^(toBeTruthy|toBeDefined|not)$/][callee.object.callee.name='expect'][callee.object.arguments.0.type='LogicalExpression']", message: 'expect(a ?? b) / expect(a || b) passes whatever a is: assert on a itself.' },
+        { selector: "CallExpression[callee.name=/^(it|test)$/] > :matches(ArrowFunctionExpression, FunctionExpression)[body.type='BlockStatement'][body.body.length=0]", message: 'An empty test cannot fail.' },
+      ],
+    },
+  },
+  {
     files: ['**/*.{js,mjs}'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
@@ -237,23 +237,5 @@ describe('production guard', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
     expect(code).not.toBe(0);
     expect(out).toMatch(/JWT_SECRET/);
-  });
-});
-
-describe('dependencies', () => {
-  it('npm audit: no high or critical advisory in production dependencies', { timeout: 120_000 }, (ctx) => {
-    const r = spawnSync('npm', ['audit', '--omit=dev', '--audit-level=high', '--json'], { cwd: repoRoot, encoding: 'utf8', timeout: 90_000 });
-    let audit: any = null;
-    try { audit = JSON.parse(r.stdout); } catch { /* not JSON: registry unreachable */ }
-    if (!audit || audit.error || !audit.metadata) {
-      const stderrLine = (r.stderr || r.error?.message || '').split('\n').find((l: string) => /error|ENOTFOUND|405|ETIMEDOUT/i.test(l));
-      const why = audit?.message ?? audit?.error?.summary ?? stderrLine ?? 'no answer';
-      report(`npm audit: registry audit endpoint unavailable (${String(why).trim().slice(0, 120)}); not checked in this run`);
-      ctx.skip();
-      return;
-    }
-    const v = audit.metadata.vulnerabilities;
-    report(`npm audit --omit=dev: ${v.critical} critical, ${v.high} high, ${v.moderate} moderate, ${v.low} low`);
-    expect({ critical: v.critical, high: v.high }).toEqual({ critical: 0, high: 0 });
   });
 });

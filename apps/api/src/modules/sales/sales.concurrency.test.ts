@@ -226,7 +226,3 @@ describe.runIf(engine === 'postgres')('sales under concurrency (PostgreSQL, two 
     gapFree(await numbers(main));
   });
 });
-
-describe.runIf(engine !== 'postgres')('sales under concurrency', () => {
-  it.skip('runs only with TEST_DB=postgres: PGlite is one in-process connection, so nothing can run at once', () => {});
-});

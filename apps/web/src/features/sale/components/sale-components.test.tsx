@@ -45,7 +45,8 @@ describe('GeneralSettings', () => {
     expect(within(screen.getByLabelText('Default discount')).queryByText('Open')).toBeNull();
     await userEvent.selectOptions(screen.getByLabelText('Default payment type'), 'Cash');
     expect(preferencesStore.get().defaultPaymentType?.name).toBe('Cash');
-    expect(JSON.parse(localStorage.getItem('pos-default-data') ?? 'null') ?? preferencesStore.get()).toBeTruthy();
+    // What a reload reads back: the choices above reach localStorage (writes are coalesced), not only memory.
+    await vi.waitFor(() => expect(JSON.parse(localStorage.getItem('pos-default-data') ?? 'null')).toMatchObject({ customerBox: false, requireCustomerBox: false, defaultTax: null, defaultPaymentType: { name: 'Cash' } }));
     expect(catalogueStore.get().status).toBe('ready');
   });
 });
