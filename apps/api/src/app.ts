@@ -10,6 +10,7 @@ import { openDatabase, type Database, type Db } from './db/client.ts';
 import { registerErrorHandler } from './plugins/errors.ts';
 import { createTokenService, registerAuth, type TokenService } from './plugins/auth.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
+import { admissionLimits, registerAdmission, type AdmissionLimits } from './plugins/admission.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { resources } from './resources/registry.ts';
 import { registerResource } from './resources/engine.ts';
@@ -34,6 +35,8 @@ export interface BuildOptions {
   database?: Database;
   mailer?: Mailer;
   logger?: FastifyServerOptions['logger'];
+  /** Admission limits per request class (plugins/admission.ts); the environment's ADMISSION_* otherwise. */
+  admission?: Partial<AdmissionLimits>;
 }
 
 /** Deepest JSON nesting accepted in a request body (a sale with whole cached products is under 10). */
@@ -74,6 +77,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   app.decorate('mailer', options.mailer ?? (await createMailer(config.smtpUrl, config.mailFrom, app.log)));
 
   registerErrorHandler(app);
+  // First hook of every request: a busy server answers 503 before any token check or database work.
+  registerAdmission(app, admissionLimits(options.env ?? process.env, options.admission));
   // Refuse JSON nested deeper than any real request before parsing it: a 10 000-deep body would
   // overflow the stack of whatever walks it later (idempotency hashing, validation) and end as a 500.
   const parseJson = app.getDefaultJsonParser('error', 'error');

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../src/app.ts';
+import { buildApp, type BuildOptions } from '../src/app.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import type { MailMessage, Mailer } from '../src/lib/mailer.ts';
 import type { AppConfig } from '../src/config.ts';
@@ -44,7 +44,13 @@ export interface TestApp {
 }
 
 /** The real app on a fresh database (in-memory PGlite, or a throwaway PostgreSQL database), demo shop seeded. */
-export async function createTestApp(opts: { seed?: boolean; config?: Partial<AppConfig> } = {}): Promise<TestApp> {
+export async function createTestApp(opts: {
+  seed?: boolean;
+  config?: Partial<AppConfig>;
+  admission?: BuildOptions['admission'];
+  /** Runs after buildApp and before ready (a test may add its own routes). */
+  beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+} = {}): Promise<TestApp> {
   let drop = async () => {};
   let database: Database;
   if (engine === 'postgres') {
@@ -61,7 +67,9 @@ export async function createTestApp(opts: { seed?: boolean; config?: Partial<App
     mailer: mail,
     logger: false,
     config: { seedDemo: opts.seed ?? true, bcryptRounds: 4, jwtSecret: 'test-secret', ...opts.config },
+    admission: opts.admission,
   });
+  await opts.beforeReady?.(app);
   await app.ready();
   const tokens = new Map<string, Record<string, string>>();
   return {

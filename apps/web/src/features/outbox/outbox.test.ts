@@ -185,6 +185,39 @@ describe('outbox', () => {
     expect(server.calls.includes('later')).toBe(false);
   });
 
+  it('a server shedding load (503 BUSY) keeps the sales, is "busy" not "offline", and is retried after a jittered pause', async () => {
+    const server = fakeServer();
+    let clock = 1_000_000;
+    let dice = 0;
+    const box = new Outbox({ db: newDb(), send: server.send, locks: null, now: () => clock, random: () => dice });
+    await box.enqueue(body('rush'), { terminalCode: 'T1' });
+    server.reject('rush', new HttpError({ status: 503, code: 'BUSY', message: 'The server is busy' }));
+    const r = await box.uploadPending();
+    expect(r.unreachable).toBe(true);
+    expect(box.busy).toBe(true);
+    expect(box.reachable).toBe(true);
+    const row = await box.db.sales.get('rush');
+    expect(row?.status).toBe('pending');
+    // First pause: 2 s doubled 0 times, half fixed + dice x half: 1 s with dice 0...
+    expect(row!.nextAttemptAt - clock).toBe(1_000);
+    clock += 500;
+    expect((await box.uploadPending()).ran).toBe(false);
+    // ...and 2 s with dice near 1 for the next failure (4 s full): never more than the full delay.
+    dice = 0.999;
+    clock += 10_000;
+    await box.uploadPending();
+    const again = await box.db.sales.get('rush');
+    expect(again!.nextAttemptAt - clock).toBeGreaterThan(3_900);
+    expect(again!.nextAttemptAt - clock).toBeLessThanOrEqual(4_000);
+    // A plain 503 from a proxy is "offline"; the server back: sent, neither busy nor offline.
+    server.reject('rush', new HttpError({ status: 503, message: 'Service Unavailable' }));
+    await box.uploadPending({ force: true });
+    expect(box).toMatchObject({ busy: false, reachable: false });
+    server.allow('rush');
+    expect((await box.uploadPending({ force: true })).sent).toEqual(['rush']);
+    expect(box).toMatchObject({ busy: false, reachable: true });
+  });
+
   it('two tabs (Web Locks) never upload the same sale', async () => {
     const server = fakeServer();
     server.setDelay(5);

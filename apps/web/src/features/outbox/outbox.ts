@@ -7,7 +7,9 @@
  *   2xx                       -> 'sent' with the server's order number (kept 7 days for reprints)
  *   no answer, 408, 429, 401,
  *   502/503/504               -> stays 'pending'; the server is unreachable: the pass stops and the
- *                                next automatic one waits (backoff, 2 s doubling up to 30 s)
+ *                                next automatic one waits (backoff, 2 s doubling up to 30 s, with
+ *                                jitter so tills that lost the server together do not return together);
+ *                                a 503 `BUSY` (the server shedding load) marks the server busy, not gone
  *   500 (or other 5xx)        -> stays 'pending' with its own backoff; the pass goes on with the next sale
  *   other 4xx (400/403/409/422) -> 'rejected' with the server's reason, for a manager to retry or discard
  *
@@ -54,6 +56,8 @@ export interface OutboxDeps {
   /** navigator.locks by default; null forces the IndexedDB lease. */
   locks?: Pick<LockManager, 'request'> | null;
   now?: () => number;
+  /** A number in [0, 1) for the backoff's jitter (Math.random by default). */
+  random?: () => number;
   tabId?: string;
   /** False while nobody is signed in (an upload would be a 401). */
   canUpload?: () => boolean;
@@ -108,6 +112,7 @@ export class Outbox {
   private readonly send: SendSale;
   private readonly locks: Pick<LockManager, 'request'> | null;
   private readonly now: () => number;
+  private readonly random: () => number;
   readonly tabId: string;
   private readonly canUpload: () => boolean;
   private running: Promise<PassResult> | null = null;
@@ -117,6 +122,8 @@ export class Outbox {
   private listeners = new Set<() => void>();
   /** Did the last upload get an answer? null: no upload tried yet on this page. */
   reachable: boolean | null = null;
+  /** The server answered 503 BUSY on the last attempt (it is shedding load; the sales wait here). */
+  busy = false;
 
   constructor(deps: OutboxDeps) {
     this.db = deps.db;
@@ -124,6 +131,7 @@ export class Outbox {
     const nav = typeof navigator !== 'undefined' ? (navigator as Navigator & { locks?: LockManager }) : undefined;
     this.locks = deps.locks === undefined ? (nav?.locks ?? null) : deps.locks;
     this.now = deps.now ?? (() => Date.now());
+    this.random = deps.random ?? Math.random;
     this.tabId = deps.tabId ?? newTabId();
     this.canUpload = deps.canUpload ?? (() => true);
   }
@@ -174,9 +182,10 @@ export class Outbox {
     return () => this.listeners.delete(listener);
   }
 
-  private setReachable(value: boolean) {
-    if (this.reachable === value) return;
+  private setReachable(value: boolean, busy = false) {
+    if (this.reachable === value && this.busy === busy) return;
     this.reachable = value;
+    this.busy = busy;
     for (const l of this.listeners) l();
   }
 
@@ -241,8 +250,10 @@ export class Outbox {
     });
   }
 
+  /** Half the doubled delay plus a random part of the other half ("equal jitter"). */
   private backoff(attempts: number): number {
-    return Math.min(BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1), BACKOFF_MAX_MS);
+    const full = Math.min(BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1), BACKOFF_MAX_MS);
+    return Math.round(full / 2 + this.random() * (full / 2));
   }
 
   private async pass(force: boolean, exclusive: boolean): Promise<PassResult> {
@@ -297,7 +308,9 @@ export class Outbox {
       const attempts = row.attempts + 1;
       const status = error instanceof HttpError ? error.status : null;
       const now = this.now();
-      this.setReachable(outcome !== 'unreachable');
+      // A server shedding load (503 BUSY) is there: the till says "busy, sales kept", not "offline".
+      const busy = error instanceof HttpError && error.status === 503 && error.code === 'BUSY';
+      this.setReachable(outcome !== 'unreachable' || busy, busy);
       if (outcome === 'unreachable') {
         this.failures += 1;
         this.pausedUntil = now + this.backoff(this.failures);

@@ -92,4 +92,19 @@ describe('OutboxIndicator', () => {
     expect((await box.db.sales.get('bad'))?.lastError).toBe('store: Store not found');
     expect((await box.db.sales.get('ok'))?.orderId).toBe(5);
   });
+
+  it('a server shedding load says "busy, sales kept" instead of "Offline", until it takes them', async () => {
+    startSession(cashier);
+    await seed('rush');
+    send.mockImplementation(async () => { throw new HttpError({ status: 503, code: 'BUSY', message: 'The server is busy' }); });
+    renderWithProviders(<OutboxIndicator />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(screen.getByTestId('outbox-busy')).toHaveTextContent('Server busy: the sales are kept on this till'));
+    expect(screen.queryByTestId('outbox-offline')).not.toBeInTheDocument();
+    expect(screen.getByTestId('outbox-count')).toHaveTextContent('1');
+    send.mockImplementation(async () => ({ order: { id: 51, orderId: 6 } }));
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(screen.getByTestId('outbox-count')).toHaveTextContent('0'));
+    expect(screen.queryByTestId('outbox-busy')).not.toBeInTheDocument();
+  });
 });

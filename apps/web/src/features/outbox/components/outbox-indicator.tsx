@@ -57,6 +57,8 @@ export function OutboxIndicator({ locale = 'en' }: { locale?: string }) {
 
   useEffect(() => startOutboxSync(), []);
 
+  const box = outbox();
+  const serverBusy = useSyncExternalStore((cb) => box.subscribe(cb), () => box.busy, () => false);
   const unsent = useMemo(() => rows.filter((r) => r.status !== 'sent'), [rows]);
   const rejected = unsent.filter((r) => r.status === 'rejected').length;
 
@@ -75,6 +77,7 @@ export function OutboxIndicator({ locale = 'en' }: { locale?: string }) {
   return (
     <div className={`outbox-indicator ${tone}`}>
       {!online && <span className="outbox-offline" data-testid="outbox-offline">{t('offline')}</span>}
+      {online && serverBusy && <span className="outbox-offline" data-testid="outbox-busy" role="status">{t('busy')}</span>}
       <Button size="sm" variant="ghost" onClick={() => setOpen(true)} aria-label={t('counterLabel', { count: unsent.length })} title={t('counterLabel', { count: unsent.length })}>
         <span data-testid="outbox-count" className="outbox-count">{unsent.length}</span> {t('unsent', { count: unsent.length })}
         {rejected > 0 && <span className="outbox-rejected-count"> ({t('rejectedCount', { count: rejected })})</span>}

@@ -1,0 +1,130 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/helpers.ts';
+import { admissionClass, admissionLimits, DEFAULT_ADMISSION } from './admission.ts';
+
+/**
+ * Sales first, bounded queues (issue 30, point 2), over real HTTP. Back-office reads get one slot
+ * and one queue place here; a test route holds its slot until the test lets it go, so what the
+ * server does when full is deterministic.
+ */
+let t: TestApp;
+let base: string;
+let admin: Record<string, string>;
+let cashier: Record<string, string>;
+const held: (() => void)[] = [];
+let entered = 0;
+
+beforeAll(async () => {
+  t = await createTestApp({
+    // Reads never time out in the queue here, so a 503 on a read can only be "queue full"; writes
+    // wait 300 ms at most, to show the time limit.
+    admission: {
+      read: { concurrency: 1, queue: 1, maxWaitMs: 600_000 },
+      write: { concurrency: 1, queue: 1, maxWaitMs: 300 },
+      sale: { concurrency: 2, queue: 50, maxWaitMs: 5_000 },
+    },
+    beforeReady: (app) => {
+      const slow = async () => {
+        entered++;
+        await new Promise<void>((resolve) => held.push(resolve));
+        return { ok: true };
+      };
+      app.get('/api/test-admission/slow', { config: { auth: 'public' } }, slow);
+      app.post('/api/test-admission/slow', { config: { auth: 'public' } }, slow);
+    },
+  });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  admin = await t.login('admin');
+  cashier = await t.login('cashier');
+});
+afterAll(async () => {
+  for (const release of held.splice(0)) release();
+  // The aborted client's connection (last test) would hold a graceful close open for a minute.
+  t?.app.server.closeAllConnections();
+  await t?.close();
+});
+
+/** Waits for a condition (the machine may be busy: up to 30 s). */
+const until = async (cond: () => boolean) => { for (let i = 0; i < 3000 && !cond(); i++) await new Promise((r) => setTimeout(r, 10)); expect(cond()).toBe(true); };
+
+describe('admission by class', () => {
+  it('classifies the till money path as sales, the sync apart, the rest by method; health is never shed', () => {
+    expect(admissionClass('POST', '/api/admin/order/create')).toBe('sale');
+    expect(admissionClass('POST', '/api/admin/order/refund/:id')).toBe('sale');
+    expect(admissionClass('POST', '/api/customer_payments')).toBe('sale');
+    expect(admissionClass('GET', '/api/catalogue/sync')).toBe('sync');
+    expect(admissionClass('GET', '/api/products')).toBe('read');
+    expect(admissionClass('POST', '/api/products')).toBe('write');
+    expect(admissionClass('GET', '/api/health')).toBeNull();
+    expect(admissionClass('GET', '/index.html')).toBeNull();
+  });
+
+  it('reads the limits from ADMISSION_<CLASS> and refuses nonsense with the variable named', () => {
+    expect(admissionLimits({ ADMISSION_READ: '3/7/250' }).read).toEqual({ concurrency: 3, queue: 7, maxWaitMs: 250 });
+    expect(admissionLimits({}).sale).toEqual(DEFAULT_ADMISSION.sale);
+    expect(() => admissionLimits({ ADMISSION_SALE: '0/1/1' })).toThrow(/ADMISSION_SALE/);
+    expect(() => admissionLimits({ ADMISSION_SYNC: 'lots' })).toThrow(/ADMISSION_SYNC/);
+  });
+
+  it('a full read class answers 503 + Retry-After at once, queues one, and still sells', async () => {
+    const first = fetch(`${base}/api/test-admission/slow`);
+    await until(() => entered === 1);
+    const queued = fetch(`${base}/api/test-admission/slow`);
+    await until(() => t.app.admissionStats().read.waiting === 1);
+
+    // A third read finds slot and queue full: shed at once (reads never time out here), before any
+    // token check or query.
+    const shed = await fetch(`${base}/api/products?page=1&itemsPerPage=5`, { headers: admin });
+    expect(shed.status).toBe(503);
+    expect(shed.headers.get('retry-after')).toBe('1');
+    expect(await shed.json()).toMatchObject({ code: 'BUSY' });
+    expect(t.app.admissionStats().read.waiting).toBe(1);
+
+    // Sales have their own slots: a sale goes through while reads are full.
+    expect((await fetch(`${base}/api/products?page=1&itemsPerPage=100&isActive=true`, { headers: cashier })).status).toBe(503);
+    const sale = await fetch(`${base}/api/admin/order/create`, {
+      method: 'POST', headers: { ...cashier, 'content-type': 'application/json' },
+      body: JSON.stringify({ items: [{ item: { id: 1 }, quantity: 1, price: 10.75, discount: 0 }], payments: [{ received: 20, total: 10.75, due: 9.25, type: { id: 1 } }], store: 1, terminal: 1, total: 10.75, status: 'Completed' }),
+    });
+    expect(sale.status, await sale.clone().text()).toBe(201);
+
+    // The queued read gets the slot when the first is done; nothing is lost or left hanging.
+    held.shift()!();
+    expect((await first).status).toBe(200);
+    await until(() => entered === 2);
+    held.shift()!();
+    expect((await queued).status).toBe(200);
+    expect(t.app.admissionStats().read).toMatchObject({ active: 0, waiting: 0 });
+    expect(t.app.admissionStats().read.shed).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a queued write that waits longer than its class allows is shed, and the queue empties', async () => {
+    const first = fetch(`${base}/api/test-admission/slow`, { method: 'POST' });
+    await until(() => held.length === 1);
+    const waited = await fetch(`${base}/api/customers`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Late', phone: '1' }) });
+    expect(waited.status).toBe(503);
+    expect(t.app.admissionStats().write).toMatchObject({ waiting: 0, active: 1 });
+    held.shift()!();
+    expect((await first).status).toBe(200);
+    expect(t.app.admissionStats().write.active).toBe(0);
+    // Nothing of the shed request was written.
+    const list = await fetch(`${base}/api/customers?name=Late`, { headers: admin });
+    expect(((await list.json()) as Record<string, unknown>)['hydra:totalItems']).toBe(0);
+  });
+
+  it('a client that gives up while queued leaves the queue', async () => {
+    const first = fetch(`${base}/api/test-admission/slow`);
+    await until(() => held.length === 1);
+    const abort = new AbortController();
+    const gone = fetch(`${base}/api/products?page=1&itemsPerPage=5`, { headers: admin, signal: abort.signal }).catch((e: Error) => e.name);
+    await until(() => t.app.admissionStats().read.waiting === 1);
+    abort.abort();
+    expect(await gone).toBe('AbortError');
+    await until(() => t.app.admissionStats().read.waiting === 0);
+    held.shift()!();
+    expect((await first).status).toBe(200);
+    expect(t.app.admissionStats().read.active).toBe(0);
+  });
+});
