@@ -8,6 +8,9 @@ import { parseQuantity } from '@pos/domain/money';
  * milli-units (3 decimals, as stored).
  */
 
+/** Optional text without NUL characters (PostgreSQL text cannot hold them). */
+const note = (max: number) => optionalText(max).refine((v) => v == null || !v.includes('\u0000'), 'This value contains invalid characters.');
+
 export const NOT_ZERO = 'This value should not be zero.';
 export const NO_LINES = 'Please add at least one line.';
 
@@ -30,7 +33,7 @@ const lines = <T extends z.ZodType>(line: T, max = 10_000) =>
 export const transferCreateBody = z.object({
   fromStore: ref(),
   toStore: ref(),
-  note: optionalText(2000),
+  note: note(2000),
   lines: lines(z.object({ product: ref(), variant: optionalRef(), quantity: quantity({ positive: true }) })),
 });
 export type TransferCreateBody = z.infer<typeof transferCreateBody>;
@@ -42,7 +45,7 @@ const stepLines = (opts: { positive?: boolean; zeroOk?: boolean }) =>
 export const transferSendBody = z.object({ lines: stepLines({ positive: true }) });
 export type TransferSendBody = z.infer<typeof transferSendBody>;
 
-export const transferReceiveBody = z.object({ lines: stepLines({ zeroOk: true }), lossReason: optionalText(255) });
+export const transferReceiveBody = z.object({ lines: stepLines({ zeroOk: true }), lossReason: note(255) });
 export type TransferReceiveBody = z.infer<typeof transferReceiveBody>;
 
 export const COUNT_SCOPES = ['full', 'category', 'brand', 'supplier'] as const;
@@ -51,14 +54,14 @@ export const countCreateBody = z.object({
   scope: z.enum(COUNT_SCOPES, { error: NOT_CHOICE }).default('full'),
   /** The category, brand or supplier of a partial count. */
   scopeId: optionalRef(),
-  note: optionalText(2000),
+  note: note(2000),
 });
 export type CountCreateBody = z.infer<typeof countCreateBody>;
 
 /** Scanned lines: a barcode (product or extra barcode) or a product; counted quantities add up. */
 export const countLinesBody = z.object({
   lines: lines(z.object({
-    barcode: optionalText(255),
+    barcode: note(255),
     product: optionalRef(),
     quantity: quantity({ zeroOk: true }),
   })),
@@ -73,13 +76,13 @@ export const IN_REASONS: readonly AdjustmentReason[] = ['found'];
 
 export const adjustmentCreateBody = z.object({
   store: ref(),
-  note: optionalText(2000),
+  note: note(2000),
   lines: lines(z.object({
     product: ref(),
     variant: optionalRef(),
     quantity: quantity({ nonZero: true }),
     reason: z.enum(ADJUSTMENT_REASONS, { error: NOT_CHOICE }),
-    note: optionalText(2000),
+    note: note(2000),
   })),
 });
 export type AdjustmentCreateBody = z.infer<typeof adjustmentCreateBody>;
