@@ -3,7 +3,7 @@ import { conflict, validationError, type Violation } from '@pos/domain/errors';
 import { mulPriceQty, parseQuantity, quantityToString } from '@pos/domain/money';
 import type { Db, Tx } from '../../db/client.ts';
 import {
-  barcode, brand, category, product, productBrand, productCategory, productSupplier, productVariant, stockCount, stockCountLine, supplier,
+  barcode, brand, category, product, productBrand, productStore, productCategory, productSupplier, productVariant, stockCount, stockCountLine, supplier,
 } from '../../db/schema/index.ts';
 import { pgArray, rowsOf } from '../../db/raw.ts';
 import { moveStocks } from '../../lib/stock.ts';
@@ -153,8 +153,9 @@ export async function getCount(db: Db, id: number, actor: AuthInfo, only?: numbe
   assertVisible(c, (r) => actor.storeIds.includes(r.storeId), 'Stock count');
   const rows = await db.select({
     line: stockCountLine, name: product.name, sku: product.sku, barcode: product.barcode,
-    now: sql<string | null>`(select ps.quantity::text from product_store ps where ps.product_id = ${stockCountLine.productId} and ps.store_id = ${c.storeId})`,
+    now: sql<string | null>`${productStore.quantity}::text`,
   }).from(stockCountLine).innerJoin(product, eq(product.id, stockCountLine.productId))
+    .leftJoin(productStore, and(eq(productStore.productId, stockCountLine.productId), eq(productStore.storeId, c.storeId)))
     .where(and(eq(stockCountLine.countId, id), only ? inArray(stockCountLine.productId, only.length ? only : [0]) : undefined)).orderBy(asc(stockCountLine.productId));
   const n = await namesOf(db, [c.createdById, c.approvedById, c.cancelledById, ...rows.flatMap((r) => [r.line.firstCountedById, r.line.lastCountedById])], [c.storeId]);
   const open = c.status === 'open';
