@@ -102,9 +102,21 @@ describe('stock counts while the shop sells', () => {
     await expectLedgerMatchesStock(f.t);
   });
 
+  it('two approvals of one count at once: one books, the other is a 409', async () => {
+    const { B, main } = f;
+    const count = await open();
+    expect((await post(`${C}/${count.id}/lines`, { lines: [{ product: B.id, quantity: 100 }] })).statusCode).toBe(200);
+    const before = await storeQty(f.t, B.id, main);
+    const both = await Promise.all([post(`${C}/${count.id}/approve`, {}), post(`${C}/${count.id}/approve`, {})]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(await storeQty(f.t, B.id, main)).toBe(100);
+    expect(before).not.toBe(100);
+    await expectLedgerMatchesStock(f.t);
+  });
+
   it('lists counts of the caller\'s stores; another store\'s count is a 404', async () => {
     const list = (await get(`${C}/list`)).json();
-    expect(list.total).toBeGreaterThanOrEqual(2);
+    expect(list.total).toBeGreaterThanOrEqual(3);
     expect(list.list.map((c: any) => c.number).sort()).toEqual(list.list.map((_: unknown, i: number) => i + 1));
     const mallCount = await open({ store: f.mall });
     expect((await get(`${C}/${mallCount.id}`, f.cashier)).statusCode).toBe(404); // the cashier works in main only

@@ -123,6 +123,18 @@ describe('transfers: request -> send -> receive through the ledger', () => {
     await expectLedgerMatchesStock(f.t);
   });
 
+  it('two receipts of one transfer at once: one books, the other is a 409', async () => {
+    const { A, main, mall } = f;
+    const tr = await request([{ product: A.id, quantity: 2 }]);
+    expect((await post(`${T}/${tr.id}/send`, {})).statusCode).toBe(200);
+    const before = await storeQty(f.t, A.id, mall);
+    const both = await Promise.all([post(`${T}/${tr.id}/receive`, {}), post(`${T}/${tr.id}/receive`, {})]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(await storeQty(f.t, A.id, mall)).toBe(before + 2);
+    expect(await storeQty(f.t, A.id, main)).toBeGreaterThanOrEqual(0);
+    await expectLedgerMatchesStock(f.t);
+  });
+
   it('numbers per sending store without gaps; lists and packing lists are store-scoped', async () => {
     const list = await get(`${T}/list?store=${f.main}`);
     expect(list.statusCode).toBe(200);
