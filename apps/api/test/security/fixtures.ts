@@ -105,5 +105,8 @@ export function knownBodies(facts: ShopFacts, storeId: number): Record<string, (
     }),
     'post /api/admin/expense/create': () => ({ description: 'Petty cash: milk', amount: '12.50', store: storeId, dateTime: new Date().toISOString() }),
     'post /api/supplier_payments': () => ({ amount: '10.50', description: 'fuzz payment', supplier: '/api/suppliers/1' }),
+    'post /api/admin/stock/transfer/create': () => ({ fromStore: storeId, toStore: storeId === 1 ? 2 : 1, note: 'fuzz', lines: stocked.slice(0, 2).map((p) => ({ product: p.id, quantity: 1 })) }),
+    'post /api/admin/stock/count/create': () => ({ store: storeId, scope: 'full', note: 'fuzz' }),
+    'post /api/admin/stock/adjustment/create': () => ({ store: storeId, note: 'fuzz', lines: stocked.slice(0, 2).map((p) => ({ product: p.id, quantity: -1, reason: 'damage', note: 'fuzz' })) }),
   };
 }

@@ -5,3 +5,4 @@ export * from './catalogue.ts';
 export * from './sales.ts';
 export * from './purchasing.ts';
 export * from './cash.ts';
+export * from './stock-ops.ts';

@@ -1,0 +1,201 @@
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { conflict, validationError, type Violation } from '@pos/domain/errors';
+import { mulPriceQty, parseQuantity, quantityToString } from '@pos/domain/money';
+import type { Db, Tx } from '../../db/client.ts';
+import {
+  barcode, brand, category, product, productBrand, productStore, productCategory, productSupplier, productVariant, stockCount, stockCountLine, supplier,
+} from '../../db/schema/index.ts';
+import { pgArray, rowsOf } from '../../db/raw.ts';
+import { moveStocks } from '../../lib/stock.ts';
+import { assertCallerStore } from '../../lib/scope.ts';
+import type { AuthInfo } from '../../plugins/auth.ts';
+import type { CountCreateBody, CountLinesBody } from './stock.schemas.ts';
+import {
+  assertVisible, costCents, iso, moneyOut, namesOf, nextNumber, paging, qtyOut, storeFilter, storeQuantities, throwIf, write,
+} from './stock-ops.common.ts';
+
+/**
+ * Stock counts of one store, full or partial (one category, brand or supplier). Lines are
+ * scanned (barcode or product) by several people at once: each request ADDS its quantities to the
+ * product's line in one upsert, so concurrent scans never lose one. The first scan of a product
+ * records `expected` = the store's stock at that moment (read with the row share-locked, so a
+ * sale in flight is either in it or after it). Approval books `counted - expected` per product as
+ * a `count` ledger row: a delta on the stock of the moment of approval, so a sale made after the
+ * product was counted is not a variance (it left the shelf and the ledger alike).
+ * Counts are per product and store: variant stock is global (lib/stock.ts) and not counted here.
+ */
+
+export const COUNT_MESSAGES = {
+  notOpen: (status: string) => (status === 'approved' ? 'This count is already approved.' : `This count is ${status}.`),
+  scopeId: 'Please choose what to count.',
+  noScopeId: 'A full count has no scope.',
+  oneOf: 'Please give a barcode or a product.',
+  unknownBarcode: 'No product has this barcode.',
+  outOfScope: 'This product is not in the scope of this count.',
+};
+
+type CountRow = typeof stockCount.$inferSelect;
+
+export async function createCount(db: Db, input: CountCreateBody, actor: AuthInfo): Promise<number> {
+  assertCallerStore(actor, input.store, 'store');
+  if (input.scope === 'full' && input.scopeId != null) throw validationError([{ propertyPath: 'scopeId', message: COUNT_MESSAGES.noScopeId }]);
+  if (input.scope !== 'full') {
+    if (input.scopeId == null) throw validationError([{ propertyPath: 'scopeId', message: COUNT_MESSAGES.scopeId }]);
+    const table = { category, brand, supplier }[input.scope];
+    const [row] = await db.select({ id: table.id }).from(table).where(eq(table.id, input.scopeId));
+    if (!row) throw validationError([{ propertyPath: 'scopeId', message: `'${input.scope[0].toUpperCase()}${input.scope.slice(1)}' with ID '${input.scopeId}' not found` }]);
+  }
+  return write(db, async (tx) => {
+    const number = await nextNumber(tx, input.store, 'count');
+    const [row] = await tx.insert(stockCount).values({
+      number, storeId: input.store, scope: input.scope, scopeId: input.scopeId ?? null, status: 'open', note: input.note ?? null, createdById: actor.userId,
+    }).returning({ id: stockCount.id });
+    return row.id;
+  });
+}
+
+async function lockCount(tx: Tx, id: number, actor: AuthInfo, mode: 'update' | 'share'): Promise<CountRow> {
+  const [row] = await tx.select().from(stockCount).where(eq(stockCount.id, id)).for(mode);
+  const c = assertVisible(row, (r) => actor.storeIds.includes(r.storeId), 'Stock count');
+  if (c.status !== 'open') throw conflict(COUNT_MESSAGES.notOpen(c.status));
+  return c;
+}
+
+/** The product of each scanned line (product barcode, extra barcode, variant barcode -> its product). */
+async function productsOfScans(tx: Tx, lines: CountLinesBody['lines']): Promise<number[]> {
+  const codes = [...new Set(lines.map((l) => l.barcode).filter((b): b is string => !!b))];
+  const byCode = new Map<string, number>();
+  if (codes.length) {
+    for (const r of await tx.select({ code: productVariant.barcode, id: productVariant.productId }).from(productVariant).where(inArray(productVariant.barcode, codes))) byCode.set(r.code!, r.id);
+    for (const r of await tx.select({ code: barcode.barcode, id: barcode.itemId }).from(barcode).where(and(inArray(barcode.barcode, codes), eq(barcode.isActive, true)))) if (r.id != null) byCode.set(r.code, r.id);
+    for (const r of await tx.select({ code: product.barcode, id: product.id }).from(product).where(inArray(product.barcode, codes))) byCode.set(r.code!, r.id);
+  }
+  const v: Violation[] = [];
+  const ids = lines.map((l, i) => {
+    if ((l.barcode ? 1 : 0) + (l.product != null ? 1 : 0) !== 1) { v.push({ propertyPath: `lines[${i}].barcode`, message: COUNT_MESSAGES.oneOf }); return 0; }
+    if (l.product != null) return l.product;
+    const id = byCode.get(l.barcode!);
+    if (id == null) v.push({ propertyPath: `lines[${i}].barcode`, message: COUNT_MESSAGES.unknownBarcode });
+    return id ?? 0;
+  });
+  throwIf(v);
+  return ids;
+}
+
+/** Products (of `ids`) that exist, track stock and are in the count's scope. */
+async function inScope(tx: Tx, c: CountRow, ids: number[]) {
+  const link = c.scope === 'category' ? productCategory : c.scope === 'brand' ? productBrand : c.scope === 'supplier' ? productSupplier : null;
+  const rows = await tx.select({ id: product.id, cost: product.cost }).from(product).where(and(
+    inArray(product.id, ids), eq(product.manageInventory, true),
+    link ? sql`exists (select 1 from ${link} l where l.product_id = ${product.id} and l.${sql.raw(c.scope === 'category' ? 'category_id' : c.scope === 'brand' ? 'brand_id' : 'supplier_id')} = ${c.scopeId})` : undefined,
+  ));
+  return new Map(rows.map((r) => [r.id, r.cost]));
+}
+
+/** Adds scanned quantities to a count (one upsert; concurrent scans add up). Answers the touched lines. */
+export async function addCountLines(db: Db, id: number, input: CountLinesBody, actor: AuthInfo) {
+  return write(db, async (tx) => {
+    const c = await lockCount(tx, id, actor, 'share');
+    const ids = await productsOfScans(tx, input.lines);
+    const ok = await inScope(tx, c, [...new Set(ids)]);
+    const v: Violation[] = [];
+    ids.forEach((p, i) => {
+      if (!ok.has(p)) v.push({ propertyPath: `lines[${i}].${input.lines[i].product != null ? 'product' : 'barcode'}`, message: COUNT_MESSAGES.outOfScope });
+    });
+    throwIf(v);
+    const sum = new Map<number, number>();
+    ids.forEach((p, i) => sum.set(p, (sum.get(p) ?? 0) + input.lines[i].quantity));
+    const products = [...sum.keys()].sort((a, b) => a - b);
+    // Share-locks the store rows: a sale updating one is waited for, so `expected` has it or it comes after.
+    const have = await storeQuantities(tx, c.storeId, products, 'share');
+    await tx.execute(sql`insert into stock_count_line (count_id, product_id, counted, expected, cost, first_counted_by_id, last_counted_by_id)
+      select ${c.id}, p, q, e, k, ${actor.userId}, ${actor.userId}
+      from unnest(${pgArray(products)}::int[], ${pgArray(products.map((p) => quantityToString(sum.get(p)!)))}::numeric[],
+                  ${pgArray(products.map((p) => quantityToString(have.get(p)?.quantity ?? 0)))}::numeric[], ${pgArray(products.map((p) => ok.get(p)!))}::numeric[]) as u(p, q, e, k)
+      order by p
+      on conflict (count_id, product_id) do update set counted = stock_count_line.counted + excluded.counted, scans = stock_count_line.scans + 1,
+        last_counted_by_id = excluded.last_counted_by_id, last_counted_at = now()`);
+    return products;
+  });
+}
+
+/**
+ * Approves an open count once: one `count` ledger row per product whose counted quantity differs
+ * from the expected one (delta counted - expected), all in one transaction.
+ */
+export async function approveCount(db: Db, id: number, actor: AuthInfo): Promise<void> {
+  await write(db, async (tx) => {
+    const c = await lockCount(tx, id, actor, 'update');
+    const lines = await tx.select({ productId: stockCountLine.productId, counted: stockCountLine.counted, expected: stockCountLine.expected })
+      .from(stockCountLine).where(eq(stockCountLine.countId, id));
+    await moveStocks(tx, lines.map((l) => ({
+      productId: l.productId, storeId: c.storeId, delta: quantityToString(parseQuantity(l.counted) - parseQuantity(l.expected)),
+    })), { reason: 'count', userId: actor.userId });
+    await tx.update(stockCount).set({ status: 'approved', approvedById: actor.userId, approvedAt: sql`now()` }).where(eq(stockCount.id, id));
+  });
+}
+
+export async function cancelCount(db: Db, id: number, actor: AuthInfo): Promise<void> {
+  await write(db, async (tx) => {
+    await lockCount(tx, id, actor, 'update');
+    await tx.update(stockCount).set({ status: 'cancelled', cancelledById: actor.userId, cancelledAt: sql`now()` }).where(eq(stockCount.id, id));
+  });
+}
+
+/**
+ * A count with its lines and variances: `variance = counted - expected` (expected = stock at the
+ * first scan), its value at the unit cost of that moment, and while open the stock now and what
+ * moved since the first scan (sales during the count: not variance). `uncounted` = products in
+ * scope stocked in the store (non-zero) not scanned yet; approval leaves their stock as it is.
+ */
+export async function getCount(db: Db, id: number, actor: AuthInfo, only?: number[]) {
+  const [c] = await db.select().from(stockCount).where(eq(stockCount.id, id));
+  assertVisible(c, (r) => actor.storeIds.includes(r.storeId), 'Stock count');
+  const rows = await db.select({
+    line: stockCountLine, name: product.name, sku: product.sku, barcode: product.barcode,
+    now: sql<string | null>`${productStore.quantity}::text`,
+  }).from(stockCountLine).innerJoin(product, eq(product.id, stockCountLine.productId))
+    .leftJoin(productStore, and(eq(productStore.productId, stockCountLine.productId), eq(productStore.storeId, c.storeId)))
+    .where(and(eq(stockCountLine.countId, id), only ? inArray(stockCountLine.productId, only.length ? only : [0]) : undefined)).orderBy(asc(stockCountLine.productId));
+  const n = await namesOf(db, [c.createdById, c.approvedById, c.cancelledById, ...rows.flatMap((r) => [r.line.firstCountedById, r.line.lastCountedById])], [c.storeId]);
+  const open = c.status === 'open';
+  let varianceQty = 0; let varianceCents = 0;
+  const lines = rows.map(({ line, name, sku, barcode: code, now }) => {
+    const counted = parseQuantity(line.counted); const expected = parseQuantity(line.expected);
+    const variance = counted - expected; const value = mulPriceQty(costCents(line.cost), variance);
+    varianceQty += variance; varianceCents += value;
+    const current = parseQuantity(now ?? '0');
+    return {
+      id: line.id, product: { id: line.productId, name, sku, barcode: code }, counted: qtyOut(counted), expected: qtyOut(expected),
+      variance: qtyOut(variance), cost: moneyOut(costCents(line.cost)), varianceValue: moneyOut(value), scans: line.scans,
+      current: open ? qtyOut(current) : null, movedSinceFirstCount: open ? qtyOut(current - expected) : null,
+      firstCountedBy: n.user(line.firstCountedById), firstCountedAt: iso(line.firstCountedAt), lastCountedBy: n.user(line.lastCountedById), lastCountedAt: iso(line.lastCountedAt),
+    };
+  });
+  const scopeLink = c.scope === 'category' ? sql`exists (select 1 from product_category l where l.product_id = ps.product_id and l.category_id = ${c.scopeId})`
+    : c.scope === 'brand' ? sql`exists (select 1 from product_brand l where l.product_id = ps.product_id and l.brand_id = ${c.scopeId})`
+      : c.scope === 'supplier' ? sql`exists (select 1 from product_supplier l where l.product_id = ps.product_id and l.supplier_id = ${c.scopeId})` : sql`true`;
+  const [{ uncounted }] = rowsOf<{ uncounted: number }>(await db.execute(sql`select count(*)::int as uncounted from product_store ps join product p on p.id = ps.product_id
+    where ps.store_id = ${c.storeId} and p.manage_inventory and ps.quantity <> 0 and ${scopeLink}
+      and not exists (select 1 from stock_count_line l where l.count_id = ${c.id} and l.product_id = ps.product_id)`));
+  return {
+    '@id': `/api/admin/stock/count/${c.id}`, id: c.id, number: c.number, status: c.status, store: n.store(c.storeId), scope: c.scope, scopeId: c.scopeId, note: c.note,
+    createdBy: n.user(c.createdById), createdAt: iso(c.createdAt), approvedBy: n.user(c.approvedById), approvedAt: iso(c.approvedAt),
+    cancelledBy: n.user(c.cancelledById), cancelledAt: iso(c.cancelledAt),
+    lines, totals: { lines: lines.length, variance: qtyOut(varianceQty), varianceValue: moneyOut(varianceCents), uncounted: Number(uncounted) },
+  };
+}
+
+export async function listCounts(db: Db, query: Record<string, unknown>, actor: AuthInfo) {
+  const { limit, offset } = paging(query);
+  const stores = storeFilter(query, actor.storeIds);
+  const where = and(stores.length ? inArray(stockCount.storeId, stores) : sql`false`, typeof query.status === 'string' && query.status ? eq(stockCount.status, query.status) : undefined);
+  const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(stockCount).where(where);
+  const rows = await db.select().from(stockCount).where(where).orderBy(desc(stockCount.id)).limit(limit).offset(offset);
+  const n = await namesOf(db, rows.flatMap((c) => [c.createdById, c.approvedById]), rows.map((c) => c.storeId));
+  const list = rows.map((c) => ({
+    '@id': `/api/admin/stock/count/${c.id}`, id: c.id, number: c.number, status: c.status, store: n.store(c.storeId), scope: c.scope, scopeId: c.scopeId,
+    createdBy: n.user(c.createdById), createdAt: iso(c.createdAt), approvedBy: n.user(c.approvedById), approvedAt: iso(c.approvedAt),
+  }));
+  return { list, total: Number(total), count: list.length };
+}
