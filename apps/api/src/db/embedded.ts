@@ -154,7 +154,16 @@ function postmasterPid(pgdata: string): number | undefined {
 
 async function canConnect(socketDir: string, timeoutMs: number): Promise<boolean> {
   const c = new pg.Client({ host: socketDir, port: PORT, user: 'postgres', database: 'postgres', connectionTimeoutMillis: timeoutMs });
-  try { await c.connect(); await c.query('select 1'); return true; } catch { return false; } finally { await c.end().catch(() => {}); }
+  try {
+    await c.connect();
+    await c.query('select 1');
+    await c.end();
+    return true;
+  } catch {
+    // A client refused mid-handshake ("the database system is starting up") may never finish end().
+    void c.end().catch(() => {});
+    return false;
+  }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -188,6 +197,7 @@ async function startLocked(dataDir: string, unlock: () => void, log: (m: string)
   if (Buffer.byteLength(path.join(socketDir, `.s.PGSQL.${PORT}.lock`)) > 107) {
     throw new EmbeddedPgError(`The data folder path ${dataDir} is too long for PostgreSQL's Unix socket (keep it under ~80 characters).`);
   }
+  const t0 = Date.now();
   const user = runAsUser();
   const bins = reachableBinaries(await binaries(), user);
   const logFile = path.join(dataDir, 'postgres.log');
@@ -254,6 +264,7 @@ async function startLocked(dataDir: string, unlock: () => void, log: (m: string)
   if (!rowCount) await admin.query('create database pos');
   await admin.end();
 
+  log(`PostgreSQL ready in ${Date.now() - t0} ms (${reused ? 'reused the running one' : 'started'}, pid ${pidNow()})`);
   let stopping = false;
   const watch = setInterval(() => {
     const pid = pidNow();
