@@ -16,6 +16,7 @@ import { seedDemoShop } from './seed/demo.ts';
 import { rowsOf } from './raw.ts';
 
 const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'pos-old-'));
+fs.chmodSync(parent, 0o755); // as root, PostgreSQL runs as another user, who must reach the data folder
 afterAll(() => { fs.rmSync(parent, { recursive: true, force: true }); });
 
 const FACTS = `select (select count(*) from product)::int as products, (select count(*) from stock_movement)::int as movements,
