@@ -14,7 +14,6 @@
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import pg from 'pg';
 
 export const PG_MAJOR = 18;
