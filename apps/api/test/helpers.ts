@@ -15,6 +15,8 @@ import type { AppConfig } from '../src/config.ts';
 export const engine = inject('pgEngine');
 export const PG_ADMIN_URL = inject('pgAdminUrl');
 const templates = inject('pgTemplates');
+/** The bcrypt cost of the seeded template's demo users. */
+export const TEMPLATE_BCRYPT_ROUNDS = 4;
 const withDb = (name: string) => PG_ADMIN_URL.replace(/\/[^/?]*(\?|$)/, `/${name}$1`);
 
 async function adminQuery(text: string) {
@@ -63,7 +65,11 @@ export interface TestApp {
 
 /** The real app on a database of its own cloned from this run's template, demo shop seeded (unless seed: false). */
 export async function createTestApp(opts: { seed?: boolean; config?: Partial<AppConfig> } = {}): Promise<TestApp> {
-  const database = await openTestDatabase(opts.seed ?? true ? 'seeded' : 'empty');
+  // The seeded template's users were hashed at cost 4 (global-setup.ts): an app configured with
+  // another cost seeds its own demo shop (login timing tests compare costs).
+  const seed = opts.seed ?? true;
+  const ownCost = opts.config?.bcryptRounds !== undefined && opts.config.bcryptRounds !== TEMPLATE_BCRYPT_ROUNDS;
+  const database = await openTestDatabase(seed && !ownCost ? 'seeded' : 'empty');
   const mail = captureMailer();
   const app = await buildApp({
     env: {},

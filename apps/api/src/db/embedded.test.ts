@@ -64,7 +64,7 @@ function startServer(dataDir: string, port: number) {
 const snapshot = (dir: string) => spawnSync('find', [dir, '(', '-type', 'f', '-printf', '%p %s %T@\n', ')', '-o', '-printf', '%p\n'], { encoding: 'utf8' }).stdout.split('\n').sort().join('\n');
 
 describe('the shop\'s own PostgreSQL', () => {
-  it('commits durably, listens only on a socket in the folder, runs unprivileged, and stops on close', async () => {
+  it('commits durably, listens only on a socket in the folder, runs unprivileged, and stops on close', { timeout: 300_000 }, async () => {
     const dir = tmpDir();
     const database = await openDatabase({ dataDir: dir }, quiet);
     try {
@@ -90,7 +90,7 @@ describe('the shop\'s own PostgreSQL', () => {
     }
   });
 
-  it('refuses a second server on the same folder, naming the first; reuses the PostgreSQL a killed server left', async () => {
+  it('refuses a second server on the same folder, naming the first; reuses the PostgreSQL a killed server left', { timeout: 300_000 }, async () => {
     const dir = tmpDir();
     const first = startServer(dir, await freePort());
     expect((await first.ready).ok, first.output()).toBe(true);
@@ -114,7 +114,7 @@ describe('the shop\'s own PostgreSQL', () => {
     expect(alive(pid)).toBe(false);
   });
 
-  it('refuses a folder of a newer PostgreSQL, a folder that is not a database, and a port in use: clear message, non-zero exit, nothing changed', async () => {
+  it('refuses a folder of a newer PostgreSQL, a folder that is not a database, and a port in use: clear message, non-zero exit, nothing changed', { timeout: 300_000 }, async () => {
     const newer = tmpDir();
     fs.mkdirSync(path.join(newer, 'pg'));
     fs.writeFileSync(path.join(newer, 'pg', 'PG_VERSION'), '19\n');

@@ -24,7 +24,7 @@ const FACTS = `select (select count(*) from product)::int as products, (select c
   (select count(*) from user_account)::int as users, (select max(id) from store)::int as last_store`;
 
 describe('a PGlite data folder of the previous release', () => {
-  it('is copied into PostgreSQL, verified, kept aside renamed, and the server says so', async () => {
+  it('is copied into PostgreSQL, verified, kept aside renamed, and the server says so', { timeout: 300_000 }, async () => {
     const dir = path.join(parent, 'data');
     const old = new PGlite(dir);
     const oldDb = drizzle(old);
