@@ -35,7 +35,9 @@ export default async function setup(project: TestProject) {
     adminUrl = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   } else {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pos-test-pg-'));
-    embedded = await startEmbeddedPostgres(dir);
+    // A throwaway server for this run: no fsync (the shop's durable settings are embedded.test.ts's
+    // subject, on a server of its own).
+    embedded = await startEmbeddedPostgres(dir, { settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } });
     adminUrl = embedded.url('postgres');
   }
   const tag = `${process.pid}_${crypto.randomBytes(3).toString('hex')}`;

@@ -188,6 +188,11 @@ export interface StartOptions {
   log?: (msg: string) => void;
   /** Called when the postmaster dies under a running server (the server exits to be restarted). */
   onUnexpectedExit?: (pid: number) => void;
+  /**
+   * Extra settings on the command line, after the durable ones. Only the API test run's throwaway
+   * server uses it (fsync off: what it tests is the app; embedded.test.ts tests the shop's settings).
+   */
+  settings?: Record<string, string>;
 }
 
 /** Starts (initialising on first use) or reuses the PostgreSQL of `dataDir`. */
@@ -248,7 +253,7 @@ async function startLocked(dataDir: string, unlock: () => void, log: (m: string)
     log(`Reusing the PostgreSQL (pid ${leftover}) left running on ${pgdata}`);
   } else {
     const args = ['-D', pgdata, '-c', `unix_socket_directories=${socketDir}`, '-c', "listen_addresses=", '-c', `port=${PORT}`,
-      ...Object.entries({ ...DURABILITY, ...RECOVERY }).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
+      ...Object.entries({ ...DURABILITY, ...RECOVERY, ...opts.settings }).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
     for (let attempt = 0; ; attempt++) {
       const out = fs.openSync(logFile, 'a');
       if (user) fs.fchownSync(out, user.uid, user.gid);
