@@ -67,30 +67,47 @@ async function binaries(): Promise<Binaries> {
 
 interface RunAs { uid: number; gid: number; name: string }
 
+/** A user of /etc/passwd by name (no process spawned: this runs at every start). */
+function lookupUser(name: string): RunAs | undefined {
+  try {
+    for (const line of fs.readFileSync('/etc/passwd', 'utf8').split('\n')) {
+      const f = line.split(':');
+      if (f[0] === name) return { name, uid: Number(f[2]), gid: Number(f[3]) };
+    }
+  } catch { /* no passwd file */ }
+  return undefined;
+}
+
 /** As root: the unprivileged user PostgreSQL runs as. Otherwise undefined (the server's own user). */
 function runAsUser(): RunAs | undefined {
   if (typeof process.getuid !== 'function' || process.getuid() !== 0) return undefined;
   const name = process.env.POS_DB_USER || 'postgres';
-  const lookup = () => spawnSync('id', ['-u', name], { encoding: 'utf8' });
-  let r = lookup();
-  if (r.status !== 0) {
+  let user = lookupUser(name);
+  if (!user) {
     const made = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', name], { encoding: 'utf8' });
     if (made.status !== 0) throw new EmbeddedPgError(`PostgreSQL cannot run as root and the user '${name}' could not be created: ${made.stderr || made.error}`);
-    r = lookup();
+    user = lookupUser(name);
+    if (!user) throw new EmbeddedPgError(`The user '${name}' was created but cannot be found in /etc/passwd`);
   }
-  const uid = Number(r.stdout.trim());
-  const gid = Number(spawnSync('id', ['-g', name], { encoding: 'utf8' }).stdout.trim());
-  return { uid, gid, name };
+  return user;
+}
+
+/** Whether `user` may enter every folder down to `target` (the mode bits, as the kernel checks them). */
+function canEnter(target: string, user: RunAs): string | undefined {
+  for (let dir = target; ; dir = path.dirname(dir)) {
+    const st = fs.statSync(dir);
+    const through = st.uid === user.uid ? st.mode & 0o100 : st.gid === user.gid ? st.mode & 0o010 : st.mode & 0o001;
+    if (!through) return dir;
+    if (dir === path.dirname(dir)) return undefined;
+  }
 }
 
 /** As root: every folder above the data folder must let the PostgreSQL user through. */
 function checkReachable(dataDir: string, user: RunAs | undefined) {
-  if (!user) return;
-  for (let dir = path.dirname(dataDir); ; dir = path.dirname(dir)) {
-    const st = fs.statSync(dir);
-    const through = st.uid === user.uid ? st.mode & 0o100 : st.gid === user.gid ? st.mode & 0o010 : st.mode & 0o001;
-    if (!through) throw new EmbeddedPgError(`PostgreSQL runs as '${user.name}', who cannot enter ${dir} (mode ${(st.mode & 0o777).toString(8)}): put DATA_DIR where that user can reach it, or chmod o+x ${dir}.`);
-    if (dir === path.dirname(dir)) return;
+  const blocked = user && canEnter(path.dirname(dataDir), user);
+  if (blocked) {
+    const mode = (fs.statSync(blocked).mode & 0o777).toString(8);
+    throw new EmbeddedPgError(`PostgreSQL runs as '${user.name}', who cannot enter ${blocked} (mode ${mode}): put DATA_DIR where that user can reach it, or chmod o+x ${blocked}.`);
   }
 }
 
@@ -98,7 +115,7 @@ function checkReachable(dataDir: string, user: RunAs | undefined) {
 function reachableBinaries(bins: Binaries, user: RunAs | undefined): Binaries {
   if (!user) return bins;
   const nativeDir = path.resolve(path.dirname(bins.postgres), '..');
-  const ok = spawnSync(bins.postgres, ['--version'], { uid: user.uid, gid: user.gid }).status === 0;
+  const ok = !canEnter(path.dirname(bins.postgres), user) && (fs.statSync(bins.postgres).mode & 0o001) !== 0;
   if (ok) return bins;
   const copy = path.join('/var/tmp', `pos-postgres-${PG_MAJOR}-${fs.statSync(bins.postgres).size}`);
   if (!fs.existsSync(path.join(copy, 'bin', 'postgres'))) {
