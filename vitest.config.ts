@@ -12,6 +12,9 @@ export default defineConfig({
           name: 'api',
           include: ['apps/api/src/**/*.test.ts', 'apps/api/test/**/*.test.ts'],
           environment: 'node',
+          // One PostgreSQL per run (the shop's embedded engine, or TEST_DB=postgres) and the template
+          // databases every test app is cloned from.
+          globalSetup: ['apps/api/test/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // Each test file builds its own app on its own database; files run in parallel forks.

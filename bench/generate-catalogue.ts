@@ -44,7 +44,7 @@ export async function generateCatalogue(databaseUrl: string, opts: { products?: 
   let t = performance.now();
   const lap = (k: keyof typeof ms) => { const now = performance.now(); ms[k] = Math.round(now - t); t = now; say(`${k}: ${ms[k]} ms`); };
 
-  const database = await openDatabase({ databaseUrl, dataDir: '', inMemory: false });
+  const database = await openDatabase({ databaseUrl, dataDir: '' });
   await database.migrate();
   await database.close();
   lap('migrate');

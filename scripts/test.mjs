@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, lint, unit tests, API tests on PGlite and on PostgreSQL (when reachable),
+// `npm test`: typecheck, lint, unit tests, API tests on the shop's own PostgreSQL (db/embedded.ts)
+// and on the machine's PostgreSQL (when reachable),
 // then the Playwright journeys in Debian's Chromium against the real server. Stops at the first failure.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -52,7 +53,7 @@ const steps = [
   () => run('typecheck', 'npm', ['run', 'typecheck']),
   () => run('lint', 'npm', ['run', 'lint']),
   () => vitest('unit (domain, web)', ['--project', 'domain', '--project', 'web']),
-  () => vitest('api on PGlite', ['--project', 'api']),
+  () => vitest('api on embedded PostgreSQL', ['--project', 'api']),
 ];
 for (const step of steps) if (!step()) finish(1);
 

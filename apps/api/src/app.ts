@@ -69,7 +69,12 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     ajv: { customOptions: { coerceTypes: false } },
   });
 
-  const database = options.database ?? (await openDatabase(config));
+  const database = options.database ?? (await openDatabase(config, {
+    log: (msg) => app.log.info(msg),
+    // The shop's PostgreSQL died under us: exit so the supervisor restarts the server, and with it
+    // PostgreSQL, which runs its crash recovery.
+    onDatabaseExit: (pid) => { app.log.fatal(`The PostgreSQL of the data folder (pid ${pid}) stopped; exiting to be restarted`); process.exit(1); },
+  }));
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('db', database.db);

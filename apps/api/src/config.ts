@@ -8,11 +8,9 @@ export const MIN_PRODUCTION_SECRET = 32;
 export interface AppConfig {
   port: number;
   host: string;
-  /** postgres://... to use PostgreSQL; undefined to use the embedded PGlite in dataDir. */
+  /** postgres://... to use that PostgreSQL; undefined to run the shop's own PostgreSQL in dataDir (db/embedded.ts). */
   databaseUrl?: string;
   dataDir: string;
-  /** Use an in-memory PGlite (tests). */
-  inMemory: boolean;
   seedDemo: boolean;
   jwtSecret: string;
   /** Access token lifetime in seconds. */
@@ -41,7 +39,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host: env.HOST ?? '127.0.0.1',
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR ?? path.resolve(here, '../../../data'),
-    inMemory: false,
     seedDemo: (env.SEED_DEMO ?? 'true') !== 'false',
     jwtSecret: env.JWT_SECRET || DEFAULT_JWT_SECRET, // an empty JWT_SECRET counts as unset
     jwtTtl: Number(env.JWT_TTL ?? 8 * 3600),

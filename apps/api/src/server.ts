@@ -1,9 +1,29 @@
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
+import { EmbeddedPgError } from './db/embedded.ts';
 
-/** The only file that listens. */
-const app = await buildApp();
+/**
+ * The only file that listens. Start order: database (the shop's own PostgreSQL when there is no
+ * DATABASE_URL), migrations, API. Stop order: the API drains its requests, then the pool ends and
+ * the shop's PostgreSQL gets a fast shutdown (the database's onClose hook in app.ts).
+ */
+let app: FastifyInstance;
+try {
+  app = await buildApp();
+} catch (err) {
+  // A data folder that cannot be used (in use, newer release, not a database, read-only, ...):
+  // say why in one line, change nothing, exit non-zero.
+  console.error(err instanceof EmbeddedPgError ? `POS cannot start: ${err.message}` : err);
+  process.exit(1);
+}
 const { port, host } = app.config;
-await app.listen({ port, host });
+try {
+  await app.listen({ port, host });
+} catch (err) {
+  console.error(`POS cannot listen on ${host}:${port}: ${(err as Error).message}`);
+  await app.close().catch(() => {});
+  process.exit(1);
+}
 const url = `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`;
 app.log.info(`POS is running at ${url} (database: ${app.database.kind})`);
 if (app.config.seedDemo) {

@@ -1,31 +1,51 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp, type BuildOptions } from '../src/app.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import type { MailMessage, Mailer } from '../src/lib/mailer.ts';
 import type { AppConfig } from '../src/config.ts';
 
-/** Which engine the API tests run on: TEST_DB=postgres uses a throwaway PostgreSQL database. */
-export const engine = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
-export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+/**
+ * Which PostgreSQL the API tests run on (test/global-setup.ts starts or finds it once per run):
+ * 'embedded', the shop's own engine in a temporary folder (default), or 'postgres', the machine's
+ * (TEST_DB=postgres). Both are PostgreSQL 18/15 servers: no test depends on which.
+ */
+export const engine = inject('pgEngine');
+export const PG_ADMIN_URL = inject('pgAdminUrl');
+const templates = inject('pgTemplates');
+/** The bcrypt cost of the seeded template's demo users. */
+export const TEMPLATE_BCRYPT_ROUNDS = 4;
+const withDb = (name: string) => PG_ADMIN_URL.replace(/\/[^/?]*(\?|$)/, `/${name}$1`);
 
-export async function createThrowawayPg(): Promise<{ url: string; drop: () => Promise<void> }> {
+async function adminQuery(text: string) {
+  const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await c.connect();
+  try { await c.query(text); } finally { await c.end(); }
+}
+
+/** A throwaway database cloned from a template of this run (migrated; `seeded`: demo shop too). */
+export async function createThrowawayPg(template: 'empty' | 'seeded' = 'empty'): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `pos_test_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = PG_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`);
-  return {
-    url,
-    drop: async () => {
-      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await adminQuery(`create database ${name} template ${templates[template]}`);
+      break;
+    } catch (e) {
+      // Another file cloning the same template at this instant: PostgreSQL refuses, try again.
+      if (attempt > 50 || !/being accessed by other users/.test((e as Error).message)) throw e;
+      await new Promise((r) => setTimeout(r, 50 + Math.random() * 100));
+    }
+  }
+  return { url: withDb(name), drop: () => adminQuery(`drop database if exists ${name} with (force)`) };
+}
+
+/** A migrated database of its own (dropped by its close()), for tests that build their own app. */
+export async function openTestDatabase(template: 'empty' | 'seeded' = 'empty'): Promise<Database> {
+  const t = await createThrowawayPg(template);
+  const database = await openDatabase({ databaseUrl: t.url, dataDir: '' });
+  return { ...database, close: async () => { await database.close(); await t.drop(); } };
 }
 
 /** A mailer that keeps messages in memory: SMTP is outside the product. */
@@ -43,7 +63,7 @@ export interface TestApp {
   login(username: string, password?: string): Promise<Record<string, string>>;
 }
 
-/** The real app on a fresh database (in-memory PGlite, or a throwaway PostgreSQL database), demo shop seeded. */
+/** The real app on a database of its own cloned from this run's template, demo shop seeded (unless seed: false). */
 export async function createTestApp(opts: {
   seed?: boolean;
   config?: Partial<AppConfig>;
@@ -51,15 +71,11 @@ export async function createTestApp(opts: {
   /** Runs after buildApp and before ready (a test may add its own routes). */
   beforeReady?: (app: FastifyInstance) => void | Promise<void>;
 } = {}): Promise<TestApp> {
-  let drop = async () => {};
-  let database: Database;
-  if (engine === 'postgres') {
-    const pgdb = await createThrowawayPg();
-    drop = pgdb.drop;
-    database = await openDatabase({ databaseUrl: pgdb.url, dataDir: '', inMemory: false });
-  } else {
-    database = await openDatabase({ dataDir: '', inMemory: true });
-  }
+  // The seeded template's users were hashed at cost 4 (global-setup.ts): an app configured with
+  // another cost seeds its own demo shop (login timing tests compare costs).
+  const seed = opts.seed ?? true;
+  const ownCost = opts.config?.bcryptRounds !== undefined && opts.config.bcryptRounds !== TEMPLATE_BCRYPT_ROUNDS;
+  const database = await openTestDatabase(seed && !ownCost ? 'seeded' : 'empty');
   const mail = captureMailer();
   const app = await buildApp({
     env: {},
@@ -79,7 +95,6 @@ export async function createTestApp(opts: {
     async close() {
       await app.close();
       await database.close();
-      await drop();
     },
     async login(username, password = username) {
       const key = `${username}:${password}`;

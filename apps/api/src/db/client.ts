@@ -1,101 +1,105 @@
 import path from 'node:path';
-import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema/index.ts';
 import type { AppConfig } from '../config.ts';
+import { startEmbeddedPostgres, type EmbeddedPg } from './embedded.ts';
+import { migratePgliteFolder } from './import-pglite.ts';
 
-const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
-/** One Drizzle type for both engines: code never knows whether it runs on PGlite or PostgreSQL. */
+/** The Drizzle handle over PostgreSQL (node-postgres pool). */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction handle has the same query API. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export interface Database {
   db: Db;
-  kind: 'pglite' | 'postgres';
+  /** 'embedded': the shop's own PostgreSQL in the data folder; 'postgres': DATABASE_URL. */
+  kind: 'embedded' | 'postgres';
   migrate(): Promise<void>;
   ping(): Promise<boolean>;
+  /** Ends the pool, then (embedded) a fast shutdown of the shop's PostgreSQL. */
   close(): Promise<void>;
 }
 
 /** The session settings of every pooled PostgreSQL connection (reasons at the pool below). */
 export const pgSessionOptions = () => ['-c jit=off -c random_page_cost=1.1', process.env.PGOPTIONS].filter(Boolean).join(' ');
 
-/** PostgreSQL when a URL is given, else PGlite in dataDir (or in memory for tests). Same migrations. */
-export async function openDatabase(config: Pick<AppConfig, 'databaseUrl' | 'dataDir' | 'inMemory'>): Promise<Database> {
-  if (config.databaseUrl) {
-    const pg = await import('pg');
-    const { drizzle } = await import('drizzle-orm/node-postgres');
-    const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-    // numeric stays a string (exact); int8 counts come back as numbers.
-    pg.default.types.setTypeParser(20, (v: string) => Number(v));
-    // jit=off: the product list's count over 100,000 rows crosses PostgreSQL's JIT cost threshold and
-    // was compiled on every request (122 ms of a 222 ms plan, bench/out/plans-products.txt); short
-    // OLTP statements never win it back. random_page_cost=1.1: a shop's working set is in memory or
-    // on SSD; at the default 4 the planner counted the product list with a heap scan instead of the
-    // narrow covering index (measured 28-40 ms vs 17-24 ms on the 100k bench catalogue).
-    // PGOPTIONS from the environment still applies on top.
-    const options = pgSessionOptions();
-    const pool = new pg.default.Pool({ connectionString: config.databaseUrl, max: Number(process.env.PG_POOL_MAX ?? 10), options });
-    // An idle connection dropped by the server (restart, failover) must not crash the process:
-    // the pool discards it and the next query opens a new one.
-    pool.on('error', (err) => { console.warn(`PostgreSQL idle connection error: ${err.message}`); });
-    const db = drizzle(pool, { schema }) as unknown as Db;
-    txFactories.set(db, (client) => drizzle(client as any, { schema }) as unknown as Db);
-    return {
-      db,
-      kind: 'postgres',
-      migrate: () => migrate(db as any, { migrationsFolder }),
-      ping: async () => { await pool.query('select 1'); return true; },
-      close: () => pool.end(),
-    };
+export interface OpenOptions {
+  /** Told what the embedded manager did (initdb, reuse, old folder moved). */
+  log?: (msg: string) => void;
+  /** The embedded PostgreSQL died under the server. */
+  onDatabaseExit?: (pid: number) => void;
+}
+
+/**
+ * PostgreSQL at DATABASE_URL, else the shop's own PostgreSQL run from the data folder
+ * (db/embedded.ts; a folder of the previous release's PGlite is moved over first, db/import-pglite.ts).
+ */
+export async function openDatabase(config: Pick<AppConfig, 'databaseUrl' | 'dataDir'>, opts: OpenOptions = {}): Promise<Database> {
+  let url = config.databaseUrl;
+  let embedded: EmbeddedPg | undefined;
+  if (!url) {
+    const log = opts.log ?? ((m: string) => console.log(m));
+    await migratePgliteFolder(config.dataDir, migrationsFolder, log);
+    embedded = await startEmbeddedPostgres(config.dataDir, { log, onUnexpectedExit: opts.onDatabaseExit });
+    url = embedded.url();
   }
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { drizzle } = await import('drizzle-orm/pglite');
-  const { migrate } = await import('drizzle-orm/pglite/migrator');
-  let client;
-  if (config.inMemory) {
-    client = new PGlite();
-  } else {
-    fs.mkdirSync(config.dataDir, { recursive: true });
-    client = new PGlite(config.dataDir);
+  try {
+    return await openPool(url, embedded);
+  } catch (e) {
+    await embedded?.stop();
+    throw e;
   }
-  await client.waitReady;
-  const db = drizzle(client, { schema }) as unknown as Db;
+}
+
+async function openPool(url: string, embedded: EmbeddedPg | undefined): Promise<Database> {
+  // numeric stays a string (exact); int8 counts come back as numbers.
+  pg.types.setTypeParser(20, (v: string) => Number(v));
+  // jit=off: the product list's count over 100,000 rows crosses PostgreSQL's JIT cost threshold and
+  // was compiled on every request (122 ms of a 222 ms plan, bench/out/plans-products.txt); short
+  // OLTP statements never win it back. random_page_cost=1.1: a shop's working set is in memory or
+  // on SSD; at the default 4 the planner counted the product list with a heap scan instead of the
+  // narrow covering index (measured 28-40 ms vs 17-24 ms on the 100k bench catalogue).
+  // PGOPTIONS from the environment still applies on top.
+  const options = pgSessionOptions();
+  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_MAX ?? 10), options });
+  // An idle connection dropped by the server (restart, failover) must not crash the process:
+  // the pool discards it and the next query opens a new one.
+  pool.on('error', (err) => { console.warn(`PostgreSQL idle connection error: ${err.message}`); });
+  const db = drizzle(pool, { schema }) as unknown as Db;
+  txFactories.set(db, (client) => drizzle(client as any, { schema }) as unknown as Db);
   return {
     db,
-    kind: 'pglite',
+    kind: embedded ? 'embedded' : 'postgres',
     migrate: () => migrate(db as any, { migrationsFolder }),
-    ping: async () => { await db.execute(sql`select 1`); return true; },
-    close: () => client.close(),
+    ping: async () => { await pool.query('select 1'); return true; },
+    close: async () => {
+      try { await pool.end(); } finally { await embedded?.stop(); }
+    },
   };
 }
 
 /**
- * A hot statement with a FIXED text: on PostgreSQL a named prepared statement (parsed and planned
- * once per connection, then only bound and executed: no Drizzle query building, no re-planning);
- * on PGlite a plain parameterised query. Runs on whatever `q` is (the pool, or the connection of a
- * transaction). `name` must always come with the same `text` (node-postgres checks it).
- * Parameters are sent as text and typed by the casts in `text` ($1::int[], $2::numeric ...).
- * Rows come back as the driver parses them: numeric as text, timestamptz as Date (PostgreSQL) or
- * Date/string (PGlite: use asDate), json as objects.
+ * A hot statement with a FIXED text as a named prepared statement: parsed and planned once per
+ * connection, then only bound and executed (no Drizzle query building, no re-planning). Runs on
+ * whatever `q` is (the pool, or the connection of a transaction). `name` must always come with
+ * the same `text` (node-postgres checks it). Parameters are sent as text and typed by the casts
+ * in `text` ($1::int[], $2::numeric ...). Rows come back as node-postgres parses them: numeric as
+ * text, timestamptz as Date, json as objects.
  */
 export async function preparedQuery<T>(q: Db | Tx, name: string, text: string, values: unknown[]): Promise<T[]> {
-  const client = (q as unknown as { session?: { client?: any } }).session?.client;
+  const client = (q as unknown as { session?: { client?: { query: (c: object) => Promise<{ rows: unknown[] }> } } }).session?.client;
   if (!client || typeof client.query !== 'function') throw new Error('preparedQuery: no driver client');
-  // node-postgres Pool / PoolClient: named statement. PGlite (instance or transaction): plain query.
-  const isPg = typeof client.release === 'function' || typeof client.totalCount === 'number';
-  const res = isPg ? await client.query({ name, text, values }) : await client.query(text, values);
+  const res = await client.query({ name, text, values });
   return res.rows as T[];
 }
 
-/** A timestamp from either driver. */
-export const asDate = (v: Date | string): Date => (v instanceof Date ? v : new Date(v));
-
-/** For PostgreSQL databases: a Drizzle handle over one checked-out connection (saleTransaction). */
+/** A Drizzle handle over one checked-out connection (saleTransaction). */
 const txFactories = new WeakMap<Db, (client: unknown) => Db>();
 const txHandles = new WeakMap<object, Db>();
 
@@ -105,7 +109,7 @@ const txHandles = new WeakMap<object, Db>();
  * (`begin; set local ...` as one simple query). Every statement of a sale is a small index-driven
  * one, so its prepared statements are planned once per connection instead of at every execution.
  * COMMIT / ROLLBACK end it (the setting ends with it); a connection whose ROLLBACK failed is
- * discarded, not returned to the pool. On PGlite: `db.transaction`.
+ * discarded, not returned to the pool. (A database without a pool, none today: `db.transaction`.)
  */
 export async function saleTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const factory = txFactories.get(db);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, sql } from 'drizzle-orm';
-import { createTestApp, engine, type TestApp } from '../../test/helpers.ts';
+import { createTestApp, type TestApp } from '../../test/helpers.ts';
 import { rowsOf } from './raw.ts';
 import { paymentType, product, productTax, store, terminal } from './schema/index.ts';
 
@@ -9,9 +9,9 @@ import { paymentType, product, productTax, store, terminal } from './schema/inde
  * connection and then reuse (a generic plan): a plain sale's read and its one write (sales.service
  * createOrderOn, outside any transaction), and a product page's JSON (products.presenter). Planned
  * again at every call, each cost about as much to plan as to run. Their estimate-shaping parameters
- * are read through db/raw `opaque` for this. PostgreSQL only: PGlite has no named statements.
+ * are read through db/raw `opaque` for this.
  */
-describe.runIf(engine === 'postgres')('hot statements on PostgreSQL keep one plan per connection', () => {
+describe('hot statements on PostgreSQL keep one plan per connection', () => {
   let t: TestApp;
   let admin: Record<string, string>;
   const before = process.env.PG_POOL_MAX;

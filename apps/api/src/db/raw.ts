@@ -1,13 +1,13 @@
-/** Helpers for raw SQL that runs on either driver (node-postgres, PGlite). */
+/** Helpers for raw SQL on node-postgres. */
 
-/** Rows of a raw `execute`: node-postgres answers `{rows}`, PGlite's Drizzle driver may answer the array. */
+/** Rows of a raw `execute` (node-postgres answers `{rows}`). */
 export function rowsOf<T>(res: unknown): T[] {
-  return ((res as { rows?: T[] }).rows ?? (res as T[]));
+  return (res as { rows: T[] }).rows;
 }
 
 /**
- * An array parameter as a PostgreSQL array literal: both drivers take a text literal for an
- * `::int[]` / `::numeric[]` cast, and it stays one bind parameter however long the list. Only
+ * An array parameter as a PostgreSQL array literal: a text literal for an `::int[]` /
+ * `::numeric[]` cast, and it stays one bind parameter however long the list. Only
  * numbers, null and decimal strings go through here (anything else throws).
  */
 export function pgArray(values: readonly (number | string | null)[]): string {

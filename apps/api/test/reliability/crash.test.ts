@@ -1,13 +1,15 @@
 /**
- * Issue 11: crash safety. The real server runs as a child process (PGlite in a data folder, or a
- * throwaway PostgreSQL database with TEST_DB=postgres); several clients write over HTTP (sales from
- * tills, goods receipts, CSV imports, and plain reference-data writes that exist from day one); the
- * server is killed with SIGKILL mid-flight, restarted on the same data, and then:
+ * Issues 11 and 28: crash safety. The real server runs as a child process (the shop's own
+ * PostgreSQL in a data folder, or a throwaway PostgreSQL database with TEST_DB=postgres); several
+ * clients write over HTTP (sales from tills, goods receipts, CSV imports, and plain reference-data
+ * writes that exist from day one); mid-flight either the server (even rounds) or, on the shop's
+ * own engine, its PostgreSQL postmaster (odd rounds) is killed with SIGKILL; the server is
+ * restarted on the same data (ready within 2 s), the tills retry what was never answered, and then:
  *   - every write that was acknowledged (2xx) is there, whole: a sale with its items, payments and
  *     stock movements; a purchase with its lines; an import with all its rows;
  *   - no partial write exists (no order without items, no import half applied);
  *   - stock equals the ledger, for every product in every store and every variant.
- * npm test kills twice per engine; npm run soak (FUZZ_RUNS set) kills CRASH_ROUNDS times (default 10).
+ * npm test kills 4 times per engine; npm run soak (FUZZ_RUNS set) kills CRASH_ROUNDS times (default 50).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
@@ -26,7 +28,9 @@ import { purchaseBody, saleBody, shopFacts, type ShopFacts } from '../security/f
 import { report, SOAK } from '../security/support.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const ROUNDS = SOAK ? Number(process.env.CRASH_ROUNDS ?? 10) : 2;
+const ROUNDS = SOAK ? Number(process.env.CRASH_ROUNDS ?? 50) : 4;
+/** After a kill, the shop's PostgreSQL must be ready again within this many ms. */
+const READY_MS = 2000;
 const SECRET = 'crash-test-secret';
 
 async function freePort(): Promise<number> {
@@ -42,19 +46,26 @@ class ServerProcess {
   child: ChildProcess | null = null;
   log = '';
   port = 0;
+  /** "PostgreSQL ready in N ms" of the last start (embedded engine). */
+  dbReadyMs: number | undefined;
   constructor(private env: Record<string, string>) {}
   get url() { return `http://127.0.0.1:${this.port}`; }
 
   async start(): Promise<void> {
     this.port = await freePort();
     this.log = '';
+    this.dbReadyMs = undefined;
     const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
       cwd: repoRoot,
-      env: { ...process.env, NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(this.port), SEED_DEMO: 'true', BCRYPT_ROUNDS: '4', JWT_SECRET: SECRET, LOG_LEVEL: 'warn', WEB_DIST: '/nonexistent', ...this.env },
+      env: { ...process.env, NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(this.port), SEED_DEMO: 'true', BCRYPT_ROUNDS: '4', JWT_SECRET: SECRET, LOG_LEVEL: 'info', WEB_DIST: '/nonexistent', ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
-    child.stdout!.on('data', (d) => { this.log = (this.log + d).slice(-4000); });
+    child.stdout!.on('data', (d) => {
+      const m = /PostgreSQL ready in (\d+) ms/.exec(String(d));
+      if (m) this.dbReadyMs = Number(m[1]);
+      this.log = (this.log + d).slice(-4000);
+    });
     child.stderr!.on('data', (d) => { this.log = (this.log + d).slice(-4000); });
     const deadline = Date.now() + 180_000;
     while (Date.now() < deadline) {
@@ -93,6 +104,8 @@ interface Acked { kind: 'sale' | 'purchase' | 'import' | 'tax'; id?: number; key
 
 interface Store {
   env: Record<string, string>;
+  /** The shop's own engine's data folder (undefined with TEST_DB=postgres). */
+  dir?: string;
   open(): Promise<Database>;
   cleanup(): Promise<void>;
 }
@@ -100,17 +113,23 @@ interface Store {
 async function prepareStore(): Promise<Store> {
   if (engine === 'postgres') {
     const pgdb = await createThrowawayPg();
-    return { env: { DATABASE_URL: pgdb.url }, open: () => openDatabase({ databaseUrl: pgdb.url, dataDir: '', inMemory: false }), cleanup: pgdb.drop };
+    return { env: { DATABASE_URL: pgdb.url }, open: () => openDatabase({ databaseUrl: pgdb.url, dataDir: '' }), cleanup: pgdb.drop };
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pos-crash-'));
   return {
     env: { DATA_DIR: dir, DATABASE_URL: '' },
-    open: () => openDatabase({ dataDir: dir, inMemory: false }),
-    cleanup: async () => fs.rmSync(dir, { recursive: true, force: true }),
+    dir,
+    open: () => openDatabase({ dataDir: dir }, { log: () => {} }),
+    cleanup: async () => {
+      const pid = postmasterPid(dir);
+      if (pid) try { process.kill(pid, 'SIGQUIT'); } catch { /* not running */ }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 
 const rowsOf = (res: any): any[] => res.rows ?? res;
+const postmasterPid = (dir: string) => { try { return Number(fs.readFileSync(path.join(dir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]) || 0; } catch { return 0; } };
 
 /** Every invariant of a database after a crash; returns the problems found. */
 async function verify(db: Database['db'], acked: Acked[]): Promise<{ problems: string[]; lost: number }> {
@@ -201,6 +220,10 @@ describe(`crash safety on ${engine} (kill -9 under load, ${ROUNDS} rounds)`, () 
     const duplicates: string[] = [];
     let retried = 0;
     let kills = 0;
+    let dbKills = 0;
+    let dbDown = 0;
+    const readyMs: number[] = [];
+    const dbReadyMs: number[] = [];
     let available: string[] = [];
     const stocked = facts.stocked[1] ?? [];
     const untracked = facts.untracked[1] ?? [];
@@ -215,10 +238,15 @@ describe(`crash safety on ${engine} (kill -9 under load, ${ROUNDS} rounds)`, () 
       }
       let stop = false;
       let seq = 0;
+      const killDb = !!store.dir && round % 2 === 1;
+      let dbKilled = false;
       const post = async (url: string, body: string | FormData, headers: Record<string, string>) => {
         attempted++;
         const res = await fetch(`${server.url}${url}`, { method: 'POST', headers: { ...auth, ...headers }, body });
         const text = await res.text();
+        // With its database killed under it a request is answered 5xx (or not at all) and not
+        // acknowledged: the till keeps it and retries it after the restart.
+        if (res.status >= 500 && dbKilled) { dbDown++; throw new Error('database down'); }
         if (res.status >= 500) serverErrors.push(`${url} ${res.status} ${text.slice(0, 120)}`);
         else if (res.status >= 400) {
           refused++;
@@ -277,12 +305,28 @@ describe(`crash safety on ${engine} (kill -9 under load, ${ROUNDS} rounds)`, () 
       const deadline = Date.now() + 60_000;
       while (acked.length - ackedBefore < 15 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       await new Promise((r) => setTimeout(r, 100 + Math.floor(Math.random() * 400)));
-      await server.kill9();
+      if (killDb) {
+        // The database dies under a running server: the server exits (to be restarted by its supervisor).
+        dbKilled = true;
+        const pid = postmasterPid(store.dir!);
+        expect(pid).toBeGreaterThan(0);
+        process.kill(pid, 'SIGKILL');
+        dbKills++;
+        const exited = await Promise.race([new Promise((r) => server.child!.once('exit', () => r(true))), new Promise((r) => setTimeout(() => r(false), 10_000))]);
+        expect(exited, 'the server exits when its database dies').toBe(true);
+        server.child = null;
+      } else {
+        await server.kill9();
+      }
       kills++;
       stop = true;
       await Promise.all(clients);
-      // Restart on the same data: it must come up.
+      // Restart on the same data: it must come up, quickly (PostgreSQL's recovery, or reuse of the
+      // postmaster the killed server left running).
+      const restarted = Date.now();
       await server.start();
+      readyMs.push(Date.now() - restarted);
+      if (store.dir) dbReadyMs.push(server.dbReadyMs ?? Infinity);
       const health = await fetch(`${server.url}/api/health`);
       expect(health.ok).toBe(true);
       // Tills retry the sales they never heard back about, with the same uuid: each is recorded once.
@@ -319,6 +363,10 @@ describe(`crash safety on ${engine} (kill -9 under load, ${ROUNDS} rounds)`, () 
       }
     }
     const byKind = (k: string) => acked.filter((a) => a.kind === k).length;
+    const pgLog = store.dir ? fs.readFileSync(path.join(store.dir, 'postgres.log'), 'utf8') : '';
+    const uniqueErrors = (pgLog.match(/duplicate key value violates unique constraint/g) ?? []).length;
+    const sorted = [...readyMs].sort((a, b) => a - b);
+    report(`crash (${engine}): restarts ready in ${sorted[0]}-${sorted.at(-1)} ms (median ${sorted[sorted.length >> 1]}), of which PostgreSQL ${dbReadyMs.join(', ') || 'n/a'} ms; ${dbKills} of the kills were of PostgreSQL (${dbDown} requests failed while it was down); ${uniqueErrors} unique-key errors in PostgreSQL's log`);
     report(`crash (${engine}): ${kills} kill -9 survived, ${attempted} writes attempted, ${acked.length} acknowledged (${available.map((k) => `${byKind(k)} ${k}`).join(', ')}), ${refused} refused, ${serverErrors.length} 5xx, data lost: ${result.lost}, problems: ${result.problems.length}; ${retried} unanswered sales retried after restart, ${duplicates.length} duplicates`);
     if (refusals.size) report(`crash: refusals during load: ${[...refusals].slice(0, 5).map(([m, n]) => `${n}x ${m}`).join(' | ')}`);
     if (!available.includes('sale')) report('crash: POST /api/admin/order/create not present yet: sales not exercised');
@@ -329,6 +377,13 @@ describe(`crash safety on ${engine} (kill -9 under load, ${ROUNDS} rounds)`, () 
     expect(result.lost).toBe(0);
     expect(serverErrors.slice(0, 10)).toEqual([]);
     expect(acked.length).toBeGreaterThan(0);
+    // The database's part of each restart (recovery, or reuse of the running postmaster) is bounded;
+    // the whole restart also includes Node + tsx loading the app (seconds on a loaded 2-core box):
+    // reported above, not asserted.
+    // Median over the rounds (API kills: reuse; PostgreSQL kills: crash recovery), so one restart
+    // slowed by a loaded machine does not decide it; every figure is reported above.
+    const dbSorted = [...dbReadyMs].sort((a, b) => a - b);
+    if (dbSorted.length) expect(dbSorted[dbSorted.length >> 1], `PostgreSQL ready after a kill within ${READY_MS} ms (median)`).toBeLessThanOrEqual(READY_MS);
     serverErrors = [];
   });
 });

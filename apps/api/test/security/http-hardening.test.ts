@@ -1,6 +1,6 @@
 /**
  * Issue 11: HTTP hardening. Security headers (and a CSP on the web app), CORS for configured origins
- * only, request size limits, no stack traces, the production secret guard, and npm audit.
+ * only, request size limits, no stack traces and the production secret guard.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig, DEFAULT_JWT_SECRET } from '../../src/config.ts';
-import { openDatabase, type Database } from '../../src/db/client.ts';
-import { createTestApp, type TestApp } from '../helpers.ts';
+import type { Database } from '../../src/db/client.ts';
+import { createTestApp, openTestDatabase, type TestApp } from '../helpers.ts';
 import { leaksInternals, report } from './support.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -61,7 +61,7 @@ describe('the web app (CSP, static files, traversal)', () => {
     fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/app.js"></script></body></html>');
     fs.writeFileSync(path.join(dist, 'assets', 'app.js'), 'console.log("app")');
     fs.writeFileSync(path.join(dir, 'secret.txt'), 'TOP-SECRET-OUTSIDE-DIST');
-    db = await openDatabase({ dataDir: '', inMemory: true });
+    db = await openTestDatabase();
     web = await buildApp({ env: {}, database: db, logger: false, config: { seedDemo: false, jwtSecret: 'test-secret', webDist: dist } });
     await web.ready();
   });
@@ -124,7 +124,7 @@ describe('CORS', () => {
   });
 
   it('follows CORS_ORIGINS exactly', async () => {
-    const db = await openDatabase({ dataDir: '', inMemory: true });
+    const db = await openTestDatabase();
     const app = await buildApp({ env: { CORS_ORIGINS: 'https://shop.example' }, database: db, logger: false, config: { seedDemo: false, jwtSecret: 'test-secret' } });
     await app.ready();
     try {
@@ -189,7 +189,7 @@ describe('request size limits', () => {
 
 describe('no internals in answers', () => {
   it('a thrown internal error is a bare 500 {code: INTERNAL}', async () => {
-    const db = await openDatabase({ dataDir: '', inMemory: true });
+    const db = await openTestDatabase();
     const app = await buildApp({ env: {}, database: db, logger: false, config: { seedDemo: false, jwtSecret: 'test-secret' } });
     app.get('/api/__boom', { config: { auth: 'public' } }, async () => { throw new Error('password=hunter2 at /work/main/apps/api/src/x.ts:12'); });
     app.get('/api/__type', { config: { auth: 'public' } }, async () => { const o: any = undefined; return o.field; });

@@ -83,7 +83,7 @@ describe('one answer for an unknown user and a wrong password', () => {
 });
 
 /**
- * Median CPU time (this process: the app and its in-process PGlite) of two kinds of login,
+ * Median CPU time (this process: the app; PostgreSQL works in its own) of two kinds of login,
  * interleaved. CPU time, not wall time: a busy machine stretches wall time at random, but the work
  * a bcrypt comparison does stays the same, and that work is what must not differ.
  */

@@ -9,11 +9,11 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import bcrypt from 'bcryptjs';
 import { createTokenService } from '../../src/plugins/auth.ts';
 import { userAccount, userStore } from '../../src/db/schema/index.ts';
-import { openDatabase, type Database, type Db } from '../../src/db/client.ts';
+import type { Db } from '../../src/db/client.ts';
 import { buildApp } from '../../src/app.ts';
 import type { AppConfig } from '../../src/config.ts';
 import { sqlState } from '../../src/plugins/errors.ts';
-import { captureMailer, createThrowawayPg, engine } from '../helpers.ts';
+import { captureMailer, openTestDatabase } from '../helpers.ts';
 
 export type Access = 'public' | 'user' | 'admin';
 export interface Route { method: string; url: string; auth: string }
@@ -256,15 +256,7 @@ export interface ObservedApp {
  * request: a 4xx the database produced (not the validation) is a validation gap worth reporting.
  */
 export async function createObservedApp(config: Partial<AppConfig> = {}): Promise<ObservedApp> {
-  let drop = async () => {};
-  let database: Database;
-  if (engine === 'postgres') {
-    const pgdb = await createThrowawayPg();
-    drop = pgdb.drop;
-    database = await openDatabase({ databaseUrl: pgdb.url, dataDir: '', inMemory: false });
-  } else {
-    database = await openDatabase({ dataDir: '', inMemory: true });
-  }
+  const database = await openTestDatabase('seeded');
   const app = await buildApp({
     env: {}, database, mailer: captureMailer(), logger: false,
     config: { seedDemo: true, bcryptRounds: 4, jwtSecret: 'test-secret', ...config },
@@ -274,5 +266,5 @@ export async function createObservedApp(config: Partial<AppConfig> = {}): Promis
     errors.push({ method: request.method, url: request.url, sqlState: sqlState(error), message: String(error?.message ?? error).slice(0, 300) });
   });
   await app.ready();
-  return { app, errors, async close() { await app.close(); await database.close(); await drop(); } };
+  return { app, errors, async close() { await app.close(); await database.close(); } };
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { createTestApp, engine, type TestApp } from '../../../test/helpers.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { api, members, storeAdmin, type Api } from './test-support.ts';
 
 /**
@@ -108,7 +108,7 @@ describe('product list: store scoping through product.store_ids', () => {
   });
 });
 
-describe.runIf(engine === 'postgres')('product.store_ids under concurrent writers (PostgreSQL)', () => {
+describe('product.store_ids under concurrent writers', () => {
   it('runs its statements without JIT compilation (a 100,000-row count paid ~120 ms of JIT per request)', async () => {
     const r: any = await t.app.db.execute(sql`show jit`);
     expect((r.rows ?? r)[0].jit).toBe('off');

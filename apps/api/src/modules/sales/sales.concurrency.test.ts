@@ -2,17 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { createThrowawayPg, engine } from '../../../test/helpers.ts';
+import { createThrowawayPg } from '../../../test/helpers.ts';
 import { buildApp } from '../../app.ts';
 import { openDatabase, type Database } from '../../db/client.ts';
 import { customer, order, paymentType, product, productStore, productTax, stockMovement, store, terminal } from '../../db/schema/index.ts';
 
 /**
- * Real concurrency needs real connections: PGlite is a single in-process connection, so these
- * run on PostgreSQL only (TEST_DB=postgres). Two API instances, each with its own pool of 10
+ * Real concurrency on real connections: two API instances, each with its own pool of 10
  * connections, share one throwaway database, as two processes behind a load balancer would.
  */
-describe.runIf(engine === 'postgres')('sales under concurrency (PostgreSQL, two API instances)', () => {
+describe('sales under concurrency (two API instances)', () => {
   let drop: () => Promise<void>;
   let url: string;
   const dbs: Database[] = [];
@@ -32,7 +31,7 @@ describe.runIf(engine === 'postgres')('sales under concurrency (PostgreSQL, two 
     drop = pg.drop;
     url = pg.url;
     for (let i = 0; i < 2; i++) {
-      const database = await openDatabase({ databaseUrl: pg.url, dataDir: '', inMemory: false });
+      const database = await openDatabase({ databaseUrl: pg.url, dataDir: '' });
       const app = await buildApp({ env: {}, database, logger: false, config: { seedDemo: i === 0, bcryptRounds: 4, jwtSecret: 'test-secret' } });
       await app.ready();
       dbs.push(database);

@@ -1,0 +1,159 @@
+/**
+ * Issue 28: the shop's own PostgreSQL in the data folder (db/embedded.ts), through the real
+ * openDatabase and the real server process: durable settings, Unix socket only, not root, one
+ * server per folder, reuse after a killed server, and bad folders refused with nothing changed.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { openDatabase } from './client.ts';
+import { startEmbeddedPostgres } from './embedded.ts';
+import { rowsOf } from './raw.ts';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const dirs: string[] = [];
+const tmpDir = () => { const d = fs.mkdtempSync(path.join(os.tmpdir(), 'pos-emb-')); dirs.push(d); return d; };
+const postmasterPid = (dir: string) => { try { return Number(fs.readFileSync(path.join(dir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]) || 0; } catch { return 0; } };
+const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+const quiet = { log: () => {} };
+
+afterAll(() => {
+  for (const d of dirs) {
+    const pid = postmasterPid(d);
+    if (pid && alive(pid)) process.kill(pid, 'SIGQUIT');
+    fs.rmSync(d, { recursive: true, force: true });
+  }
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address() as net.AddressInfo; s.close(() => resolve(port)); });
+  });
+}
+
+/** The real server.ts on a data folder; resolves when healthy, or with its exit code and output. */
+function startServer(dataDir: string, port: number) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+    cwd: repoRoot,
+    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn', WEB_DIST: '/nonexistent', NODE_ENV: 'test' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d) => { out += d; });
+  child.stderr.on('data', (d) => { out += d; });
+  const exited = new Promise<number>((r) => child.once('exit', (code) => r(code ?? -1)));
+  const ready = (async () => {
+    const deadline = Date.now() + 120_000;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) return { ok: false as const, code: child.exitCode, out };
+      try { if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return { ok: true as const, code: null, out }; } catch { /* not yet */ }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return { ok: false as const, code: null, out };
+  })();
+  return { child, ready, exited, output: () => out };
+}
+
+/** Every file with its size and time, every folder: what "nothing changed" compares. */
+const snapshot = (dir: string) => spawnSync('find', [dir, '(', '-type', 'f', '-printf', '%p %s %T@\n', ')', '-o', '-printf', '%p\n'], { encoding: 'utf8' }).stdout.split('\n').sort().join('\n');
+
+describe('the shop\'s own PostgreSQL', () => {
+  it('commits durably, listens only on a socket in the folder, runs unprivileged, and stops on close', { timeout: 300_000 }, async () => {
+    const dir = tmpDir();
+    const database = await openDatabase({ dataDir: dir }, quiet);
+    try {
+      expect(database.kind).toBe('embedded');
+      await database.migrate();
+      const show = async (name: string) => (rowsOf<Record<string, string>>(await database.db.execute(sql.raw(`show ${name}`))))[0][name];
+      expect(await show('fsync')).toBe('on');
+      expect(await show('full_page_writes')).toBe('on');
+      expect(await show('synchronous_commit')).toBe('on');
+      expect(await show('listen_addresses')).toBe('');
+      expect(await show('unix_socket_directories')).toBe(path.join(dir, 'pg'));
+      expect(await show('server_version_num')).toMatch(/^18/);
+      expect(fs.statSync(path.join(dir, 'pg', '.s.PGSQL.5432')).mode & 0o777).toBe(0o700);
+      const pid = postmasterPid(dir);
+      const uid = Number(/Uid:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
+      expect(uid, 'PostgreSQL never runs as root').not.toBe(0);
+      expect(JSON.parse(fs.readFileSync(path.join(dir, 'server.lock'), 'utf8')).pid).toBe(process.pid);
+      await database.close();
+      expect(alive(pid), 'fast shutdown on close').toBe(false);
+      expect(fs.existsSync(path.join(dir, 'server.lock'))).toBe(false);
+    } finally {
+      await database.close().catch(() => {});
+    }
+  });
+
+  it('refuses a second server on the same folder, naming the first; reuses the PostgreSQL a killed server left', { timeout: 300_000 }, async () => {
+    const dir = tmpDir();
+    const first = startServer(dir, await freePort());
+    expect((await first.ready).ok, first.output()).toBe(true);
+    const second = startServer(dir, await freePort());
+    const r = await second.ready;
+    expect(r.ok).toBe(false);
+    expect(await second.exited).not.toBe(0);
+    expect(second.output()).toContain(`in use by another POS server (pid ${first.child.pid}`);
+
+    const pid = postmasterPid(dir);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    expect(alive(pid), 'PostgreSQL outlives a killed server').toBe(true);
+    const embedded = await startEmbeddedPostgres(dir);
+    try {
+      expect(embedded.reused).toBe(true);
+      expect(embedded.pid()).toBe(pid);
+    } finally {
+      await embedded.stop();
+    }
+    expect(alive(pid)).toBe(false);
+  });
+
+  it('refuses a folder of a newer PostgreSQL and a folder that is not a database, changing nothing', { timeout: 300_000 }, async () => {
+    const newer = tmpDir();
+    fs.mkdirSync(path.join(newer, 'pg'));
+    fs.writeFileSync(path.join(newer, 'pg', 'PG_VERSION'), '19\n');
+    fs.writeFileSync(path.join(newer, 'pg', 'base'), 'data');
+    const notDb = tmpDir();
+    fs.mkdirSync(path.join(notDb, 'pg'));
+    fs.writeFileSync(path.join(notDb, 'pg', 'holiday.jpg'), 'not a database');
+    for (const [dir, message] of [[newer, /made by PostgreSQL 19; this server runs PostgreSQL 18\. It comes from a newer release/], [notDb, /is not a PostgreSQL data folder/]] as const) {
+      const before = snapshot(dir);
+      await expect(startEmbeddedPostgres(dir)).rejects.toThrow(message);
+      expect(snapshot(dir), 'nothing changed').toBe(before);
+      expect(fs.existsSync(path.join(dir, 'server.lock')), 'lock released').toBe(false);
+    }
+    // The real server says it in one line and exits 1.
+    const before = snapshot(newer);
+    const s = startServer(newer, await freePort());
+    expect((await s.ready).ok).toBe(false);
+    expect(await s.exited).toBe(1);
+    expect(s.output()).toMatch(/^POS cannot start: .*made by PostgreSQL 19/m);
+    expect(snapshot(newer), 'nothing changed').toBe(before);
+  });
+
+  it('a port in use: clear message, exit 1, no PostgreSQL or lock left behind', { timeout: 300_000 }, async () => {
+    // The HTTP port taken: the server says so, exits 1, and leaves no PostgreSQL running or lock behind.
+    const dir = tmpDir();
+    const blocker = net.createServer();
+    const port = await freePort();
+    await new Promise<void>((r) => blocker.listen(port, '127.0.0.1', () => r()));
+    try {
+      const s = startServer(dir, port);
+      expect((await s.ready).ok).toBe(false);
+      expect(await s.exited).toBe(1);
+      expect(s.output()).toMatch(/POS cannot listen on 127\.0\.0\.1:\d+: .*EADDRINUSE/);
+      const pid = postmasterPid(dir);
+      expect(pid === 0 || !alive(pid)).toBe(true);
+      expect(fs.existsSync(path.join(dir, 'server.lock'))).toBe(false);
+      expect(fs.existsSync(path.join(dir, 'pg', 'PG_VERSION')), 'the initialised database is kept').toBe(true);
+    } finally {
+      blocker.close();
+    }
+  });
+});
