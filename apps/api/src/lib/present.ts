@@ -2,6 +2,7 @@ import { inArray, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
 import { store } from '../db/schema/index.ts';
 import type { StoreLinkTable } from '../resources/filters.ts';
+import type { StoreMoneySettings } from '@pos/domain/store-settings';
 
 /** numeric column (string) -> JSON number, as the reference client adds these with `+`. */
 export function num(v: string | number | null | undefined): number | null {
@@ -14,10 +15,21 @@ export const isoDate = (d: Date | null | undefined) => (d ? d.toISOString() : nu
 /** The date wrapper of the reference's custom DTOs: {datetime: ISO}. */
 export const dateObj = (d: Date | null | undefined) => (d ? { datetime: d.toISOString() } : null);
 
-export interface StoreBrief { '@id': string; '@type': 'Store'; id: number; name: string; location: string | null; isActive: boolean }
+/** A store's money settings as every store representation carries them (docs/api.md "Store money settings"). */
+export type StoreSettingsJson = StoreMoneySettings;
+type SettingsRow = Pick<typeof store.$inferSelect, 'currency' | 'locale' | 'timeZone' | 'cashRoundingStep' | 'pricesIncludeTax' | 'legacyTaxBase'>;
+
+export function storeSettingsJson(s: SettingsRow): StoreSettingsJson {
+  return {
+    currency: s.currency, locale: s.locale, timeZone: s.timeZone, cashRoundingStep: s.cashRoundingStep,
+    pricesIncludeTax: s.pricesIncludeTax, legacyTaxBase: s.legacyTaxBase,
+  };
+}
+
+export interface StoreBrief extends StoreSettingsJson { '@id': string; '@type': 'Store'; id: number; name: string; location: string | null; isActive: boolean }
 
 export function presentStoreBrief(s: typeof store.$inferSelect): StoreBrief {
-  return { '@id': `/api/stores/${s.id}`, '@type': 'Store', id: s.id, name: s.name, location: s.location, isActive: s.isActive };
+  return { '@id': `/api/stores/${s.id}`, '@type': 'Store', id: s.id, name: s.name, location: s.location, isActive: s.isActive, ...storeSettingsJson(s) };
 }
 
 /** Batch-loads the stores of many owners through a link table. */

@@ -6,7 +6,7 @@ import {
   customer, discount, order, orderDiscount, orderPayment, orderProduct, orderProductTax, orderTax, paymentType,
   product, productTax, productVariant, store, tax, terminal, userAccount,
 } from '../../db/schema/index.ts';
-import { isoDate, num } from '../../lib/present.ts';
+import { isoDate, num, storeSettingsJson, type StoreSettingsJson } from '../../lib/present.ts';
 import { loadCustomerFigures, presentCustomerFields } from '../customers/customer.figures.ts';
 
 type OrderRow = typeof order.$inferSelect;
@@ -97,7 +97,7 @@ export interface OrderParts {
   products: Map<number, PresentedProduct>;
   variants: Map<number, Pick<typeof productVariant.$inferSelect, 'id' | 'name' | 'attributeName' | 'attributeValue' | 'barcode' | 'sku' | 'price'>>;
   users: Map<number, Pick<typeof userAccount.$inferSelect, 'id' | 'username' | 'displayName'>>;
-  stores: Map<number, Pick<typeof store.$inferSelect, 'id' | 'name' | 'location'>>;
+  stores: Map<number, Pick<typeof store.$inferSelect, 'id' | 'name' | 'location'> & StoreSettingsJson>;
   terminals: Map<number, Pick<typeof terminal.$inferSelect, 'id' | 'code' | 'description'>>;
   customers: Map<number, typeof customer.$inferSelect>;
   returnedFrom: Map<number, OrderRow>;
@@ -184,7 +184,7 @@ export function orderDto(o: OrderRow, x: OrderParts) {
     returnedFrom: rf ? { '@id': `/api/orders/${rf.id}`, id: rf.id, orderId: rf.orderId, createdAt: isoDate(rf.createdAt) } : null,
     notes: o.description,
     description: o.description,
-    store: s ? { '@id': `/api/stores/${s.id}`, '@type': 'Store', id: s.id, name: s.name, location: s.location } : null,
+    store: s ? { '@id': `/api/stores/${s.id}`, '@type': 'Store', id: s.id, name: s.name, location: s.location, ...storeSettingsJson(s) } : null,
     terminal: t ? { '@id': `/api/terminals/${t.id}`, '@type': 'Terminal', id: t.id, code: t.code, description: t.description } : null,
     adjustment: num(o.adjustment),
     subTotal: num(o.subTotal),

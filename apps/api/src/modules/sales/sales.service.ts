@@ -16,6 +16,7 @@ import { callerColumns, callerOf, invalidCaller, requireCaller, type AuthInfo, t
 import { moveStocks, stockMoveCtes, stockMoveParams, type StockDelta } from '../../lib/stock.ts';
 import { namedSql, opaque, pgArray, rowsOf } from '../../db/raw.ts';
 import { orderDto, type OrderDto } from './order.presenter.ts';
+import { storeSettingsJson, type StoreSettingsJson } from '../../lib/present.ts';
 import { loadCustomerFigures } from '../customers/customer.figures.ts';
 
 type OrderRow = typeof order.$inferSelect;
@@ -277,7 +278,9 @@ const STORE_TYPES = ` and y.is_active
  * answer shows them, and everything pricing reads.
  */
 const readSql = (typesWhere: string) => `select ${callerColumns('u')}, s.id as "storeId", t.id as "terminalId", t.code, t.description,
-    s.name as "storeName", s.location as "storeLocation", ${PRODUCTS_EXPR} as products, ${typesExpr(typesWhere)} as types
+    s.name as "storeName", s.location as "storeLocation",
+    s.currency, s.locale, s.time_zone as "timeZone", s.cash_rounding_step as "cashRoundingStep", s.prices_include_tax as "pricesIncludeTax",
+    s.legacy_tax_base as "legacyTaxBase", ${PRODUCTS_EXPR} as products, ${typesExpr(typesWhere)} as types
   from (select $6::int as id) k left join user_account u on u.id = k.id left join store s on s.id = $4::int
     left join terminal t on t.id = $5::int and t.store_id = s.id`;
 const READ_SQL = readSql(STORE_TYPES);
@@ -784,7 +787,7 @@ async function clearContent(tx: Tx, orderId: number) {
 /** The store and terminal of an order, as the answer shows them. */
 interface Place {
   terminal: { id: number; code: string; description: string | null };
-  store: { id: number; name: string; location: string | null };
+  store: { id: number; name: string; location: string | null } & StoreSettingsJson;
 }
 
 function saleDto(row: OrderRow, priced: PricedSale, written: Written, place: Place, actor: AuthInfo): OrderDto {
@@ -878,6 +881,7 @@ async function lockOrder(tx: Tx, id: number, actor: AuthInfo): Promise<OrderRow>
 async function readOrder(q: Tx, input: SaleInput, who: SaleCaller, trusted: boolean): Promise<{ actor: AuthInfo; place: Place; pricing: Pricing }> {
   const [r] = await preparedQuery<CallerRow & {
     storeId: number | null; terminalId: number | null; code: string; description: string | null; storeName: string; storeLocation: string | null;
+  } & StoreSettingsJson & {
     products: PricingProduct[] | string; types: PaymentTypeRef[] | string;
   }>(q, trusted ? 'sale_read_trusted' : 'sale_read', trusted ? READ_SQL_TRUSTED : READ_SQL,
     [...pricingParams(input), input.storeId, input.terminalId, 'tokenUserId' in who ? who.tokenUserId : who.userId]);
@@ -887,7 +891,7 @@ async function readOrder(q: Tx, input: SaleInput, who: SaleCaller, trusted: bool
   if (r.terminalId == null) throw validationError([{ propertyPath: 'terminal', message: notFoundRef('Terminal', input.terminalId) }]);
   return {
     actor,
-    place: { terminal: { id: r.terminalId, code: r.code, description: r.description }, store: { id: input.storeId, name: r.storeName, location: r.storeLocation } },
+    place: { terminal: { id: r.terminalId, code: r.code, description: r.description }, store: { id: input.storeId, name: r.storeName, location: r.storeLocation, ...storeSettingsJson(r) } },
     pricing: { products: parseJson(r.products), types: parseJson(r.types) },
   };
 }
