@@ -1,41 +1,41 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Violation } from '@pos/domain/errors';
-import { computeOrderTotals, resolveOrderDiscount, type OrderDiscountInput, type OrderTotals } from '@pos/domain/cart';
-import { parseMoney, parseQuantity, parseRate, quantityToString, toDecimalString } from '@pos/domain/money';
-import { allocatePayments, changeDue, roundingAdjustment, validatePaymentAdd } from '@pos/domain/tender';
+import { resolveOrderDiscount, type OrderDiscountInput } from '@pos/domain/cart';
+import { minorToString, parseMinor, parseQuantity, parseRate, parseWireAmount } from '@pos/domain/money';
+import { roundingAdjustment } from '@pos/domain/tender';
+import { priceOrder, taxModeOf, type PricedOrder, type TaxMode } from '@pos/domain/tax';
+import { currencyDigits } from '@pos/domain/currency';
+import type { StoreMoneySettings } from '@pos/domain/store-settings';
 import { effectivePrice, variantPrice, type PriceRuleInput } from '@pos/domain/price-rules';
-import { creditCheck } from '@pos/domain/ledger';
 import { ORDER_STATUS, SALE_MESSAGES, type OrderStatus, type SaleInput } from '@pos/domain/schemas/sale';
 import type { Tx } from '../../db/client.ts';
-import { customer, discount, discountStore, tax, taxStore } from '../../db/schema/index.ts';
-import { loadCustomerFigures } from '../customers/customer.figures.ts';
-import { type Cents, linkedToStore, fail, notFoundRef, safe, proRata } from './sale-support.ts';
-import { type LineTax, type OriginalOrder, type PricingProduct, type PaymentTypeRef, type Pricing } from './sale-read.ts';
+import { customer, discount, discountStore, paymentType, tax, taxStore } from '../../db/schema/index.ts';
+import type { AuthInfo } from '../../plugins/auth.ts';
+import { type Cents, linkedToStore, fail, notFoundRef, safe } from './sale-support.ts';
+import type { OriginalOrder, PricedLine, PricingProduct, PaymentTypeRef, Pricing } from './sale-read.ts';
+import { settlePayments, type PaymentRow, type RefundableTender } from './sale-payments.ts';
+import { priceReturnLines } from './sale-return.ts';
+
+export type { PricedLine } from './sale-read.ts';
+export type { PaymentRow } from './sale-payments.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Pricing: the server prices every sale with @pos/domain; the client's figures are only checked
 // ---------------------------------------------------------------------------------------------
 
-export interface PricedLine {
-  productId: number;
-  variantId: number | null;
-  productName: string;
-  manageInventory: boolean;
-  qtyMilli: number;
-  priceCents: Cents;
-  /** Requested discount (the domain caps it). */
-  discountCents: Cents;
-  taxes: LineTax[];
-  costCents: Cents;
-}
 
 export interface StoredDiscount { typeId: number | null; rateType: 'fixed' | 'percent'; rate: number }
 
-export interface PaymentRow { typeId: number; totalCents: Cents; receivedCents: Cents; dueCents: Cents }
 
 export interface PricedSale {
   lines: PricedLine[];
-  totals: OrderTotals;
+  totals: PricedOrder;
+  /** Minor-unit digits of the store's currency. */
+  digits: number;
+  /** Cash rounding of the cash part (signed), see sale-payments.ts. */
+  roundingCents: Cents;
+  /** A return: per original line id the quantity it takes back, and whether nothing is left after it. */
+  returned: { lines: Map<number, number>; complete: boolean } | null;
   orderTax: { typeId: number | null; rate: number } | null;
   discount: StoredDiscount | null;
   payments: PaymentRow[];
@@ -61,214 +61,141 @@ export interface PriceOptions {
   skipTotalCheck?: boolean;
   /** What pricing reads, from the order's read (readOrder). */
   pricing: Pricing;
+  /** The store's money settings (currency, time zone, tax mode, cash rounding). */
+  settings: StoreMoneySettings;
+  actor: AuthInfo;
 }
 
-export function ruleOf(r: PricingProduct['rules'][number]): PriceRuleInput {
+export function ruleOf(r: PricingProduct['rules'][number], digits: number): PriceRuleInput {
   let date: string | Date | null = null;
   if (r.date != null) {
     // 1-31 is a day of month; anything larger is read as a unix timestamp (seconds).
     date = r.date >= 1 && r.date <= 31 ? `2000-01-${String(r.date).padStart(2, '0')}` : new Date(r.date * 1000);
   }
   return {
-    basePriceCents: parseMoney(r.basePrice), date, time: r.time, timeTo: r.timeTo, day: r.day,
+    basePriceCents: parseMinor(r.basePrice, digits), date, time: r.time, timeTo: r.timeTo, day: r.day,
     week: r.week, month: r.month, quarter: r.quarter,
   };
 }
 
 /**
- * Prices a sale: lines from the catalogue (product, variant or matching price rule, a barcode
- * price only when it is a barcode record of that product), return lines from the original order,
- * order tax and discount from their entities, then totals with @pos/domain/cart and payments with
- * @pos/domain/tender. Throws a 422 naming each faulty field.
+ * Prices a sale: lines from the catalogue (product, variant or matching price rule in the store's
+ * time zone, a barcode price only when it is a barcode record of that product) or, for a return,
+ * from the original order (sale-return.ts); order tax and discount from their entities; totals
+ * with @pos/domain/tax in the store's tax mode; payments with sale-payments.ts. Amounts are minor
+ * units of the store's currency. Throws a 422 naming each faulty field.
  */
 export async function priceSale(tx: Tx, input: SaleInput, opt: PriceOptions): Promise<PricedSale> {
   const v: Violation[] = [];
-  const { storeId, original } = opt;
+  const { storeId, original, settings } = opt;
+  const digits = currencyDigits(settings.currency);
+  const m = (x: string | null | undefined) => parseMinor(x, digits);
   const { products, types } = opt.pricing;
   const variants = products.flatMap((p) => p.variants);
   const pTaxes = products.flatMap((p) => p.taxes.map((t) => ({ productId: p.id, t })));
   const productBy = new Map(products.map((p) => [p.id, p]));
   const variantBy = new Map(variants.map((x) => [x.id, x]));
+  const adjustmentCents = safe(() => m(input.adjustment), v, 'adjustment') ?? 0;
+  const tolerance = 1 + input.items.length; // clients that do not round per line may drift by a minor unit per line
+  // The client's total and adjustment are figures it computed (floats): rounded to the minor unit, never refused for their decimals.
+  const sentTotal = input.total == null ? null : (() => { try { return m(input.total); } catch { return null; } })();
 
-  // Return lines consume the original's lines.
-  const remaining = original ? original.lines.map((l) => parseQuantity(l.quantity)) : [];
-
-  const lines: PricedLine[] = [];
-  input.items.forEach((l, i) => {
-    const at = (f: string) => `items[${i}].${f}`;
-    const qtyMilli = safe(() => parseQuantity(l.quantity), v, at('quantity'));
-    if (qtyMilli === undefined) return;
-    if (qtyMilli === 0) { v.push({ propertyPath: at('quantity'), message: SALE_MESSAGES.quantityZero }); return; }
-    const p = productBy.get(l.productId);
-    if (!p) { v.push({ propertyPath: at('item'), message: notFoundRef('Product', l.productId) }); return; }
-    const variant = l.variantId != null ? variantBy.get(l.variantId) : undefined;
-    if (l.variantId != null && (!variant || variant.productId !== p.id)) {
-      v.push({ propertyPath: at('variant'), message: notFoundRef('Product variant', l.variantId) });
-      return;
-    }
-    if (qtyMilli > 0) {
-      if (original) { v.push({ propertyPath: at('quantity'), message: 'A return can only contain returned items (negative quantities)' }); return; }
-      if (!p.isActive) { v.push({ propertyPath: at('item'), message: `'${p.name}' is not for sale` }); return; }
-      const sold = p.stores;
-      if (sold.length && !sold.includes(storeId)) { v.push({ propertyPath: at('item'), message: `'${p.name}' is not sold in this store` }); return; }
-      const productRules = p.rules.filter((r) => r.productVariantId == null).map(ruleOf);
-      const base = parseMoney(p.basePrice);
-      let priceCents: Cents;
-      if (variant) {
-        const own = p.rules.filter((r) => r.productVariantId === variant.id).map(ruleOf);
-        priceCents = variant.price != null
-          ? variantPrice(parseMoney(variant.price), base, productRules, opt.now)
-          : effectivePrice(base, [...own, ...productRules], opt.now);
-      } else {
-        priceCents = effectivePrice(base, productRules, opt.now);
-      }
-      // A weighed / price-embedded barcode of this very product (and variant) may carry its own price.
-      if (l.price != null) {
-        const asked = safe(() => parseMoney(l.price), v, at('price'));
-        if (asked !== undefined && asked !== priceCents
-          && p.codes.some((c) => (c.variantId ?? null) === (l.variantId ?? null) && parseMoney(c.price) === asked)) {
-          priceCents = asked;
-        }
-      }
-      const discountCents = safe(() => parseMoney(l.discount), v, at('discount'));
-      if (discountCents === undefined) return;
-      const taxIncluded = l.taxIncluded ?? true;
-      lines.push({
-        productId: p.id, variantId: variant?.id ?? null, productName: p.name, manageInventory: p.manageInventory,
-        qtyMilli, priceCents, discountCents,
-        taxes: taxIncluded ? pTaxes.filter((x) => x.productId === p.id && x.t.isActive).map((x) => ({ taxId: x.t.id, rate: parseRate(x.t.rate) })) : [],
-        costCents: variant?.purchasePrice != null ? parseMoney(variant.purchasePrice) : parseMoney(p.cost),
-      });
-      return;
-    }
-    // A return line: priced exactly as it was sold.
-    if (!original) { v.push({ propertyPath: at('quantity'), message: SALE_MESSAGES.negativeWithoutReturn }); return; }
-    const want = -qtyMilli;
-    const key = (x: { productId: number; variantId: number | null }) => `${x.productId}:${x.variantId ?? ''}`;
-    const candidates = original.lines.map((ol, k) => ({ ol, k })).filter(({ ol, k }) => key(ol) === key({ productId: p.id, variantId: l.variantId }) && remaining[k] >= want);
-    const askedPrice = l.price != null ? (() => { try { return parseMoney(l.price); } catch { return null; } })() : null;
-    const hit = candidates.find(({ ol }) => askedPrice !== null && parseMoney(ol.price) === askedPrice) ?? candidates[0];
-    if (!hit) {
-      const left = original.lines.reduce((s, ol, k) => (key(ol) === key({ productId: p.id, variantId: l.variantId }) ? s + remaining[k] : s), 0);
-      v.push({
-        propertyPath: at('quantity'),
-        message: left > 0 ? `Cannot return more than ${quantityToString(left)} of '${p.name}'` : `'${p.name}' is not in order #${original.row.orderId}`,
-      });
-      return;
-    }
-    remaining[hit.k] -= want;
-    const soldQty = parseQuantity(hit.ol.quantity);
-    lines.push({
-      productId: p.id, variantId: hit.ol.variantId, productName: p.name, manageInventory: p.manageInventory,
-      qtyMilli, priceCents: parseMoney(hit.ol.price),
-      // The stored discount is the line's effective discount; a partial return gets its share.
-      discountCents: proRata(Math.abs(parseMoney(hit.ol.discount)), want, soldQty),
-      taxes: hit.ol.taxes,
-      costCents: parseMoney(hit.ol.cost),
-    });
-  });
-  fail(v);
-
-  // Order tax.
+  let lines: PricedLine[] = [];
+  let t: PricedOrder;
   let orderTaxInfo: PricedSale['orderTax'] = null;
   let taxType: typeof tax.$inferSelect | null = null;
-  if (original) {
-    if (original.tax) orderTaxInfo = { typeId: original.tax.typeId, rate: parseRate(original.tax.rate) };
-  } else if (input.taxId != null) {
-    const [t] = await tx.select().from(tax).where(and(eq(tax.id, input.taxId), eq(tax.isActive, true), linkedToStore(taxStore, tax.id, storeId)));
-    if (!t) v.push({ propertyPath: 'tax', message: notFoundRef('Tax', input.taxId) });
-    else { orderTaxInfo = { typeId: t.id, rate: parseRate(t.rate) }; taxType = t; }
-  }
-
-  // Order discount.
-  let discountInput: OrderDiscountInput = { kind: 'none' };
   let stored: StoredDiscount | null = null;
-  let alternative: { input: OrderDiscountInput; stored: StoredDiscount } | null = null;
   let discountType: typeof discount.$inferSelect | null = null;
+  let returned: PricedSale['returned'] = null;
   if (original) {
-    // A return takes back the original's discount: the same percent, or its share of a fixed amount.
+    const r = priceReturnLines(input, original, productBy, digits, v);
+    fail(v);
+    lines = r!.lines;
+    t = r!.totals;
+    returned = { lines: r!.returned, complete: r!.complete };
+    if (original.tax) orderTaxInfo = { typeId: original.tax.typeId, rate: parseRate(original.tax.rate) };
     const od = original.discount;
-    if (od) {
-      if (od.rateType === 'percent') {
-        discountInput = { kind: 'percent', rate: parseRate(od.rate) };
-        stored = { typeId: od.typeId, rateType: 'percent', rate: parseRate(od.rate) };
+    if (od) stored = { typeId: od.typeId, rateType: od.rateType === 'percent' ? 'percent' : 'fixed', rate: od.rateType === 'percent' ? parseRate(od.rate) : -t.discountTotalCents };
+  } else {
+    lines = priceCatalogueLines(input, { storeId, now: opt.now, timeZone: settings.timeZone, digits, productBy, variantBy, pTaxes }, v);
+    if (input.taxId != null) {
+      const [x] = await tx.select().from(tax).where(and(eq(tax.id, input.taxId), eq(tax.isActive, true), linkedToStore(taxStore, tax.id, storeId)));
+      if (!x) v.push({ propertyPath: 'tax', message: notFoundRef('Tax', input.taxId) });
+      else { orderTaxInfo = { typeId: x.id, rate: parseRate(x.rate) }; taxType = x; }
+    }
+    let discountInput: OrderDiscountInput = { kind: 'none' };
+    let alternative: { input: OrderDiscountInput; stored: StoredDiscount } | null = null;
+    if (input.discountId != null) {
+      const [d] = await tx.select().from(discount)
+        .where(and(eq(discount.id, input.discountId), eq(discount.isActive, true), linkedToStore(discountStore, discount.id, storeId)));
+      if (d) discountType = d;
+      if (!d) v.push({ propertyPath: 'discount', message: notFoundRef('Discount', input.discountId) });
+      else if (d.scope === 'open' || d.rate == null) {
+        // Open scope: the cashier's figure. `discountAmount` is a currency amount, except with
+        // discountRateType 'percent', where our till sends the typed percent while the reference
+        // client sends the discount total it computed: both readings are tried, and the one whose
+        // total matches the till's `total` wins (the percent reading when no total is sent).
+        const percentTyped = input.discountRateType === 'percent';
+        const amount = safe(() => m(input.discountAmount), v, 'discountAmount');
+        if (amount !== undefined && amount < 0) v.push({ propertyPath: 'discountAmount', message: 'This value should be either positive or zero.' });
+        else if (amount) {
+          discountInput = { kind: 'fixed', amountCents: amount };
+          stored = { typeId: d.id, rateType: 'fixed', rate: amount };
+          if (percentTyped) {
+            const rate = parseRate(input.discountAmount);
+            alternative = { input: discountInput, stored };
+            discountInput = { kind: 'percent', rate };
+            stored = { typeId: d.id, rateType: 'percent', rate };
+          }
+        } else stored = { typeId: d.id, rateType: 'fixed', rate: 0 };
       } else {
-        stored = { typeId: od.typeId, rateType: 'fixed', rate: 0 };
+        discountInput = safe(() => resolveOrderDiscount({ discount: { rateType: d.rateType, scope: d.scope, rate: d.rate } }, digits), v, 'discount') ?? { kind: 'none' };
+        stored = discountInput.kind === 'percent' ? { typeId: d.id, rateType: 'percent', rate: discountInput.rate }
+          : { typeId: d.id, rateType: 'fixed', rate: discountInput.kind === 'fixed' ? discountInput.amountCents : 0 };
       }
     }
-  } else if (input.discountId != null) {
-    const [d] = await tx.select().from(discount)
-      .where(and(eq(discount.id, input.discountId), eq(discount.isActive, true), linkedToStore(discountStore, discount.id, storeId)));
-    if (d) discountType = d;
-    if (!d) v.push({ propertyPath: 'discount', message: notFoundRef('Discount', input.discountId) });
-    else if (d.scope === 'open' || d.rate == null) {
-      // Open scope: the cashier's figure. `discountAmount` is a currency amount, except with
-      // discountRateType 'percent', where our till sends the typed percent while the reference
-      // client sends the discount total it computed: both readings are tried, and the one whose
-      // total matches the till's `total` wins (the percent reading when no total is sent).
-      const amount = safe(() => parseMoney(input.discountAmount), v, 'discountAmount');
-      if (amount !== undefined && amount < 0) v.push({ propertyPath: 'discountAmount', message: 'This value should be either positive or zero.' });
-      else if (amount) {
-        discountInput = { kind: 'fixed', amountCents: amount };
-        stored = { typeId: d.id, rateType: 'fixed', rate: amount };
-        if (input.discountRateType === 'percent') {
-          const rate = parseRate(input.discountAmount);
-          alternative = { input: discountInput, stored };
-          discountInput = { kind: 'percent', rate };
-          stored = { typeId: d.id, rateType: 'percent', rate };
-        }
-      } else stored = { typeId: d.id, rateType: 'fixed', rate: 0 };
-    } else {
-      discountInput = safe(() => resolveOrderDiscount({ discount: { rateType: d.rateType, scope: d.scope, rate: d.rate } }), v, 'discount') ?? { kind: 'none' };
-      stored = discountInput.kind === 'percent' ? { typeId: d.id, rateType: 'percent', rate: discountInput.rate }
-        : { typeId: d.id, rateType: 'fixed', rate: discountInput.kind === 'fixed' ? discountInput.amountCents : 0 };
+    fail(v);
+    const cartLines = lines.map((l) => ({
+      priceCents: l.priceCents, qtyMilli: l.qtyMilli, discountCents: l.discountCents, taxIncluded: true,
+      taxRates: l.taxes.map((x) => x.rate), taxKeys: l.taxes.map((x) => x.taxId),
+    }));
+    const mode = taxModeOf(settings);
+    const compute = (d: OrderDiscountInput, adj: number, md: TaxMode = mode) =>
+      priceOrder({ lines: cartLines, orderTaxRate: orderTaxInfo?.rate ?? null, discount: d, adjustmentCents: adj, mode: md });
+    t = safe(() => compute(discountInput, adjustmentCents), v, 'items', 'The amounts are out of range.')!;
+    fail(v);
+    const off = (x: PricedOrder) => sentTotal !== null && Math.abs(sentTotal - x.totalCents) > tolerance;
+    // The client's total picks between readings the server computed, never a figure of its own:
+    // the alternative reading of an open percent discount, then (in a store taxing what is
+    // charged) the legacy tax base the old client computes.
+    const readings: { input: OrderDiscountInput; stored: StoredDiscount | null; mode: TaxMode }[] = [];
+    if (alternative) readings.push({ ...alternative, mode });
+    if (mode !== 'legacy') {
+      readings.push({ input: discountInput, stored, mode: 'legacy' });
+      if (alternative) readings.push({ ...alternative, mode: 'legacy' });
     }
-  }
-  const adjustmentCents = safe(() => parseMoney(input.adjustment), v, 'adjustment') ?? 0;
-  fail(v);
-
-  const cartLines = lines.map((l) => ({
-    priceCents: l.priceCents, qtyMilli: l.qtyMilli, discountCents: l.discountCents, taxIncluded: true, taxRates: l.taxes.map((t) => t.rate),
-  }));
-  const compute = (d: OrderDiscountInput, adj: number) => computeOrderTotals({ lines: cartLines, orderTaxRate: orderTaxInfo?.rate ?? null, discount: d, adjustmentCents: adj });
-  let totals = safe(() => compute(discountInput, adjustmentCents), v, 'items', 'The amounts are out of range.');
-  fail(v);
-  if (original?.discount && original.discount.rateType !== 'percent') {
-    const share = proRata(parseMoney(original.discount.amount),
-      totals!.subTotalCents + totals!.orderTaxCents,
-      parseMoney(original.row.subTotal) + (original.tax ? parseMoney(original.tax.amount) : 0));
-    discountInput = { kind: 'fixed', amountCents: share };
-    stored = { typeId: original.discount.typeId, rateType: 'fixed', rate: share };
-    totals = compute(discountInput, adjustmentCents);
-  }
-  let t = totals!;
-  const tolerance = 1 + lines.length; // clients that do not round per line may drift by a cent per line
-  const sentTotal = input.total == null ? null : (() => { try { return parseMoney(input.total); } catch { return null; } })();
-  if (alternative && sentTotal !== null && Math.abs(sentTotal - t.totalCents) > tolerance) {
-    const other = compute(alternative.input, adjustmentCents);
-    if (Math.abs(sentTotal - other.totalCents) <= tolerance) {
-      discountInput = alternative.input;
-      stored = alternative.stored;
-      t = other;
+    for (const r of off(t) ? readings : []) {
+      const other = compute(r.input, adjustmentCents, r.mode);
+      if (!off(other)) { discountInput = r.input; stored = r.stored; t = other; break; }
     }
-  }
-
-  // The adjustment may only round the total to a multiple of 10 (tender.roundingAdjustment).
-  if (adjustmentCents !== 0 && adjustmentCents !== roundingAdjustment(t.totalCents)) {
-    if (opt.status === ORDER_STATUS.ON_HOLD) t = compute(discountInput, 0); // re-checked when the held order is completed
-    else v.push({ propertyPath: 'adjustment', message: `The adjustment can only round the total to a multiple of 10 (${toDecimalString(roundingAdjustment(t.totalCents))})` });
-  }
-  // What the client sent as a total is checked, never stored.
-  if (input.total != null && !opt.skipTotalCheck && opt.status !== ORDER_STATUS.ON_HOLD) {
-    const sent = safe(() => parseMoney(input.total), v, 'total');
-    if (sent !== undefined && Math.abs(sent - t.totalCents) > tolerance) {
-      v.push({
-        propertyPath: 'total',
-        message: `Total mismatch: the order comes to ${toDecimalString(t.totalCents)}, not ${toDecimalString(sent)}. Prices may have changed: reload the items.`,
-      });
+    // The old client's adjustment may only round the total to a multiple of 10 major units.
+    const tenUnits = 10 * 10 ** digits;
+    if (adjustmentCents !== 0 && adjustmentCents !== roundingAdjustment(t.totalCents, tenUnits)) {
+      if (opt.status === ORDER_STATUS.ON_HOLD) t = compute(discountInput, 0, t.mode); // re-checked when the held order is completed
+      else v.push({ propertyPath: 'adjustment', message: `The adjustment can only round the total to a multiple of 10 (${minorToString(roundingAdjustment(t.totalCents, tenUnits), digits)})` });
     }
+    // What the client sent as a total is checked, never stored (a return's amounts come from its original).
+    if (input.total != null && !opt.skipTotalCheck && opt.status !== ORDER_STATUS.ON_HOLD) {
+      const sent = safe(() => m(input.total), v, 'total');
+      if (sent !== undefined && Math.abs(sent - t.totalCents) > tolerance) {
+        v.push({
+          propertyPath: 'total',
+          message: `Total mismatch: the order comes to ${minorToString(t.totalCents, digits)}, not ${minorToString(sent, digits)}. Prices may have changed: reload the items.`,
+        });
+      }
+    }
+    fail(v);
   }
-  fail(v);
 
   // Customer.
   let customerId = input.customerId;
@@ -280,69 +207,98 @@ export async function priceSale(tx: Tx, input: SaleInput, opt: PriceOptions): Pr
     const [c] = await tx.select({ id: customer.id }).from(customer).where(eq(customer.id, customerId));
     if (!c) v.push({ propertyPath: 'customerId', message: notFoundRef('Customer', customerId) });
   }
+  fail(v);
 
-  // Payments.
-  const typeBy = new Map(types.map((x) => [x.id, x]));
-  const tendered: { index: number; receivedCents: Cents; type: PaymentTypeRef }[] = [];
-  input.payments.forEach((p, i) => {
-    const type = typeBy.get(p.typeId);
-    if (!type) { v.push({ propertyPath: `payments[${i}].type`, message: notFoundRef('Payment', p.typeId) }); return; }
-    const receivedCents = safe(() => parseMoney(p.received), v, `payments[${i}].received`);
-    if (receivedCents === undefined) return;
-    tendered.push({ index: i, receivedCents, type });
+  // A return with no payments goes back to the original's tenders: their types, even if deactivated since.
+  const tenderTypes = original && input.payments.length === 0 && original.payments.length
+    ? await tx.select({ id: paymentType.id, name: paymentType.name, type: paymentType.type, canHaveChangeDue: paymentType.canHaveChangeDue }).from(paymentType)
+      .where(inArray(paymentType.id, original.payments.map((p) => p.typeId).filter((x): x is number => x != null)))
+    : [];
+  const allTypes = [...types, ...tenderTypes.filter((x) => !types.some((y) => y.id === x.id))];
+  const settled = await settlePayments(tx, {
+    payments: input.payments, types: allTypes, grandCents: t.grandTotalCents, settling: opt.status === ORDER_STATUS.COMPLETED,
+    isReturn: original != null, customerId, digits, roundingStep: t.adjustmentCents !== 0 ? 0 : settings.cashRoundingStep,
+    refundable: original ? refundableTenders(original, digits) : null, actor: opt.actor,
   });
-  fail(v);
-  const grand = t.grandTotalCents;
-  const settling = opt.status === ORDER_STATUS.COMPLETED;
-  // A zero payment is meaningless; for a zero total (everything discounted) the till sends one anyway.
-  const kept = tendered.filter((p) => p.receivedCents !== 0 || (settling && grand !== 0));
-  if (settling) {
-    if (kept.length === 0 && grand !== 0) v.push({ propertyPath: 'payments', message: SALE_MESSAGES.noPayments });
-    let already = 0;
-    for (const p of kept) {
-      const msg = validatePaymentAdd({ amountCents: p.receivedCents, paymentType: { name: p.type.name, canHaveChangeDue: p.type.canHaveChangeDue }, alreadyReceivedCents: already, totalCents: grand });
-      if (msg) v.push({ propertyPath: `payments[${p.index}].received`, message: msg });
-      already += p.receivedCents;
-    }
-    if (kept.length && !v.length) {
-      const change = changeDue(grand, kept);
-      if (grand >= 0 ? change < 0 : change > 0) {
-        v.push({ propertyPath: 'payments', message: `The payments do not cover the total: ${toDecimalString(Math.abs(change))} still to ${grand >= 0 ? 'receive' : 'pay back'}` });
-      }
-    }
-    kept.forEach((p) => {
-      if (p.type.type === 'credit' && customerId == null) v.push({ propertyPath: `payments[${p.index}].type`, message: 'A customer is required for credit payments' });
-    });
-  }
-  fail(v);
-  const allocated = allocatePayments(grand, kept.map((p) => ({ receivedCents: p.receivedCents, canHaveChangeDue: p.type.canHaveChangeDue, type: p.type })));
-
-  if (settling && customerId != null) {
-    const newCredit = allocated.filter((p) => p.type.type === 'credit').reduce((s, p) => s + p.totalCents, 0);
-    if (newCredit > 0) {
-      // Lock the customer: two tills cannot both spend the same credit headroom.
-      const [c] = await tx.select().from(customer).where(eq(customer.id, customerId)).for('update');
-      const fig = (await loadCustomerFigures(tx, [customerId])).get(customerId);
-      const msg = creditCheck({
-        limitCents: c.creditLimit == null ? null : parseMoney(c.creditLimit),
-        balanceCents: fig?.balance ?? 0,
-        newCreditCents: newCredit,
-        allowCredit: c.allowCreditSale,
-      });
-      if (msg) v.push({ propertyPath: 'payments', message: msg });
-    }
-  }
-  fail(v);
 
   return {
     lines,
     totals: t,
+    digits,
+    roundingCents: settled.roundingCents,
     orderTax: orderTaxInfo,
     discount: stored,
-    payments: allocated.map((p) => ({ typeId: p.type.id, totalCents: p.totalCents, receivedCents: p.receivedCents, dueCents: p.dueCents })),
+    payments: settled.payments,
+    returned,
     customerId,
     customerName,
-    refs: { products: productBy, variants: variantBy, productTaxes: pTaxes, paymentTypes: typeBy, discountType, taxType },
+    refs: { products: productBy, variants: variantBy, productTaxes: pTaxes, paymentTypes: new Map(allTypes.map((x) => [x.id, x])), discountType, taxType },
   };
 }
 
+/** What each tender of the original can still give back: what it settled minus earlier returns' refunds to it. */
+function refundableTenders(original: OriginalOrder, digits: number): RefundableTender[] {
+  const left = new Map<number, number>();
+  for (const p of original.payments) if (p.typeId != null) left.set(p.typeId, (left.get(p.typeId) ?? 0) + parseMinor(p.total, digits));
+  for (const p of original.returnedPayments) if (p.typeId != null && left.has(p.typeId)) left.set(p.typeId, left.get(p.typeId)! + parseMinor(p.total, digits));
+  return [...left].map(([typeId, availableCents]) => ({ typeId, availableCents: Math.max(availableCents, 0) }));
+}
+
+interface CatalogueCtx {
+  storeId: number; now: Date; timeZone: string; digits: number;
+  productBy: Map<number, PricingProduct>; variantBy: Map<number, PricingProduct['variants'][number]>;
+  pTaxes: { productId: number; t: PricingProduct['taxes'][number] }[];
+}
+
+/** A sale's lines priced from the catalogue: variant price, price rule in force (store time zone), base price, or a barcode price. */
+function priceCatalogueLines(input: SaleInput, c: CatalogueCtx, v: Violation[]): PricedLine[] {
+  const m = (x: string | null | undefined) => parseMinor(x, c.digits);
+  const lines: PricedLine[] = [];
+  input.items.forEach((l, i) => {
+    const at = (f: string) => `items[${i}].${f}`;
+    const qtyMilli = safe(() => parseQuantity(l.quantity), v, at('quantity'));
+    if (qtyMilli === undefined) return;
+    if (qtyMilli === 0) { v.push({ propertyPath: at('quantity'), message: SALE_MESSAGES.quantityZero }); return; }
+    if (qtyMilli < 0) { v.push({ propertyPath: at('quantity'), message: SALE_MESSAGES.negativeWithoutReturn }); return; }
+    const p = c.productBy.get(l.productId);
+    if (!p) { v.push({ propertyPath: at('item'), message: notFoundRef('Product', l.productId) }); return; }
+    const variant = l.variantId != null ? c.variantBy.get(l.variantId) : undefined;
+    if (l.variantId != null && (!variant || variant.productId !== p.id)) {
+      v.push({ propertyPath: at('variant'), message: notFoundRef('Product variant', l.variantId) });
+      return;
+    }
+    if (!p.isActive) { v.push({ propertyPath: at('item'), message: `'${p.name}' is not for sale` }); return; }
+    const sold = p.stores;
+    if (sold.length && !sold.includes(c.storeId)) { v.push({ propertyPath: at('item'), message: `'${p.name}' is not sold in this store` }); return; }
+    const productRules = p.rules.filter((r) => r.productVariantId == null).map((r) => ruleOf(r, c.digits));
+    const base = m(p.basePrice);
+    let priceCents: Cents;
+    if (variant) {
+      const own = p.rules.filter((r) => r.productVariantId === variant.id).map((r) => ruleOf(r, c.digits));
+      priceCents = variant.price != null
+        ? variantPrice(m(variant.price), base, productRules, c.now, c.timeZone)
+        : effectivePrice(base, [...own, ...productRules], c.now, c.timeZone);
+    } else {
+      priceCents = effectivePrice(base, productRules, c.now, c.timeZone);
+    }
+    // A weighed / price-embedded barcode of this very product (and variant) may carry its own price.
+    if (l.price != null) {
+      const asked = safe(() => m(l.price), v, at('price'));
+      if (asked !== undefined && asked !== priceCents
+        && p.codes.some((x) => (x.variantId ?? null) === (l.variantId ?? null) && m(x.price) === asked)) {
+        priceCents = asked;
+      }
+    }
+    const discountCents = safe(() => (l.discountTyped ? parseWireAmount(l.discount, c.digits) : m(l.discount)), v, at('discount'));
+    if (discountCents === undefined) return;
+    const taxIncluded = l.taxIncluded ?? true;
+    lines.push({
+      productId: p.id, variantId: variant?.id ?? null, productName: p.name, manageInventory: p.manageInventory,
+      qtyMilli, priceCents, discountCents,
+      taxes: taxIncluded ? c.pTaxes.filter((x) => x.productId === p.id && x.t.isActive).map((x) => ({ taxId: x.t.id, rate: parseRate(x.t.rate) })) : [],
+      costCents: variant?.purchasePrice != null ? m(variant.purchasePrice) : m(p.cost),
+    });
+  });
+  fail(v);
+  return lines;
+}

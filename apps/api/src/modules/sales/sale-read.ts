@@ -1,4 +1,4 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { validationError } from '@pos/domain/errors';
 import { parseRate } from '@pos/domain/money';
 import { type SaleInput } from '@pos/domain/schemas/sale';
@@ -7,9 +7,23 @@ import { order, orderDiscount, orderPayment, orderProduct, orderProductTax, orde
 import { callerColumns, callerOf, invalidCaller, type AuthInfo, type CallerRow } from '../../plugins/auth.ts';
 import { opaque } from '../../db/raw.ts';
 import { storeSettingsJson, type StoreSettingsJson } from '../../lib/present.ts';
-import { type OrderRow, notFoundRef, parseJson, pgIntArray } from './sale-support.ts';
+import { type Cents, type OrderRow, notFoundRef, parseJson, pgIntArray } from './sale-support.ts';
 
-export interface LineTax { taxId: number; rate: number /* hundredths of a percent */ }
+export interface LineTax { taxId: number; rate: number /* hundredths of a percent */; amount?: string }
+
+/** A line as priced (catalogue or return). */
+export interface PricedLine {
+  productId: number;
+  variantId: number | null;
+  productName: string;
+  manageInventory: boolean;
+  qtyMilli: number;
+  priceCents: Cents;
+  /** Requested discount (the domain caps it). */
+  discountCents: Cents;
+  taxes: LineTax[];
+  costCents: Cents;
+}
 
 export interface OriginalOrder {
   row: OrderRow;
@@ -17,27 +31,32 @@ export interface OriginalOrder {
   discount: typeof orderDiscount.$inferSelect | null;
   tax: typeof orderTax.$inferSelect | null;
   payments: (typeof orderPayment.$inferSelect)[];
+  /** What earlier returns of this order paid back, per payment type (stored totals, negative). */
+  returnedPayments: { typeId: number | null; total: string }[];
 }
 
 export async function loadOriginal(tx: Tx, id: number, lock: boolean): Promise<OriginalOrder | null> {
   const q = tx.select().from(order).where(eq(order.id, id));
   const [row] = lock ? await q.for('update') : await q;
   if (!row) return null;
-  const [lines, disc, tx2, payments] = await Promise.all([
+  const [lines, disc, tx2, payments, returnedPayments] = await Promise.all([
     tx.select().from(orderProduct).where(eq(orderProduct.orderId, id)).orderBy(asc(orderProduct.id)),
     tx.select().from(orderDiscount).where(eq(orderDiscount.orderId, id)),
     tx.select().from(orderTax).where(eq(orderTax.orderId, id)),
     tx.select().from(orderPayment).where(eq(orderPayment.orderId, id)).orderBy(asc(orderPayment.id)),
+    tx.select({ typeId: orderPayment.typeId, total: sql<string>`sum(${orderPayment.total})::text` }).from(orderPayment)
+      .innerJoin(order, eq(order.id, orderPayment.orderId)).where(eq(order.returnedFromId, id)).groupBy(orderPayment.typeId),
   ]);
   const lineTaxes = lines.length
     ? await tx.select().from(orderProductTax).where(inArray(orderProductTax.orderProductId, lines.map((l) => l.id))).orderBy(asc(orderProductTax.taxId))
     : [];
   return {
     row,
-    lines: lines.map((l) => ({ ...l, taxes: lineTaxes.filter((t) => t.orderProductId === l.id).map((t) => ({ taxId: t.taxId, rate: parseRate(t.rate) })) })),
+    lines: lines.map((l) => ({ ...l, taxes: lineTaxes.filter((t) => t.orderProductId === l.id).map((t) => ({ taxId: t.taxId, rate: parseRate(t.rate), amount: t.amount })) })),
     discount: disc[0] ?? null,
     tax: tx2[0] ?? null,
     payments,
+    returnedPayments,
   };
 }
 

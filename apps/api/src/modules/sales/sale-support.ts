@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { PrecisionError } from '@pos/domain/money';
 import { sql } from 'drizzle-orm';
 import { validationError, type Violation } from '@pos/domain/errors';
 import { divRoundHalfAway, toSafeNumber } from '@pos/domain/money';
@@ -100,7 +101,7 @@ export function safe<T>(f: () => T, v: Violation[], propertyPath: string, messag
   try {
     return f();
   } catch (e) {
-    if (e instanceof RangeError) { v.push({ propertyPath, message }); return undefined; }
+    if (e instanceof RangeError) { v.push({ propertyPath, message: e instanceof PrecisionError ? e.message : message }); return undefined; }
     throw e;
   }
 }

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { parseQuantity, quantityToString, toDecimalString } from '@pos/domain/money';
+import { minorToString, parseQuantity, quantityToString, toDecimalString } from '@pos/domain/money';
 import { preparedQuery, type Tx } from '../../db/client.ts';
 import { orderDiscount, orderPayment, orderProduct, orderProductTax, orderTax, stockMovement } from '../../db/schema/index.ts';
 import { type AuthInfo } from '../../plugins/auth.ts';
@@ -89,44 +89,51 @@ export function contentParams(priced: PricedSale) {
   const { lines, totals } = priced;
   const num = (xs: string[]) => pgArray(xs);
   const ints = (xs: (number | null)[]) => pgArray(xs.map((x) => (x == null ? null : Math.trunc(x))));
-  const taxRows = lines.flatMap((l, i) => l.taxes.map((t) => ({ n: i + 1, taxId: t.taxId, rate: toDecimalString(t.rate) })));
+  const $ = (minor: number) => minorToString(minor, priced.digits);
+  const taxRows = lines.flatMap((l, i) => l.taxes.map((t, k) => ({ n: i + 1, taxId: t.taxId, rate: toDecimalString(t.rate), amount: $(totals.lines[i].taxCents[k] ?? 0) })));
   const d = priced.discount;
   const x = priced.orderTax;
   return {
     l_products: ints(lines.map((l) => l.productId)), l_variants: ints(lines.map((l) => l.variantId)),
-    l_quantities: num(lines.map((l) => quantityToString(l.qtyMilli))), l_prices: num(lines.map((l) => toDecimalString(l.priceCents))),
-    l_discounts: num(lines.map((_, i) => toDecimalString(totals.lines[i].discountCents))),
-    l_taxes_totals: num(lines.map((_, i) => toDecimalString(totals.lines[i].taxesTotalCents))), l_costs: num(lines.map((l) => toDecimalString(l.costCents))),
-    t_lines: ints(taxRows.map((t) => t.n)), t_taxes: ints(taxRows.map((t) => t.taxId)), t_rates: num(taxRows.map((t) => t.rate)),
-    p_types: ints(priced.payments.map((p) => p.typeId)), p_totals: num(priced.payments.map((p) => toDecimalString(p.totalCents))),
-    p_received: num(priced.payments.map((p) => toDecimalString(p.receivedCents))), p_due: num(priced.payments.map((p) => toDecimalString(p.dueCents))),
-    d_present: d != null, d_type: d?.typeId ?? null, d_rate_type: d?.rateType ?? null, d_rate: d ? toDecimalString(d.rate) : null,
-    d_amount: toDecimalString(totals.discountTotalCents),
-    x_present: x != null, x_type: x?.typeId ?? null, x_rate: x ? toDecimalString(x.rate) : null, x_amount: toDecimalString(totals.orderTaxCents),
+    l_quantities: num(lines.map((l) => quantityToString(l.qtyMilli))), l_prices: num(lines.map((l) => $(l.priceCents))),
+    l_discounts: num(lines.map((_, i) => $(totals.lines[i].discountCents))),
+    l_taxes_totals: num(lines.map((_, i) => $(totals.lines[i].taxesTotalCents))), l_costs: num(lines.map((l) => $(l.costCents))),
+    l_shares: num(lines.map((_, i) => $(totals.lines[i].shareCents))), l_taxables: num(lines.map((_, i) => $(totals.lines[i].taxableCents))),
+    t_lines: ints(taxRows.map((t) => t.n)), t_taxes: ints(taxRows.map((t) => t.taxId)), t_rates: num(taxRows.map((t) => t.rate)), t_amounts: num(taxRows.map((t) => t.amount)),
+    p_types: ints(priced.payments.map((p) => p.typeId)), p_totals: num(priced.payments.map((p) => $(p.totalCents))),
+    p_received: num(priced.payments.map((p) => $(p.receivedCents))), p_due: num(priced.payments.map((p) => $(p.dueCents))),
+    d_present: d != null, d_type: d?.typeId ?? null, d_rate_type: d?.rateType ?? null,
+    d_rate: d ? (d.rateType === 'percent' ? toDecimalString(d.rate) : $(d.rate)) : null,
+    d_amount: $(totals.discountTotalCents),
+    x_present: x != null, x_type: x?.typeId ?? null, x_rate: x ? toDecimalString(x.rate) : null, x_amount: $(totals.orderTaxCents),
   };
 }
 
 /** The rows of an order's content as stored, from what contentParams sent and the statement returned. */
 export function writtenOf(orderId: number, priced: PricedSale, row: ContentRow): Written {
   const { lines, totals } = priced;
+  const $ = (minor: number) => minorToString(minor, priced.digits);
   const stampedLines = (parseJson(row.lines) ?? []).sort((a, b) => a.n - b.n);
   const stampedPays = (parseJson(row.payments) ?? []).sort((a, b) => a.n - b.n);
   const stamps = (s: Stamped) => ({ id: s.id, orderId, createdAt: new Date(s.createdAt), updatedAt: new Date(s.updatedAt) });
   const written: Written = {
     lines: lines.map((l, i) => ({
-      productId: l.productId, variantId: l.variantId, quantity: quantityToString(l.qtyMilli), price: toDecimalString(l.priceCents),
-      discount: toDecimalString(totals.lines[i].discountCents), taxesTotal: toDecimalString(totals.lines[i].taxesTotalCents), cost: toDecimalString(l.costCents),
+      productId: l.productId, variantId: l.variantId, quantity: quantityToString(l.qtyMilli), price: $(l.priceCents),
+      discount: $(totals.lines[i].discountCents), taxesTotal: $(totals.lines[i].taxesTotalCents), cost: $(l.costCents),
+      orderDiscount: $(totals.lines[i].shareCents), taxable: $(totals.lines[i].taxableCents), returnedQuantity: '0',
       ...stamps(stampedLines[i]), isSuspended: false, isDeleted: false, isReturned: false,
     })),
     lineTaxes: [],
     payments: priced.payments.map((p, i) => ({
-      typeId: p.typeId, total: toDecimalString(p.totalCents), received: toDecimalString(p.receivedCents), due: toDecimalString(p.dueCents),
+      typeId: p.typeId, total: $(p.totalCents), received: $(p.receivedCents), due: $(p.dueCents),
       ...stamps(stampedPays[i]),
     })),
     discount: null,
     tax: null,
   };
-  written.lineTaxes = lines.flatMap((l, i) => l.taxes.map((t) => ({ orderProductId: written.lines[i].id, taxId: t.taxId, rate: toDecimalString(t.rate) })));
+  written.lineTaxes = lines.flatMap((l, i) => l.taxes.map((t, k) => ({
+    orderProductId: written.lines[i].id, taxId: t.taxId, rate: toDecimalString(t.rate), amount: $(totals.lines[i].taxCents[k] ?? 0),
+  })));
   const d = parseJson(row.discount);
   if (d) written.discount = { ...stamps(d), typeId: d.typeId, rateType: d.rateType, rate: d.rate, amount: d.amount };
   const x = parseJson(row.tax);
@@ -143,14 +150,16 @@ export function writtenOf(orderId: number, priced: PricedSale, row: ContentRow):
  */
 export const contentCtes = (orderExpr: string) => `ids as materialized (
     select n, nextval(pg_get_serial_sequence('order_product', 'id'))::int as id from generate_series(1, cardinality(${opaque(':l_products', 'int[]')})) as n order by n),
-  ol as (insert into order_product (id, "orderId", product_id, variant_id, quantity, price, discount, taxes_total, cost)
-    select ids.id, ${orderExpr}, u.p, u.v, u.q, u.pr, u.d, u.tt, u.c
+  ol as (insert into order_product (id, "orderId", product_id, variant_id, quantity, price, discount, taxes_total, cost, order_discount, taxable)
+    select ids.id, ${orderExpr}, u.p, u.v, u.q, u.pr, u.d, u.tt, u.c, u.sh, u.tx
     from unnest(${opaque(':l_products', 'int[]')}, ${opaque(':l_variants', 'int[]')}, ${opaque(':l_quantities', 'numeric[]')}, ${opaque(':l_prices', 'numeric[]')}, ${opaque(':l_discounts', 'numeric[]')},
-      ${opaque(':l_taxes_totals', 'numeric[]')}, ${opaque(':l_costs', 'numeric[]')}) with ordinality as u(p, v, q, pr, d, tt, c, n)
+      ${opaque(':l_taxes_totals', 'numeric[]')}, ${opaque(':l_costs', 'numeric[]')}, ${opaque(':l_shares', 'numeric[]')}, ${opaque(':l_taxables', 'numeric[]')})
+      with ordinality as u(p, v, q, pr, d, tt, c, sh, tx, n)
     join ids on ids.n = u.n order by u.n
     returning id, created_at, updated_at),
-  olt as (insert into order_product_tax (order_product_id, tax_id, rate)
-    select ids.id, x.t, x.r from unnest(${opaque(':t_lines', 'int[]')}, ${opaque(':t_taxes', 'int[]')}, ${opaque(':t_rates', 'numeric[]')}) as x(n, t, r) join ids on ids.n = x.n
+  olt as (insert into order_product_tax (order_product_id, tax_id, rate, amount)
+    select ids.id, x.t, x.r, x.a from unnest(${opaque(':t_lines', 'int[]')}, ${opaque(':t_taxes', 'int[]')}, ${opaque(':t_rates', 'numeric[]')}, ${opaque(':t_amounts', 'numeric[]')}) as x(n, t, r, a)
+    join ids on ids.n = x.n
     returning 1),
   pids as materialized (
     select n, nextval(pg_get_serial_sequence('order_payment', 'id'))::int as id from generate_series(1, cardinality(${opaque(':p_types', 'int[]')})) as n order by n),
@@ -200,17 +209,19 @@ export async function writeContent(tx: Tx, orderId: number, priced: PricedSale):
 export const SALE_WRITE = namedSql(`with o as materialized (select nextval(pg_get_serial_sequence('"order"', 'id'))::int as id),
   ${stockMoveCtes('(select id from o)')},
   ${contentCtes('(select id from o)')},
-  rf as (update "order" set is_returned = true, status = :returned_status::text, updated_at = now() where id = ${opaque(':returned_from', 'int')} returning 1),
+  rf as (update "order" set is_returned = ${opaque(':returned_all', 'boolean')}, status = :returned_status::text, updated_at = now() where id = ${opaque(':returned_from', 'int')} returning 1),
+  rq as (update order_product l set returned_quantity = l.returned_quantity + r.q
+    from unnest(${opaque(':r_lines', 'int[]')}, ${opaque(':r_quantities', 'numeric[]')}) as r(id, q) where l.id = r.id returning 1),
   n as (insert into store_counter (store_id, last_order_id) select :store_id::int, 1 where ${opaque(':numbered', 'boolean')}
     on conflict (store_id) do update set last_order_id = store_counter.last_order_id + 1 returning last_order_id),
   h as (insert into "order" (id, store_id, terminal_id, user_id, status, is_suspended, client_id, request_hash, returned_from_id, order_id,
-      customer_id, customer_name, description, adjustment, sub_total, item_taxes, total, stock_applied)
+      customer_id, customer_name, description, adjustment, sub_total, item_taxes, total, stock_applied, tax_mode, rounding)
     values ((select id from o), :store_id::int, :terminal_id::int, :user_id::int, :status::text, :held::boolean, :client_id::text, :request_hash::text,
       :returned_from::int, (select last_order_id from n), :customer_id::int, :customer_name::text, :notes::text, :adjustment::numeric,
-      :sub_total::numeric, :item_taxes::numeric, :total::numeric, :stock_applied::boolean)
+      :sub_total::numeric, :item_taxes::numeric, :total::numeric, :stock_applied::boolean, :tax_mode::text, :rounding::numeric)
     returning id, order_id, created_at, updated_at, uuid)
   select array(select id from sv) as found, (select count(*) from ss)::int as stores, (select count(*) from sl)::int as ledger,
-    ${CONTENT_COLUMNS}, (select count(*) from rf)::int as returned,
+    ${CONTENT_COLUMNS}, (select count(*) from rf)::int as returned, (select count(*) from rq)::int as "returnedLines",
     (select json_build_object('id', id, 'orderId', order_id, 'createdAt', created_at::text, 'updatedAt', updated_at::text, 'uuid', uuid) from h) as header`);
 
 export async function clearContent(tx: Tx, orderId: number) {

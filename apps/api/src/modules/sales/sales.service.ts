@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { AppError, conflict, forbidden, notFound, validationError, type Violation } from '@pos/domain/errors';
-import { parseMoney, parseQuantity, quantityToString, toDecimalString } from '@pos/domain/money';
+import { minorToString, parseQuantity, quantityToString } from '@pos/domain/money';
 import { ORDER_STATUS, type OrderStatus, type SaleInput } from '@pos/domain/schemas/sale';
 import { preparedQuery, saleTransaction, type Db, type Tx } from '../../db/client.ts';
 import { order, orderProduct } from '../../db/schema/index.ts';
@@ -9,7 +9,8 @@ import { moveStocks, stockMoveParams } from '../../lib/stock.ts';
 import { type OrderDto } from './order.presenter.ts';
 import { type OrderRow, isUniqueViolation, withRetry, requestHash, fail, notFoundRef, parseJson } from './sale-support.ts';
 import { type OriginalOrder, loadOriginal, type Pricing, type Place, readOrder, type SaleCaller } from './sale-read.ts';
-import { priceSale } from './sale-pricing.ts';
+import { priceSale, type PricedSale } from './sale-pricing.ts';
+import { pgArray } from '../../db/raw.ts';
 import { nextOrderNumber, applyMoves, saleMoves, ledgerOf, type ContentRow, type SaleHeader, contentParams, writtenOf, writeContent, SALE_WRITE, clearContent, saleDto } from './sale-write.ts';
 
 export { canonicalJson, pgCode, requestHash } from './sale-support.ts';
@@ -60,6 +61,19 @@ export interface SaleOptions {
   now?: Date;
 }
 
+/** Statuses of a sale that can still be (further) refunded. */
+const REFUNDABLE: string[] = [ORDER_STATUS.COMPLETED, ORDER_STATUS.DISPATCHED, ORDER_STATUS.PARTIALLY_RETURNED];
+
+/** The order header's figures, in the store currency's minor digits. */
+function orderFigures(priced: PricedSale) {
+  const t = priced.totals;
+  const $ = (minor: number) => minorToString(minor, priced.digits);
+  return {
+    adjustment: $(t.adjustmentCents), subTotal: $(t.subTotalCents), itemTaxes: $(t.itemTaxesCents), total: $(t.totalCents),
+    taxMode: t.mode, rounding: $(priced.roundingCents),
+  };
+}
+
 async function lockOrder(tx: Tx, id: number, actor: AuthInfo): Promise<OrderRow> {
   const [row] = await tx.select().from(order).where(eq(order.id, id)).for('update');
   if (!row || !actor.storeIds.includes(row.storeId)) throw notFound('Order not found');
@@ -89,16 +103,15 @@ async function createOrderOn(q: Tx, input: SaleInput, who: SaleCaller, clientId:
   fail(v);
   if (o.isReturned) {
     // The same return submitted again (a retry, or the old client after POST refund/{id}): answer with it.
-    const [existing] = await q.select({ id: order.id }).from(order).where(eq(order.returnedFromId, o.id));
-    if (existing) {
+    const returns = await q.select({ id: order.id }).from(order).where(eq(order.returnedFromId, o.id)).orderBy(desc(order.id));
+    const asked = lineSignature(input.items.map((l) => ({ productId: l.productId, variantId: l.variantId, qtyMilli: (() => { try { return parseQuantity(l.quantity); } catch { return NaN; } })() })));
+    for (const existing of returns) {
       const lines = await q.select().from(orderProduct).where(eq(orderProduct.orderId, existing.id));
-      const asked = input.items.map((l) => ({ productId: l.productId, variantId: l.variantId, qtyMilli: (() => { try { return parseQuantity(l.quantity); } catch { return NaN; } })() }));
-      const have = lines.map((l) => ({ productId: l.productId, variantId: l.variantId, qtyMilli: parseQuantity(l.quantity) }));
-      if (lineSignature(asked) === lineSignature(have)) throw new Replay(existing.id);
+      if (lineSignature(lines.map((l) => ({ productId: l.productId, variantId: l.variantId, qtyMilli: parseQuantity(l.quantity) }))) === asked) throw new Replay(existing.id);
     }
     throw validationError([{ propertyPath: 'refundingFrom', message: `Order #${o.orderId} has already been returned` }]);
   }
-  if (o.status !== ORDER_STATUS.COMPLETED && o.status !== ORDER_STATUS.DISPATCHED) {
+  if (!REFUNDABLE.includes(o.status)) {
     throw validationError([{ propertyPath: 'refundingFrom', message: `Order #${o.orderId ?? o.id} is ${o.status}: only completed orders can be refunded` }]);
   }
   return writeOrder(q, input, actor, clientId, opts, now, original, place, pricing);
@@ -111,19 +124,18 @@ async function writeOrder(q: Tx, input: SaleInput, actor: AuthInfo, clientId: st
   const completed = input.status === ORDER_STATUS.COMPLETED;
   const priced = await priceSale(q, input, {
     storeId: input.storeId, now, status: input.status, original,
-    skipTotalCheck: opts.skipTotalCheck, pricing,
+    skipTotalCheck: opts.skipTotalCheck, pricing, settings: place.store, actor,
   });
-  const t = priced.totals;
-  const figures = {
-    customerId: priced.customerId, customerName: priced.customerName ?? null, description: input.notes ?? null,
-    adjustment: toDecimalString(t.adjustmentCents), subTotal: toDecimalString(t.subTotalCents),
-    itemTaxes: toDecimalString(t.itemTaxesCents), total: toDecimalString(t.totalCents),
-  };
+  const figures = { customerId: priced.customerId, customerName: priced.customerName ?? null, description: input.notes ?? null, ...orderFigures(priced) };
+  const returned = priced.returned;
   const stock = stockMoveParams(completed ? saleMoves(input.storeId, priced.lines) : []);
   const [written] = await preparedQuery<ContentRow & { header: SaleHeader | string }>(q, 'sale_write', SALE_WRITE.text, SALE_WRITE.bind({
     ...stock.values, ...contentParams(priced),
     numbered: !held, store_id: input.storeId, terminal_id: input.terminalId, user_id: actor.userId, status: input.status, held,
-    client_id: clientId, request_hash: opts.requestHash, returned_from: original?.row.id ?? null, returned_status: ORDER_STATUS.RETURNED,
+    client_id: clientId, request_hash: opts.requestHash, returned_from: original?.row.id ?? null,
+    returned_status: returned?.complete ? ORDER_STATUS.RETURNED : ORDER_STATUS.PARTIALLY_RETURNED, returned_all: Boolean(returned?.complete),
+    r_lines: pgArray([...(returned?.lines.keys() ?? [])]), r_quantities: pgArray([...(returned?.lines.values() ?? [])].map(quantityToString)),
+    tax_mode: figures.taxMode, rounding: figures.rounding,
     customer_id: figures.customerId, customer_name: figures.customerName, notes: figures.description, adjustment: figures.adjustment,
     sub_total: figures.subTotal, item_taxes: figures.itemTaxes, total: figures.total, stock_applied: completed,
     reason: original ? 'return' : 'sale', purchase_id: null,
@@ -179,9 +191,6 @@ export async function createSale(db: Db, input: SaleInput, who: SaleCaller, opts
       const prior = await findByClientId(db, clientId);
       if (prior) return replay(prior, opts.requestHash, seen.actor ?? await resolveCaller(db, who));
     }
-    if (isUniqueViolation(e, 'order_returned_from_uq')) {
-      throw validationError([{ propertyPath: 'refundingFrom', message: 'This order has already been returned' }]);
-    }
     throw e;
   }
 }
@@ -204,8 +213,8 @@ export async function updateSale(db: Db, id: number, input: SaleInput, actor: Au
     }
     if (input.refundingFrom != null) throw validationError([{ propertyPath: 'refundingFrom', message: 'A return cannot be edited into an order: create the return instead' }]);
     if (input.storeId !== row.storeId) throw validationError([{ propertyPath: 'store', message: 'An order cannot move to another store' }]);
-    const { pricing } = await readOrder(tx, input, actor, false);
-    const priced = await priceSale(tx, input, { storeId: row.storeId, now: opts.now ?? new Date(), status: input.status, original: null, pricing });
+    const { pricing, place } = await readOrder(tx, input, actor, false);
+    const priced = await priceSale(tx, input, { storeId: row.storeId, now: opts.now ?? new Date(), status: input.status, original: null, pricing, settings: place.store, actor });
     const held = input.status === ORDER_STATUS.ON_HOLD;
     const completed = input.status === ORDER_STATUS.COMPLETED;
     if (completed) await moveStocks(tx, saleMoves(row.storeId, priced.lines), { orderId: row.id, reason: 'sale', userId: actor.userId });
@@ -221,10 +230,7 @@ export async function updateSale(db: Db, id: number, input: SaleInput, actor: Au
       customerId: priced.customerId,
       customerName: priced.customerName,
       description: input.notes,
-      adjustment: toDecimalString(priced.totals.adjustmentCents),
-      subTotal: toDecimalString(priced.totals.subTotalCents),
-      itemTaxes: toDecimalString(priced.totals.itemTaxesCents),
-      total: toDecimalString(priced.totals.totalCents),
+      ...orderFigures(priced),
       stockApplied: completed,
       requestHash: opts.requestHash ?? null,
       updatedAt: new Date(),
@@ -234,10 +240,11 @@ export async function updateSale(db: Db, id: number, input: SaleInput, actor: Au
 }
 
 /**
- * Refunds a whole order in one call (POST /api/admin/order/refund/{id}): creates the return order
- * (every line negated at its sold price, discount, taxes, adjustment and payments mirrored, same
- * payment types), gives the stock back, marks the original Returned. Once per order: a second
- * refund is a 422. Answers the return order.
+ * Refunds what is left of an order in one call (POST /api/admin/order/refund/{id}): creates the
+ * return order (every line's remaining quantity negated at its sold price, with its exact share of
+ * discounts, taxes and adjustment: sale-return.ts), the money back to the original tenders in
+ * proportion (sale-payments.ts), gives the stock back, marks the original Returned. Nothing left
+ * is a 422. Answers the return order.
  */
 export async function refundSale(db: Db, id: number, actor: AuthInfo): Promise<SaleResult> {
   const snapshot = await db.transaction((tx) => loadOriginal(tx, id, false));
@@ -245,31 +252,29 @@ export async function refundSale(db: Db, id: number, actor: AuthInfo): Promise<S
   const o = snapshot.row;
   if (o.isReturned) throw validationError([{ propertyPath: 'id', message: `Order #${o.orderId} has already been returned` }]);
   if (o.returnedFromId != null) throw validationError([{ propertyPath: 'id', message: 'A return cannot be refunded' }]);
-  if (o.status !== ORDER_STATUS.COMPLETED && o.status !== ORDER_STATUS.DISPATCHED) {
+  if (!REFUNDABLE.includes(o.status)) {
     throw validationError([{ propertyPath: 'id', message: `Order #${o.orderId ?? o.id} is ${o.status}: only completed orders can be refunded` }]);
   }
   if (o.terminalId == null) throw validationError([{ propertyPath: 'terminal', message: 'The order has no terminal' }]);
+  const left = snapshot.lines.map((l) => ({ l, qty: parseQuantity(l.quantity) - parseQuantity(l.returnedQuantity) })).filter((x) => x.qty > 0);
+  if (!left.length) throw validationError([{ propertyPath: 'id', message: `Order #${o.orderId} has already been returned` }]);
   const input: SaleInput = {
-    items: snapshot.lines.map((l) => ({
-      productId: l.productId, variantId: l.variantId, quantity: quantityToString(-parseQuantity(l.quantity)),
-      price: l.price, discount: null, taxIncluded: true,
+    items: left.map(({ l, qty }) => ({
+      productId: l.productId, variantId: l.variantId, quantity: quantityToString(-qty), price: l.price, discount: null, discountTyped: false, taxIncluded: true,
     })),
     discountId: null, discountAmount: null, discountRateType: null, taxId: null,
-    payments: snapshot.payments.filter((p) => p.typeId != null && parseMoney(p.total) !== 0)
-      .map((p) => ({ received: toDecimalString(-parseMoney(p.total)), typeId: p.typeId! })),
+    // No payments: the refund goes back to the original tenders in proportion.
+    payments: [],
     customerId: o.customerId, customerName: o.customerName, refundingFrom: o.id,
     notes: `Refund of order #${o.orderId}`, storeId: o.storeId, terminalId: o.terminalId,
-    total: null, adjustment: toDecimalString(-parseMoney(o.adjustment)), isSuspended: false, status: ORDER_STATUS.COMPLETED, clientId: null,
+    total: null, adjustment: '0', isSuspended: false, status: ORDER_STATUS.COMPLETED, clientId: null,
   };
   try {
-    return await withRetry(() => saleTransaction(db, (tx) => createOrderOn(tx, input, actor, `refund:${o.id}`, {
-      requestHash: requestHash({ refund: o.id }), trustPaymentTypes: true, skipTotalCheck: true,
+    return await withRetry(() => saleTransaction(db, (tx) => createOrderOn(tx, input, actor, null, {
+      requestHash: requestHash({ refund: o.id, left: left.map((x) => [x.l.id, x.qty]) }), trustPaymentTypes: true, skipTotalCheck: true,
     }, {})));
   } catch (e) {
     if (e instanceof Replay) throw validationError([{ propertyPath: 'id', message: `Order #${o.orderId} has already been returned` }]);
-    if (isUniqueViolation(e, 'order_client_id_uq') || isUniqueViolation(e, 'order_returned_from_uq')) {
-      throw validationError([{ propertyPath: 'id', message: `Order #${o.orderId} has already been returned` }]);
-    }
     throw e;
   }
 }
@@ -290,7 +295,7 @@ export async function deleteOrder(db: Db, id: number, actor: AuthInfo): Promise<
       return { removed: true };
     }
     if (row.status === ORDER_STATUS.DELETED) throw validationError([{ propertyPath: 'status', message: `${label} is already deleted` }]);
-    if (row.status === ORDER_STATUS.RETURNED) throw validationError([{ propertyPath: 'status', message: `${label} has been returned and cannot be deleted` }]);
+    if (row.status === ORDER_STATUS.RETURNED || row.status === ORDER_STATUS.PARTIALLY_RETURNED) throw validationError([{ propertyPath: 'status', message: `${label} has been returned and cannot be deleted` }]);
     if (row.returnedFromId != null) throw validationError([{ propertyPath: 'status', message: 'A return cannot be deleted' }]);
     if (row.status !== ORDER_STATUS.PENDING && !actor.isAdmin) throw forbidden('Only an administrator can delete a completed order');
     if (row.stockApplied) {
