@@ -11,6 +11,15 @@ export function num(v: string | number | null | undefined): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
+/**
+ * A money column shown as text (where the reference shows strings: barcode prices, …): the
+ * numeric(20,3) text with the third decimal dropped when it is 0 ("2.500" -> "2.50", "1.234" stays).
+ */
+export function moneyText(v: string | null | undefined): string | null {
+  if (v === null || v === undefined) return null;
+  return /^-?\d+\.\d\d0$/.test(v) ? v.slice(0, -1) : v;
+}
+
 export const isoDate = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 /** The date wrapper of the reference's custom DTOs: {datetime: ISO}. */
 export const dateObj = (d: Date | null | undefined) => (d ? { datetime: d.toISOString() } : null);
