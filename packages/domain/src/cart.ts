@@ -22,7 +22,7 @@
  * its inputs (half away from zero), so a refund cart's figures are the exact negation of the
  * sale cart's, including a fixed order discount (applied with the sign of the cart).
  */
-import { RATE_FULL, mulPriceQty, parseMoney, parseQuantity, parseRate, percentOf, sumCents } from './money.ts';
+import { RATE_FULL, mulPriceQty, parseMoney, parseQuantity, parseRate, parseScaled, percentOf, sumCents } from './money.ts';
 import type { DecimalInput } from './money.ts';
 
 export interface CartLineInput {
@@ -206,15 +206,16 @@ export interface WireOrderDiscountFields {
  * 3. else rateType 'fixed' -> fixed rate amount; 'percent' -> percent rate; no rateType but
  *    scope 'exact' -> fixed rate amount; anything else (e.g. open scope without an amount,
  *    or no/zero rate) -> none.
- * The percent base (subTotal + orderTax) is applied by computeOrderTotals.
+ * The percent base (subTotal + orderTax) is applied by computeOrderTotals. Amounts are read in
+ * minor units of a currency with `digits` minor digits (default 2).
  */
-export function resolveOrderDiscount(fields: WireOrderDiscountFields): OrderDiscountInput {
+export function resolveOrderDiscount(fields: WireOrderDiscountFields, digits = 2): OrderDiscountInput {
   const typedRateType = fields.discountRateType ?? null;
   if (typedRateType === 'percent') {
     const rate = parseRate(fields.discountAmount);
     if (rate !== 0) return { kind: 'percent', rate };
   } else {
-    const amountCents = parseMoney(fields.discountAmount);
+    const amountCents = parseScaled(fields.discountAmount, digits);
     if (amountCents !== 0) return { kind: 'fixed', amountCents };
   }
   const d = fields.discount;
@@ -224,7 +225,7 @@ export function resolveOrderDiscount(fields: WireOrderDiscountFields): OrderDisc
     return rate !== 0 ? { kind: 'percent', rate } : { kind: 'none' };
   }
   if (d.rateType === 'fixed' || (!d.rateType && d.scope === 'exact')) {
-    const amountCents = parseMoney(d.rate);
+    const amountCents = parseScaled(d.rate, digits);
     return amountCents !== 0 ? { kind: 'fixed', amountCents } : { kind: 'none' };
   }
   return { kind: 'none' };

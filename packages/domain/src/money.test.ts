@@ -236,3 +236,23 @@ describe('isValidMoneyInput', () => {
     expect(isValidMoneyInput(input, options)).toBe(expected);
   });
 });
+
+describe('currency minor units (issue 19)', () => {
+  it('formats and parses with the currency digits', async () => {
+    const { minorToString, minorToDecimal, parseMinor, parseWireAmount, PrecisionError } = await import('./money.ts');
+    expect(minorToString(1234, 3)).toBe('1.234');
+    expect(minorToString(1500, 0)).toBe('1500');
+    expect(minorToString(-5, 2)).toBe('-0.05');
+    expect(minorToDecimal(1234, 3)).toBe(1.234);
+    expect(minorToDecimal(1500, 0)).toBe(1500);
+    expect(parseMinor('10.755', 2)).toBe(1076);
+    expect(parseMinor('1.2345', 3)).toBe(1235);
+    expect(parseWireAmount(4.499999999999999, 2)).toBe(450);
+    expect(parseWireAmount(10.750000000000002, 2)).toBe(1075);
+    expect(parseWireAmount('1500', 0)).toBe(1500);
+    expect(parseWireAmount('1.234', 3)).toBe(1234);
+    expect(() => parseWireAmount('10.755', 2)).toThrow(PrecisionError);
+    expect(() => parseWireAmount(1.5, 0)).toThrow(PrecisionError);
+    expect(() => parseWireAmount('1.2345', 3)).toThrow(PrecisionError);
+  });
+});

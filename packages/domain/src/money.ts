@@ -194,3 +194,46 @@ export function isValidMoneyInput(value: string, options: MoneyInputOptions = {}
   if (frac.length > scale) return false;
   return tryParseScaled(value, scale) !== null;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Currency minor units (issue 19): amounts in the minor units of the store's currency
+// (USD 2 digits, JPY 0, KWD 3: `currency.ts` currencyDigits).
+// ---------------------------------------------------------------------------------------------
+
+/** Thrown for an amount with more decimals than the currency allows (a RangeError: a 422). */
+export class PrecisionError extends RangeError {
+  constructor(readonly digits: number) {
+    super(`This value has more decimals than the currency allows (${digits}).`);
+  }
+}
+
+/** Minor units -> fixed decimal string with the currency's digits: (1234, 3) -> "1.234", (1500, 0) -> "1500". */
+export function minorToString(minor: number, digits: number): string {
+  return scaledToString(minor, digits, true);
+}
+
+/** Minor units -> wire number: (1234, 3) -> 1.234. */
+export function minorToDecimal(minor: number, digits: number): number {
+  assertInteger(minor, 'amount');
+  return Number(scaledToString(minor, digits, false)) + 0;
+}
+
+/** A stored decimal (database numeric) -> minor units, rounded half away from zero to the currency's digits. */
+export function parseMinor(v: DecimalInput, digits: number): number {
+  return parseScaled(v, digits);
+}
+
+/**
+ * A client's amount -> minor units, for a currency with `digits` minor digits. The wire rule
+ * (docs/api.md "Currency amounts"): the amount is read from its shortest decimal text (a JSON
+ * number as JavaScript prints it); if it lies within 1/10,000 of a minor unit of an amount the
+ * currency can express, it is that amount (the old client's float sums such as 4.499999999999999
+ * or 10.750000000000002); otherwise it has more decimals than the currency allows and a
+ * PrecisionError is thrown ("10.755" in USD, 1.5 in JPY).
+ */
+export function parseWireAmount(v: DecimalInput, digits: number): number {
+  const fine = parseScaled(v, digits + 4);
+  const rest = Math.abs(fine % 10_000);
+  if (rest > 1 && rest < 9_999) throw new PrecisionError(digits);
+  return parseScaled(v, digits);
+}

@@ -109,3 +109,27 @@ describe('normalizeTime', () => {
     expect(normalizeTime(input)).toBe(expected);
   });
 });
+
+describe('price rules in the store time zone (issue 19)', () => {
+  const rules = [
+    { basePriceCents: 100, day: 'Thursday' },
+    { basePriceCents: 200, time: '23:00', timeTo: '01:00' },
+  ];
+  it('Pacific/Auckland across midnight: the weekday and the time window follow the shop clock', () => {
+    // 2026-11-25T10:59Z = Wed 23:59 NZDT; 11:00Z = Thu 00:00 NZDT (the server may run in UTC: still Wednesday there).
+    expect(effectivePrice(999, rules, new Date('2026-11-25T10:59:00Z'), 'Pacific/Auckland')).toBe(200);
+    expect(effectivePrice(999, rules, new Date('2026-11-25T11:00:00Z'), 'Pacific/Auckland')).toBe(100);
+    expect(effectivePrice(999, rules, new Date('2026-11-25T11:00:00Z'), 'UTC')).toBe(999);
+    // NZ daylight saving starts 2026-09-27 02:00 NZST -> 03:00 NZDT: 13:30Z is 01:30 NZST, 14:30Z is 03:30 NZDT.
+    expect(ruleMatches({ time: '01:00', timeTo: '01:59' }, new Date('2026-09-26T13:30:00Z'), 'Pacific/Auckland')).toBe(true);
+    expect(ruleMatches({ time: '03:00', timeTo: '03:59' }, new Date('2026-09-26T14:30:00Z'), 'Pacific/Auckland')).toBe(true);
+  });
+  it('America/Los_Angeles across the end of daylight saving: 01:30 happens twice, both on Sunday', () => {
+    expect(ruleMatches({ day: 'Sunday', time: '01:00', timeTo: '01:59' }, new Date('2026-11-01T08:30:00Z'), 'America/Los_Angeles')).toBe(true); // PDT
+    expect(ruleMatches({ day: 'Sunday', time: '01:00', timeTo: '01:59' }, new Date('2026-11-01T09:30:00Z'), 'America/Los_Angeles')).toBe(true); // PST
+    expect(ruleMatches({ day: 'Saturday' }, new Date('2026-11-01T06:59:00Z'), 'America/Los_Angeles')).toBe(true);
+    expect(ruleMatches({ day: 'Sunday' }, new Date('2026-11-01T07:00:00Z'), 'America/Los_Angeles')).toBe(true);
+    expect(ruleMatches({ month: 10 }, new Date('2026-11-01T06:59:00Z'), 'America/Los_Angeles')).toBe(true);
+    expect(ruleMatches({ quarter: 4, week: 44 }, new Date('2026-11-01T07:00:00Z'), 'America/Los_Angeles')).toBe(true);
+  });
+});

@@ -139,3 +139,20 @@ describe('allocatePayments', () => {
     expect(row).toEqual({ receivedCents: 1500, canHaveChangeDue: true, type: 'cash', totalCents: 1000, dueCents: 500 });
   });
 });
+
+describe('cash rounding, quick cash and refund split (issue 19)', () => {
+  it('rounds the cash part to the store step, mirrored for refunds', async () => {
+    const { cashRounding, quickCashMinor, splitRefund } = await import('./tender.ts');
+    expect(cashRounding(1047, 5)).toBe(-2); // 10.47 -> 10.45
+    expect(cashRounding(1048, 5)).toBe(2); // 10.48 -> 10.50
+    expect(cashRounding(-1048, 5)).toBe(-2);
+    expect(cashRounding(1047, 0)).toBe(0);
+    expect(cashRounding(1234, 10)).toBe(-4); // JPY 1234 -> 1230
+    expect(quickCashMinor(0)[0]).toBe(5000);
+    expect(quickCashMinor(3)[0]).toBe(5_000_000);
+    expect(splitRefund(1000, [3000, 1000])).toEqual([750, 250]);
+    expect(splitRefund(1001, [3000, 1000])).toEqual([751, 250]);
+    expect(splitRefund(5000, [3000, 1000])).toEqual([3000, 1000]);
+    expect(splitRefund(1, [1, 1])).toEqual([1, 0]);
+  });
+});

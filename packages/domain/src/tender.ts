@@ -21,11 +21,47 @@ const negate = (x: number): number => (x === 0 ? 0 : -x);
  * already a multiple. Computed on the magnitude so a refund total gets the mirrored
  * adjustment: 123.40 -> -3.40, 125 -> +5, 130 -> 0, -125 -> -5.
  */
-export function roundingAdjustment(totalCents: number): number {
-  const r = Math.abs(totalCents) % ROUNDING_STEP_CENTS;
+export function roundingAdjustment(totalCents: number, step: number = ROUNDING_STEP_CENTS): number {
+  if (!Number.isSafeInteger(step) || step <= 0) return 0;
+  const r = Math.abs(totalCents) % step;
   if (r === 0) return 0;
-  const adjustment = r * 2 < ROUNDING_STEP_CENTS ? -r : ROUNDING_STEP_CENTS - r;
+  const adjustment = r * 2 < step ? -r : step - r;
   return totalCents < 0 ? negate(adjustment) : adjustment;
+}
+
+/**
+ * Cash rounding of a store (issue 19, store setting `cashRoundingStep` in minor units; 0 = none):
+ * the signed amount that moves the CASH part of a payment to the nearest multiple of the step
+ * (half away from zero, mirrored for a refund). Card and other exact tenders are never rounded,
+ * so the cash part is the amount due minus what exact tenders settle.
+ */
+export function cashRounding(cashPartMinor: number, step: number): number {
+  if (!step || cashPartMinor === 0) return 0;
+  return roundingAdjustment(cashPartMinor, step);
+}
+
+/** Quick-cash notes for a currency with `digits` minor digits, in minor units (the same face values as major units). */
+export function quickCashMinor(digits: number): number[] {
+  return QUICK_CASH_DENOMINATIONS.map((u) => u * 10 ** digits);
+}
+
+/**
+ * A refund given back to the original tenders (issue 19): `refundMinor` (a magnitude) split over
+ * what each original tender still has to give back (magnitudes), in proportion, the shares adding
+ * up exactly (largest remainder), never more than a tender has left.
+ */
+export function splitRefund(refundMinor: number, available: readonly number[]): number[] {
+  const total = available.reduce((s, a) => s + a, 0);
+  if (total <= 0 || refundMinor <= 0) return available.map(() => 0);
+  const amount = Math.min(refundMinor, total);
+  const base = available.map((a) => Math.floor((amount * a) / total));
+  let left = amount - base.reduce((s, x) => s + x, 0);
+  const order = available.map((a, i) => ({ i, rem: (amount * a) % total })).sort((x, y) => y.rem - x.rem || x.i - y.i);
+  for (const { i } of order) {
+    if (left === 0) break;
+    if (base[i] < available[i]) { base[i] += 1; left -= 1; }
+  }
+  return base;
 }
 
 /**

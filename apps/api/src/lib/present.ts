@@ -2,6 +2,7 @@ import { inArray, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
 import { store } from '../db/schema/index.ts';
 import type { StoreLinkTable } from '../resources/filters.ts';
+import type { StoreMoneySettings } from '@pos/domain/store-settings';
 
 /** numeric column (string) -> JSON number, as the reference client adds these with `+`. */
 export function num(v: string | number | null | undefined): number | null {
@@ -10,14 +11,34 @@ export function num(v: string | number | null | undefined): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
+/**
+ * A money column shown as text (where the reference shows strings: barcode prices, …): the
+ * numeric(20,3) text with the third decimal dropped when it is 0 ("2.500" -> "2.50", "1.234" stays).
+ */
+export function moneyText(v: string | null | undefined): string | null {
+  if (v === null || v === undefined) return null;
+  return /^-?\d+\.\d\d0$/.test(v) ? v.slice(0, -1) : v;
+}
+
 export const isoDate = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 /** The date wrapper of the reference's custom DTOs: {datetime: ISO}. */
 export const dateObj = (d: Date | null | undefined) => (d ? { datetime: d.toISOString() } : null);
 
-export interface StoreBrief { '@id': string; '@type': 'Store'; id: number; name: string; location: string | null; isActive: boolean }
+/** A store's money settings as every store representation carries them (docs/api.md "Store money settings"). */
+export type StoreSettingsJson = StoreMoneySettings;
+type SettingsRow = Pick<typeof store.$inferSelect, 'currency' | 'locale' | 'timeZone' | 'cashRoundingStep' | 'pricesIncludeTax' | 'legacyTaxBase'>;
+
+export function storeSettingsJson(s: SettingsRow): StoreSettingsJson {
+  return {
+    currency: s.currency, locale: s.locale, timeZone: s.timeZone, cashRoundingStep: s.cashRoundingStep,
+    pricesIncludeTax: s.pricesIncludeTax, legacyTaxBase: s.legacyTaxBase,
+  };
+}
+
+export interface StoreBrief extends StoreSettingsJson { '@id': string; '@type': 'Store'; id: number; name: string; location: string | null; isActive: boolean }
 
 export function presentStoreBrief(s: typeof store.$inferSelect): StoreBrief {
-  return { '@id': `/api/stores/${s.id}`, '@type': 'Store', id: s.id, name: s.name, location: s.location, isActive: s.isActive };
+  return { '@id': `/api/stores/${s.id}`, '@type': 'Store', id: s.id, name: s.name, location: s.location, isActive: s.isActive, ...storeSettingsJson(s) };
 }
 
 /** Batch-loads the stores of many owners through a link table. */

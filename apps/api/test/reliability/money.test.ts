@@ -30,6 +30,8 @@ let products: Product[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
+  // The carts are priced the reference client's way (cart.ts computeOrderTotals): legacy tax base stores (issue 19).
+  await t.app.db.execute(sql`update store set legacy_tax_base = true`);
   facts = await shopFacts(t.app.db);
   taxes = await t.app.db.select({ id: tax.id, name: tax.name, rate: tax.rate }).from(tax).orderBy(asc(tax.id));
   discounts = await t.app.db.select({ id: discount.id, name: discount.name, rate: discount.rate, rateType: discount.rateType, scope: discount.scope }).from(discount).orderBy(asc(discount.id));

@@ -23,7 +23,7 @@ describe('saleSchema: lenient on types', () => {
 
   it('reads quantities, prices and discounts as numbers or strings, ignoring junk fields', () => {
     const r = parse({ ...base, items: [{ item: 5, quantity: '1.5', price: 2.99, discount: '', stock: 0, checked: true, taxes: [{ id: 1 }], variant: null }] });
-    expect(r.success && r.data.items[0]).toEqual({ productId: 5, variantId: null, quantity: '1.5', price: '2.99', discount: null, taxIncluded: null });
+    expect(r.success && r.data.items[0]).toEqual({ productId: 5, variantId: null, quantity: '1.5', price: '2.99', discount: null, discountTyped: false, taxIncluded: null });
   });
 
   it('maps the status: default Completed, Pending kept, isSuspended means On Hold whatever the status', () => {
@@ -47,7 +47,7 @@ describe('saleSchema: lenient on types', () => {
       discount: { id: 2, rate: 5 }, discountAmount: 1.5, discountRateType: 'fixed', tax: '/api/taxes/3', adjustment: -2.5, uuid: 'abc',
     });
     expect(r.success && r.data).toMatchObject({
-      payments: [{ received: '12.50', typeId: 1 }], discountId: 2, discountAmount: '1.5', discountRateType: 'fixed', taxId: 3, adjustment: '-2.5', clientId: 'abc',
+      payments: [{ received: '12.50', typed: true, typeId: 1 }], discountId: 2, discountAmount: '1.5', discountRateType: 'fixed', taxId: 3, adjustment: '-2.5', clientId: 'abc',
     });
   });
 });

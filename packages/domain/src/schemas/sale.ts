@@ -24,6 +24,8 @@ export const ORDER_STATUS = {
   DISPATCHED: 'Dispatched',
   PENDING: 'Pending',
   RETURNED: 'Returned',
+  /** Some lines (or part of them) were returned; more can be (issue 19). */
+  PARTIALLY_RETURNED: 'Partially Returned',
 } as const;
 export type OrderStatus = (typeof ORDER_STATUS)[keyof typeof ORDER_STATUS];
 
@@ -58,6 +60,13 @@ const looseDecimal = z.unknown().transform((v, ctx): string | null => {
   ctx.addIssue({ code: 'custom', message: NOT_NUMBER });
   return z.NEVER;
 });
+
+/**
+ * Whether an amount came as a JSON string (typed text) rather than a JSON number (a figure the old
+ * client computed with floats). The server refuses typed amounts with more decimals than the
+ * store's currency allows and rounds computed ones (docs/api.md "Currency amounts").
+ */
+const wasTyped = (v: unknown) => typeof v === 'string' && v.trim() !== '';
 
 const requiredDecimal = looseDecimal.transform((v, ctx) => {
   if (v === null) { ctx.addIssue({ code: 'custom', message: BLANK }); return z.NEVER; }
@@ -98,9 +107,14 @@ export const saleLineSchema = z.object({
   variant: maybeRef.optional(),
   quantity: requiredDecimal,
   price: looseDecimal.optional(),
-  discount: looseDecimal.optional(),
+  discount: z.unknown().optional(),
   taxIncluded: optionalBool.optional(),
 }).transform((line, ctx) => {
+  const discount = looseDecimal.safeParse(line.discount);
+  if (!discount.success) {
+    ctx.addIssue({ code: 'custom', path: ['discount'], message: NOT_NUMBER });
+    return z.NEVER;
+  }
   const productId = parseRef(line.item ?? line.product);
   if (productId == null) {
     ctx.addIssue({ code: 'custom', path: ['item'], message: productId === null ? BLANK : SALE_MESSAGES.badReference });
@@ -115,19 +129,27 @@ export const saleLineSchema = z.object({
     variantId: line.variant ?? null,
     quantity: line.quantity,
     price: line.price ?? null,
-    discount: line.discount ?? null,
+    discount: discount.data ?? null,
+    discountTyped: wasTyped(line.discount),
     taxIncluded: line.taxIncluded ?? null,
   };
 });
 export type SaleLineInput = z.output<typeof saleLineSchema>;
 
 export const salePaymentSchema = z.object({
-  received: requiredDecimal,
+  received: z.unknown(),
   /** Read but not trusted: the server allocates total and due. */
   total: looseDecimal.optional(),
   due: looseDecimal.optional(),
   type: requiredRef,
-}).transform((p) => ({ received: p.received, typeId: p.type }));
+}).transform((p, ctx) => {
+  const received = requiredDecimal.safeParse(p.received);
+  if (!received.success) {
+    ctx.addIssue({ code: 'custom', path: ['received'], message: received.error.issues[0]?.message ?? NOT_NUMBER });
+    return z.NEVER;
+  }
+  return { received: received.data, typed: wasTyped(p.received), typeId: p.type };
+});
 export type SalePaymentInput = z.output<typeof salePaymentSchema>;
 
 const CUSTOMER_IRI = /^\/api\/customers\/\d+$/;

@@ -42,6 +42,10 @@ export const order = pgTable('order', {
   subTotal: money('sub_total').notNull().default('0'),
   itemTaxes: money('item_taxes').notNull().default('0'),
   total: money('total').notNull().default('0'),
+  /** How the order was taxed (@pos/domain/tax TaxMode); orders before issue 19 were 'legacy'. */
+  taxMode: varchar('tax_mode', { length: 10 }).notNull().default('legacy'),
+  /** Cash rounding of the order (signed): grand total = total + adjustment + rounding. */
+  rounding: money('rounding').notNull().default('0'),
   returnedFromId: integer('returned_from_id'),
   /** Whether the order's stock is currently taken out of the shelves (completed, not deleted). */
   stockApplied: boolean('stock_applied').notNull().default(false),
@@ -52,7 +56,7 @@ export const order = pgTable('order', {
   ...uuidCol,
 }, (t) => [
   uniqueIndex('order_store_number_uq').on(t.storeId, t.orderId),
-  uniqueIndex('order_returned_from_uq').on(t.returnedFromId),
+  index('order_returned_from_idx').on(t.returnedFromId),
   uniqueIndex('order_client_id_uq').on(t.clientId),
   index('order_created_idx').on(t.createdAt),
   index('order_store_created_idx').on(t.storeId, t.createdAt),
@@ -70,6 +74,12 @@ export const orderProduct = pgTable('order_product', {
   discount: money('discount').notNull().default('0'),
   taxesTotal: money('taxes_total').notNull().default('0'),
   cost: money('cost').notNull().default('0'),
+  /** The line's share of the order discount (new tax modes; 0 in legacy). */
+  orderDiscount: money('order_discount').notNull().default('0'),
+  /** The amount the line's taxes were computed on: net of every discount and of the tax itself. */
+  taxable: money('taxable').notNull().default('0'),
+  /** How much of the line later returns took back (a sale line; 0 on a return's own lines). */
+  returnedQuantity: qty('returned_quantity').notNull().default('0'),
   isSuspended: boolean('is_suspended').notNull().default(false),
   isDeleted: boolean('is_deleted').notNull().default(false),
   isReturned: boolean('is_returned').notNull().default(false),
@@ -81,6 +91,8 @@ export const orderProductTax = pgTable('order_product_tax', {
   orderProductId: integer('order_product_id').notNull().references(() => orderProduct.id, { onDelete: 'cascade' }),
   taxId: integer('tax_id').notNull().references(() => tax.id, { onDelete: 'restrict' }),
   rate: rate('rate').notNull(),
+  /** The tax amount of this rate on this line. */
+  amount: money('amount').notNull().default('0'),
 }, (t) => [primaryKey({ columns: [t.orderProductId, t.taxId] })]);
 
 export const orderPayment = pgTable('order_payment', {

@@ -1,10 +1,18 @@
-import { integer, pgTable, serial, varchar, index } from 'drizzle-orm/pg-core';
+import { boolean, integer, pgTable, serial, varchar, index } from 'drizzle-orm/pg-core';
 import { active, timestamps, uuidCol } from './common.ts';
 
 export const store = pgTable('store', {
   id: serial('id').primaryKey(),
   name: varchar('name', { length: 100 }).notNull(),
   location: varchar('location', { length: 255 }),
+  /** Money settings (issue 19, @pos/domain/store-settings): defaults are what every store did before. */
+  currency: varchar('currency', { length: 3 }).notNull().default('USD'),
+  locale: varchar('locale', { length: 35 }).notNull().default('en-US'),
+  timeZone: varchar('time_zone', { length: 64 }).notNull().default('UTC'),
+  /** Cash rounding step in minor units of the currency; 0 = none. */
+  cashRoundingStep: integer('cash_rounding_step').notNull().default(0),
+  pricesIncludeTax: boolean('prices_include_tax').notNull().default(false),
+  legacyTaxBase: boolean('legacy_tax_base').notNull().default(false),
   ...active,
   ...timestamps,
   ...uuidCol,

@@ -6,7 +6,7 @@ import { loginAttempt, passwordReset, refreshToken, store, terminal, userAccount
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { hasRole, type TokenService } from '../../plugins/auth.ts';
 import type { Mailer } from '../../lib/mailer.ts';
-import { isoDate } from '../../lib/present.ts';
+import { isoDate, storeSettingsJson } from '../../lib/present.ts';
 
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 const FAILURE_WINDOW_MS = 15 * 60 * 1000;
@@ -24,7 +24,7 @@ export async function presentUser(db: Db, userId: number) {
     '@id': `/api/users/${u.id}`, id: u.id, username: u.username, displayName: u.displayName, email: u.email,
     roles: u.roles, isActive: u.isActive, uuid: u.uuid, locale: u.locale,
     stores: stores.map(({ s }) => ({
-      '@id': `/api/stores/${s.id}`, id: s.id, name: s.name, location: s.location, isActive: s.isActive,
+      '@id': `/api/stores/${s.id}`, id: s.id, name: s.name, location: s.location, isActive: s.isActive, ...storeSettingsJson(s),
       terminals: terms.filter((t) => t.storeId === s.id && t.isActive).map((t) => ({
         '@id': `/api/terminals/${t.id}`, id: t.id, code: t.code, description: t.description, isActive: t.isActive, uuid: t.uuid,
         createdAt: { datetime: isoDate(t.createdAt) }, updatedAt: { datetime: isoDate(t.updatedAt) },

@@ -149,7 +149,7 @@ describe('day closing', () => {
     expect(next).toMatchObject({ openingBalance: null, closedAt: null });
     const [row] = await t.app.db.select().from(closing).where(eq(closing.id, day.id));
     expect(row.closedById).toBe(cashierId);
-    expect(row.expenses).toBe('19.75');
+    expect(row.expenses).toBe('19.750');
   });
 
   it('reports an opening older than 24 hours so the till forces closing', async () => {

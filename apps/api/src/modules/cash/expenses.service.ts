@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
+import { parseWhen, whenCondition, type When } from '../../lib/when.ts';
+import { and, asc, desc, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { notFound, validationError } from '@pos/domain/errors';
 import { parseMoney } from '@pos/domain/money';
 import type { PgColumn } from 'drizzle-orm/pg-core';
@@ -20,13 +21,11 @@ export interface ExpenseInput { description: string; amount: string; store: numb
 
 const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
 
-/** "yyyy-MM-ddTHH:mm" (server local time) or ISO; junk ("undefined", "") is absent; garbage is 422. */
-export function parseWhen(v: unknown, propertyPath: string): Date | undefined {
+/** "yyyy-MM-ddTHH:mm" (on the store's clock: lib/when) or ISO; junk ("undefined", "") is absent; garbage is 422. */
+export function parseWhenParam(v: unknown, propertyPath: string, end = false): When | undefined {
   const raw = first(v);
   if (isJunk(propertyPath, raw)) return undefined;
-  const d = new Date(String(raw).trim());
-  if (Number.isNaN(d.getTime())) throw validationError([{ propertyPath, message: 'This value is not a valid datetime.' }]);
-  return d;
+  return parseWhen(raw, propertyPath, end) ?? undefined;
 }
 
 export async function presentExpenses(db: Conn, rows: (typeof expense.$inferSelect)[]) {
@@ -69,10 +68,10 @@ export async function listExpenses(db: Db, query: Record<string, unknown>, actor
   } else {
     conds.push(actor.storeIds.length ? inArray(expense.storeId, actor.storeIds) : sql`false`);
   }
-  const from = parseWhen(q.dateTimeFrom, 'dateTimeFrom');
-  const to = parseWhen(q.dateTimeTo, 'dateTimeTo');
-  if (from) conds.push(gte(expense.createdAt, from));
-  if (to) conds.push(lte(expense.createdAt, to));
+  const from = parseWhenParam(q.dateTimeFrom, 'dateTimeFrom');
+  const to = parseWhenParam(q.dateTimeTo, 'dateTimeTo', true);
+  if (from) conds.push(whenCondition(expense.createdAt, expense.storeId, '>=', from));
+  if (to) conds.push(whenCondition(expense.createdAt, expense.storeId, '<=', to));
   const where = and(...conds);
   const key = String(first(q.orderBy) ?? '');
   const col = SORTS[key] ?? expense.createdAt;

@@ -1,3 +1,4 @@
+import { moneyText } from '../../lib/present.ts';
 import { and, asc, eq, gt, inArray, lte } from 'drizzle-orm';
 import { BLANK, NOT_NUMBER, NOT_POSITIVE_OR_ZERO, TOO_LONG } from '@pos/domain/wire-fields';
 import { validationError, type Violation } from '@pos/domain/errors';
@@ -152,7 +153,7 @@ export async function* exportProducts(db: Db, ctx: ResourceCtx): AsyncGenerator<
       const names = (idx: NameIndex, list: number[] | undefined) => (list ?? []).filter((id) => idx.byId.has(id)).map((id) => idx.token(id)).join(LIST_SEPARATOR);
       const total = mine.reduce((sum, s) => sum + parseQuantity(s.quantity), 0);
       chunk += formatRow([
-        p.id, p.name, p.barcode, flag(p.isAvailable), p.cost, p.basePrice, mine.length ? quantityToString(total) : '', p.purchaseUnit, p.saleUnit,
+        p.id, p.name, p.barcode, flag(p.isAvailable), moneyText(p.cost), moneyText(p.basePrice), mine.length ? quantityToString(total) : '', p.purchaseUnit, p.saleUnit,
         p.sku, p.departmentId != null && lk.department.byId.has(p.departmentId) ? lk.department.token(p.departmentId) : '',
         names(lk.category, cats.get(p.id)), names(lk.brand, brs.get(p.id)), names(lk.supplier, sups.get(p.id)), names(lk.tax, txs.get(p.id)),
         flag(p.manageInventory), flag(p.isActive),

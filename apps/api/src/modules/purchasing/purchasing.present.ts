@@ -5,7 +5,7 @@ import {
   paymentType, product, productVariant, purchase, purchaseItem, purchaseItemVariant, purchaseOrder,
   purchaseOrderItem, purchaseOrderItemVariant, store, supplier, userAccount,
 } from '../../db/schema/index.ts';
-import { isoDate, num, presentStoreBrief } from '../../lib/present.ts';
+import { isoDate, moneyText, num, presentStoreBrief } from '../../lib/present.ts';
 
 /**
  * Wire shapes of purchasing (reference client section 3): purchase and PO items embed the product
@@ -87,10 +87,10 @@ export async function presentPurchaseOrders(db: Conn, rows: (typeof purchaseOrde
     store: stores.get(po.storeId) ?? null,
     items: items.filter((i) => i.purchaseOrderId === po.id).map((i) => ({
       '@id': `/api/purchase_order_items/${i.id}`, '@type': 'PurchaseOrderItem', id: i.id,
-      item: products.get(i.itemId) ?? null, quantity: qtyText(i.quantity), price: i.price, unit: i.unit, comments: i.comments,
+      item: products.get(i.itemId) ?? null, quantity: qtyText(i.quantity), price: moneyText(i.price), unit: i.unit, comments: i.comments,
       variants: variants.filter((v) => v.purchaseOrderItemId === i.id).map((v) => ({
         '@id': `/api/purchase_order_item_variants/${v.id}`, '@type': 'PurchaseOrderItemVariant', id: v.id,
-        variant: variantMap.get(v.variantId) ?? null, quantity: qtyText(v.quantity), purchasePrice: v.purchasePrice,
+        variant: variantMap.get(v.variantId) ?? null, quantity: qtyText(v.quantity), purchasePrice: moneyText(v.purchasePrice),
         purchaseUnit: v.purchaseUnit, comments: v.comments,
       })),
     })),
@@ -106,11 +106,11 @@ async function presentItems(db: Conn, items: (typeof purchaseItem.$inferSelect)[
   return items.map((i) => ({
     '@id': `/api/purchase_items/${i.id}`, '@type': 'PurchaseItem', id: i.id,
     item: products.get(i.itemId) ?? null, quantity: qtyText(i.quantity), quantityRequested: qtyText(i.quantityRequested),
-    purchasePrice: i.purchasePrice, purchaseUnit: i.purchaseUnit, barcode: i.barcode, comments: i.comments,
+    purchasePrice: moneyText(i.purchasePrice), purchaseUnit: i.purchaseUnit, barcode: i.barcode, comments: i.comments,
     variants: variants.filter((v) => v.purchaseItemId === i.id).map((v) => ({
       '@id': `/api/purchase_item_variants/${v.id}`, '@type': 'PurchaseItemVariant', id: v.id,
       variant: variantMap.get(v.variantId) ?? null, quantity: qtyText(v.quantity), quantityRequested: qtyText(v.quantityRequested),
-      purchasePrice: v.purchasePrice, purchaseUnit: v.purchaseUnit, comments: v.comments,
+      purchasePrice: moneyText(v.purchasePrice), purchaseUnit: v.purchaseUnit, comments: v.comments,
     })),
     createdAt: isoDate(i.createdAt),
   }));

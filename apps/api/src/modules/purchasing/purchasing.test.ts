@@ -121,10 +121,10 @@ describe('purchases: stock through the ledger, exactly once', () => {
     await assertLedgerMatchesStock(managed.id, main);
 
     const [p] = await t.app.db.select().from(product).where(eq(product.id, managed.id));
-    expect(p.cost).toBe('2.50');
+    expect(p.cost).toBe('2.500');
     expect(p.basePrice).toBe(priceBefore.base); // never a sale price
     const [v] = await t.app.db.select().from(productVariant).where(eq(productVariant.id, variants[0].id));
-    expect(v.purchasePrice).toBe('10.00');
+    expect(v.purchasePrice).toBe('10.000');
     expect(v.price).toBe(priceBefore.vPrice);
 
     // reading it back does not apply anything again

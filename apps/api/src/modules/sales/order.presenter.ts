@@ -1,12 +1,13 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import { notFound } from '@pos/domain/errors';
-import { parseMoney, toDecimal } from '@pos/domain/money';
+import { minorToDecimal, parseMinor, parseQuantity, quantityToDecimal } from '@pos/domain/money';
+import { currencyDigits } from '@pos/domain/currency';
 import type { Db, Tx } from '../../db/client.ts';
 import {
   customer, discount, order, orderDiscount, orderPayment, orderProduct, orderProductTax, orderTax, paymentType,
   product, productTax, productVariant, store, tax, terminal, userAccount,
 } from '../../db/schema/index.ts';
-import { isoDate, num } from '../../lib/present.ts';
+import { isoDate, num, storeSettingsJson, type StoreSettingsJson } from '../../lib/present.ts';
 import { loadCustomerFigures, presentCustomerFields } from '../customers/customer.figures.ts';
 
 type OrderRow = typeof order.$inferSelect;
@@ -89,7 +90,7 @@ type PresentedProduct = Pick<typeof product.$inferSelect, 'id' | 'name' | 'sku' 
 /** Everything an order's DTO is built from, by id (what presentOrders batch-loads). */
 export interface OrderParts {
   itemsBy: Map<number, (typeof orderProduct.$inferSelect)[]>;
-  lineTaxesBy: Map<number, { lt: Pick<typeof orderProductTax.$inferSelect, 'rate'>; t: Pick<typeof tax.$inferSelect, 'id' | 'name' | 'rate'> }[]>;
+  lineTaxesBy: Map<number, { lt: Pick<typeof orderProductTax.$inferSelect, 'rate' | 'amount'>; t: Pick<typeof tax.$inferSelect, 'id' | 'name' | 'rate'> }[]>;
   productTaxesBy: Map<number, { t: Pick<typeof tax.$inferSelect, 'id' | 'name' | 'rate'> }[]>;
   paymentsBy: Map<number, { p: typeof orderPayment.$inferSelect; t: Pick<typeof paymentType.$inferSelect, 'id' | 'name' | 'type' | 'canHaveChangeDue'> | null }[]>;
   discountBy: Map<number, { od: typeof orderDiscount.$inferSelect; t: typeof discount.$inferSelect | null }>;
@@ -97,7 +98,7 @@ export interface OrderParts {
   products: Map<number, PresentedProduct>;
   variants: Map<number, Pick<typeof productVariant.$inferSelect, 'id' | 'name' | 'attributeName' | 'attributeValue' | 'barcode' | 'sku' | 'price'>>;
   users: Map<number, Pick<typeof userAccount.$inferSelect, 'id' | 'username' | 'displayName'>>;
-  stores: Map<number, Pick<typeof store.$inferSelect, 'id' | 'name' | 'location'>>;
+  stores: Map<number, Pick<typeof store.$inferSelect, 'id' | 'name' | 'location'> & StoreSettingsJson>;
   terminals: Map<number, Pick<typeof terminal.$inferSelect, 'id' | 'code' | 'description'>>;
   customers: Map<number, typeof customer.$inferSelect>;
   returnedFrom: Map<number, OrderRow>;
@@ -124,6 +125,8 @@ export function orderDto(o: OrderRow, x: OrderParts) {
   const c = o.customerId != null ? customers.get(o.customerId) : undefined;
   const rf = o.returnedFromId != null ? returnedFrom.get(o.returnedFromId) : undefined;
   const discountAmount = od ? num(od.od.amount) ?? 0 : 0;
+  const digits = s ? currencyDigits(s.currency) : 2;
+  const isReturn = o.returnedFromId != null;
   const taxAmount = ot ? num(ot.ot.amount) ?? 0 : 0;
   return {
     '@id': `/api/orders/${o.id}`,
@@ -156,6 +159,11 @@ export function orderDto(o: OrderRow, x: OrderParts) {
         cost: num(i.cost),
         taxes: (x.lineTaxesBy.get(i.id) ?? []).map((lt) => ({ ...taxBrief(lt.t), rate: num(lt.lt.rate) })),
         taxesTotal: num(i.taxesTotal),
+        /** Net of every discount and of tax: what the line's taxes were computed on. */
+        taxable: num(i.taxable),
+        orderDiscount: num(i.orderDiscount),
+        returnedQuantity: num(i.returnedQuantity),
+        refundableQuantity: isReturn ? 0 : quantityToDecimal(Math.max(parseQuantity(i.quantity) - parseQuantity(i.returnedQuantity), 0)),
         // Taxes listed on a line are the ones applied to it.
         taxIncluded: true,
         isSuspended: i.isSuspended,
@@ -176,6 +184,8 @@ export function orderDto(o: OrderRow, x: OrderParts) {
     itemTaxes: num(o.itemTaxes),
     payments: (x.paymentsBy.get(o.id) ?? []).map(({ p, t: pt }) => ({
       id: p.id, total: num(p.total), received: num(p.received), due: num(p.due),
+      // A cash-like tender: what the customer handed over and the change given back (issue 19).
+      ...(pt?.canHaveChangeDue ? { tendered: num(p.received), change: num(p.due) } : {}),
       type: pt ? { '@id': `/api/payments/${pt.id}`, '@type': 'Payment', id: pt.id, name: pt.name, type: pt.type, canHaveChangeDue: pt.canHaveChangeDue } : null,
     })),
     createdAt: isoDate(o.createdAt),
@@ -184,14 +194,43 @@ export function orderDto(o: OrderRow, x: OrderParts) {
     returnedFrom: rf ? { '@id': `/api/orders/${rf.id}`, id: rf.id, orderId: rf.orderId, createdAt: isoDate(rf.createdAt) } : null,
     notes: o.description,
     description: o.description,
-    store: s ? { '@id': `/api/stores/${s.id}`, '@type': 'Store', id: s.id, name: s.name, location: s.location } : null,
+    store: s ? { '@id': `/api/stores/${s.id}`, '@type': 'Store', id: s.id, name: s.name, location: s.location, ...storeSettingsJson(s) } : null,
     terminal: t ? { '@id': `/api/terminals/${t.id}`, '@type': 'Terminal', id: t.id, code: t.code, description: t.description } : null,
     adjustment: num(o.adjustment),
     subTotal: num(o.subTotal),
     total: num(o.total),
-    grandTotal: toDecimal(parseMoney(o.total) + parseMoney(o.adjustment)),
+    rounding: num(o.rounding),
+    grandTotal: minorToDecimal(parseMinor(o.total, digits) + parseMinor(o.adjustment, digits) + parseMinor(o.rounding, digits), digits),
+    taxMode: o.taxMode,
+    taxBreakdown: taxBreakdownOf(x.itemsBy.get(o.id) ?? [], x.lineTaxesBy, ot ? { rate: ot.ot.rate, amount: ot.ot.amount, name: ot.t?.name ?? null } : null, digits),
     uuid: o.uuid,
   };
+}
+
+/**
+ * The order's tax per rate, from the stored lines: for each tax, `net` = the sum of the taxable
+ * amounts of the lines it applies to, `tax` = its amounts, `gross` = net + tax; the order tax
+ * (rate on every line's taxable amount) is its own row. Untaxed lines appear in no row.
+ */
+function taxBreakdownOf(items: (typeof orderProduct.$inferSelect)[], lineTaxesBy: OrderParts['lineTaxesBy'],
+  orderTaxRow: { rate: string; amount: string; name: string | null } | null, digits: number) {
+  const rows = new Map<number | 'order', { rate: number | null; name: string | null; net: number; tax: number }>();
+  for (const i of items) {
+    const taxable = parseMinor(i.taxable, digits);
+    for (const { lt, t } of lineTaxesBy.get(i.id) ?? []) {
+      const row = rows.get(t.id) ?? { rate: num(lt.rate), name: t.name, net: 0, tax: 0 };
+      row.net += taxable;
+      row.tax += parseMinor(lt.amount, digits);
+      rows.set(t.id, row);
+    }
+  }
+  if (orderTaxRow) {
+    const net = items.reduce((a, i) => a + parseMinor(i.taxable, digits), 0);
+    rows.set('order', { rate: num(orderTaxRow.rate), name: orderTaxRow.name, net, tax: parseMinor(orderTaxRow.amount, digits) });
+  }
+  return [...rows.values()].map((r) => ({
+    rate: r.rate, name: r.name, net: minorToDecimal(r.net, digits), tax: minorToDecimal(r.tax, digits), gross: minorToDecimal(r.net + r.tax, digits),
+  }));
 }
 
 export type OrderDto = Awaited<ReturnType<typeof presentOrders>>[number];

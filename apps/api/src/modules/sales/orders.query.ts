@@ -5,6 +5,7 @@ import { parseMoney, toDecimal } from '@pos/domain/money';
 import type { Db } from '../../db/client.ts';
 import { customer, order, orderDiscount, orderPayment, orderProduct, orderProductTax, orderTax, paymentType } from '../../db/schema/index.ts';
 import type { AuthInfo } from '../../plugins/auth.ts';
+import { parseWhen, whenCondition, type When } from '../../lib/when.ts';
 import { isJunk, type FilterFn, type ResourceDef } from '../../resources/engine.ts';
 import { bool, exact, storeColumnScope } from '../../resources/filters.ts';
 import { isoDate, num } from '../../lib/present.ts';
@@ -20,28 +21,11 @@ export const own = (o: Record<string, FilterFn>): Record<string, FilterFn> => Ob
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
 
-/**
- * Reads a date-time filter: 'yyyy-MM-dd', 'yyyy-MM-ddTHH:mm' (the till's form, local time of the
- * server), or a full ISO string with zone. An end bound given to the minute (or day) includes
- * that whole minute (or day). null when absent; 422 when unreadable.
- */
-export function parseWhen(raw: unknown, name: string, end: boolean): Date | null {
+/** Reads a date-time filter (lib/when: wall-clock values are on the store's clock). */
+function parseWhenParam(raw: unknown, name: string, end: boolean): When | null {
   const s0 = first(raw);
   if (isJunk(name, s0)) return null;
-  const s = String(s0).trim().replace(' ', 'T');
-  let d: Date;
-  let m: RegExpExecArray | null;
-  if ((m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s))) {
-    d = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-    if (end) d = new Date(d.getTime() + 86_400_000 - 1);
-  } else if ((m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(s))) {
-    d = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]));
-    if (end) d = new Date(d.getTime() + 59_999);
-  } else {
-    d = new Date(s);
-  }
-  if (Number.isNaN(d.getTime())) throw validationError([{ propertyPath: name, message: 'This value is not a valid datetime.' }]);
-  return d;
+  return parseWhen(s0, name, end);
 }
 
 const intParam = (v: unknown): number | undefined => {
@@ -84,10 +68,10 @@ export async function listOrders(db: Db, query: Record<string, unknown>, actor: 
   } else {
     conds.push(actor.storeIds.length ? inArray(order.storeId, actor.storeIds) : sql`false`);
   }
-  const from = parseWhen(q.dateTimeFrom, 'dateTimeFrom', false);
-  const to = parseWhen(q.dateTimeTo, 'dateTimeTo', true);
-  if (from) conds.push(sql`${order.createdAt} >= ${from.toISOString()}`);
-  if (to) conds.push(sql`${order.createdAt} <= ${to.toISOString()}`);
+  const from = parseWhenParam(q.dateTimeFrom, 'dateTimeFrom', false);
+  const to = parseWhenParam(q.dateTimeTo, 'dateTimeTo', true);
+  if (from) conds.push(whenCondition(order.createdAt, order.storeId, '>=', from));
+  if (to) conds.push(whenCondition(order.createdAt, order.storeId, '<=', to));
   const text = first(q.q);
   if (!isJunk('q', text) && String(text).trim()) {
     const like = `%${escapeLike(String(text).trim())}%`;

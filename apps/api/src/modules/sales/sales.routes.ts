@@ -34,7 +34,7 @@ export default async function salesRoutes(app: FastifyInstance) {
   registerResource(app, orderProductsResource);
 
   // The caller's user row is read by the sale's own first statement (callerInQuery): one round trip less.
-  app.post('/api/admin/order/create', { config: { ...user, callerInQuery: true }, schema: { tags, summary: 'Record a sale (priced by the server; Idempotency-Key safe): {order}' } }, async (request, reply) => {
+  app.post('/api/admin/order/create', { config: { ...user, callerInQuery: true }, schema: { tags, summary: 'Record a sale or a (partial) return (priced by the server in the store currency and tax mode; Idempotency-Key safe): {order}' } }, async (request, reply) => {
     const userId = tokenUser(request);
     let parsed;
     try {
@@ -80,7 +80,7 @@ export default async function salesRoutes(app: FastifyInstance) {
     return { order: removed ? before : await presentOrderById(db, id), removed };
   });
 
-  app.post('/api/admin/order/refund/:id', { config: user, schema: { tags, summary: 'Refund a whole order: creates the return, gives the stock back: {order: the return}' } }, async (request, reply) => {
+  app.post('/api/admin/order/refund/:id', { config: user, schema: { tags, summary: 'Refund what is left of an order: creates the return (money back to the original tenders), gives the stock back: {order: the return}' } }, async (request, reply) => {
     const auth = caller(request);
     const id = parseId((request.params as any).id);
     const result = await refundSale(db, id, auth);

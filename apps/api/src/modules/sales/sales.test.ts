@@ -37,6 +37,9 @@ beforeAll(async () => {
   const db = t.app.db;
   const stores = await db.select().from(store).orderBy(asc(store.id));
   [main, mall] = [stores[0].id, stores[1].id];
+  // These tests pin the reference client's figures: the stores run the legacy tax base (issue 19;
+  // the new bases are covered by money.test.ts).
+  await db.update(store).set({ legacyTaxBase: true });
   const terms = await db.select().from(terminal).orderBy(asc(terminal.id));
   t1 = terms.find((x) => x.code === 'T1')!.id;
   m1 = terms.find((x) => x.code === 'M1')!.id;
@@ -139,7 +142,7 @@ describe('create: the server prices the sale', () => {
     expect(o.items[0]).toMatchObject({ quantity: 3, price: 10, discount: 0, taxesTotal: 0, taxes: [], variant: null });
     expect(o.items[0].product).toMatchObject({ id: A.id, basePrice: 10, cost: 6, manageInventory: true, taxes: [], prices: [] });
     // Cash 50 for 30: the row settles 30 and hands back 20.
-    expect(o.payments).toEqual([{ id: expect.any(Number), total: 30, received: 50, due: 20, type: { '@id': expect.any(String), '@type': 'Payment', id: pay.cash.id, name: 'Cash', type: 'cash', canHaveChangeDue: true } }]);
+    expect(o.payments).toEqual([{ id: expect.any(Number), total: 30, received: 50, due: 20, tendered: 50, change: 20, type: { '@id': expect.any(String), '@type': 'Payment', id: pay.cash.id, name: 'Cash', type: 'cash', canHaveChangeDue: true } }]);
     expect(new Date(o.createdAt).toISOString()).toBe(o.createdAt);
     expect(await storeQty(A.id)).toBe(before - 3);
     const moves = await t.app.db.select().from(stockMovement).where(eq(stockMovement.orderId, o.id));
@@ -477,7 +480,22 @@ describe('refunds', () => {
     expect(r).toMatchObject({ total: -6.14, returnedFrom: { id: sale.id }, discount: expect.objectContaining({ amount: -2.86 }) });
     expect(r.items[0]).toMatchObject({ quantity: -1, price: 10, discount: -1 });
     expect(await storeQty(A.id)).toBe(before - 2);
-    const overpaid = await create(body([{ p: C, qty: -1 }], { refundingFrom: sale.id, ...cashPaid(-4.5) }));
+    expect((await inject('GET', `/api/admin/order/${sale.id}`)).json().order.status).toBe('Partially Returned');
+    // Issue 19: more returns until nothing is left; each gives back its exact share, all of them the whole sale.
+    const c = await create(body([{ p: C, qty: -1 }], { refundingFrom: sale.id, ...cashPaid(-3.07) }));
+    expect(c.statusCode, c.body).toBe(201);
+    expect(c.json().order.total).toBe(-3.07); // -4.50 + its share of the discount (10 x 13.5 / 31.5 - 2.86)
+    const rest = await inject('POST', `/api/admin/order/refund/${sale.id}`);
+    expect(rest.statusCode, rest.body).toBe(201);
+    expect(rest.json().order.total).toBe(-12.29);
+    expect(-6.14 - 3.07 - 12.29).toBeCloseTo(-sale.total, 10);
+    const original = (await inject('GET', `/api/admin/order/${sale.id}`)).json().order;
+    expect(original.status).toBe('Returned');
+    expect(original.items.map((i: any) => [i.returnedQuantity, i.refundableQuantity])).toEqual([[3, 0], [1, 0]]);
+    // The same return sent again answers the one stored; any other return of it is refused.
+    const again = await create(body([{ p: C, qty: -1 }], { refundingFrom: sale.id, ...cashPaid(-3.07) }));
+    expect([again.statusCode, again.json().order.id]).toEqual([200, c.json().order.id]);
+    const overpaid = await create(body([{ p: A, qty: -1 }, { p: C, qty: -1 }], { refundingFrom: sale.id, ...cashPaid(-4.5) }));
     expect(overpaid.json().violations[0].message).toBe(`Order #${sale.orderId} has already been returned`);
   });
 

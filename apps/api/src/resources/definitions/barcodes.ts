@@ -1,3 +1,4 @@
+import { moneyText } from '../../lib/present.ts';
 import { eq, inArray, sql, exists } from 'drizzle-orm';
 import { z } from 'zod';
 import { flag, optionalRef, ref, decimal } from '@pos/domain/wire-fields';
@@ -74,7 +75,7 @@ export const barcodesResource: ResourceDef<typeof barcode.$inferSelect> = {
         id: b.id, barcode: b.barcode,
         item: item ? { '@id': `/api/products/${item.id}`, '@type': 'Product', ...item } : null,
         variant: v ? presentVariant(v) : null,
-        measurement: b.measurement, unit: b.unit, price: b.price,
+        measurement: b.measurement, unit: b.unit, price: moneyText(b.price),
         usages: b.usages, used: b.used, isActive: b.isActive, ...stamps(b),
       };
     });

@@ -4,9 +4,10 @@ import { text, optionalText, flag } from '@pos/domain/wire-fields';
 import { store, terminal, userStore, storeCounter } from '../../db/schema/index.ts';
 import type { ResourceDef } from '../engine.ts';
 import { bool, exact, partial } from '../filters.ts';
-import { isoDate } from '../../lib/present.ts';
+import { isoDate, storeSettingsJson } from '../../lib/present.ts';
+import { storeSettingsFields } from '@pos/domain/store-settings';
 
-const body = z.object({ name: text(100), location: optionalText(), isActive: flag().optional() });
+const body = z.object({ name: text(100), location: optionalText(), isActive: flag().optional(), ...storeSettingsFields });
 
 export const storesResource: ResourceDef<typeof store.$inferSelect> = {
   path: 'stores',
@@ -20,7 +21,7 @@ export const storesResource: ResourceDef<typeof store.$inferSelect> = {
     const ids = rows.map((r) => r.id);
     const terms = ids.length ? await ctx.db.select().from(terminal).where(inArray(terminal.storeId, ids)).orderBy(asc(terminal.id)) : [];
     return rows.map((s) => ({
-      id: s.id, name: s.name, location: s.location, isActive: s.isActive,
+      id: s.id, name: s.name, location: s.location, isActive: s.isActive, ...storeSettingsJson(s),
       terminals: terms.filter((t) => t.storeId === s.id).map((t) => ({ '@id': `/api/terminals/${t.id}`, '@type': 'Terminal', id: t.id, code: t.code, description: t.description, isActive: t.isActive })),
       createdAt: isoDate(s.createdAt), updatedAt: isoDate(s.updatedAt), uuid: s.uuid,
     }));
@@ -28,7 +29,7 @@ export const storesResource: ResourceDef<typeof store.$inferSelect> = {
   create: {
     schema: body,
     async run(tx, input, ctx) {
-      const [row] = await tx.insert(store).values({ name: input.name, location: input.location ?? null, isActive: input.isActive ?? true }).returning({ id: store.id });
+      const [row] = await tx.insert(store).values({ ...input, location: input.location ?? null, isActive: input.isActive ?? true }).returning({ id: store.id });
       await tx.insert(storeCounter).values({ storeId: row.id });
       // The creator manages the store they made; otherwise it would vanish from their own lists.
       await tx.insert(userStore).values({ userId: ctx.auth.userId, storeId: row.id }).onConflictDoNothing();

@@ -1,0 +1,122 @@
+import crypto from 'node:crypto';
+import { PrecisionError } from '@pos/domain/money';
+import { sql } from 'drizzle-orm';
+import { validationError, type Violation } from '@pos/domain/errors';
+import { divRoundHalfAway, toSafeNumber } from '@pos/domain/money';
+import { order } from '../../db/schema/index.ts';
+import { pgArray } from '../../db/raw.ts';
+
+export type OrderRow = typeof order.$inferSelect;
+export type Cents = number;
+
+// ---------------------------------------------------------------------------------------------
+// Small infrastructure: errors from either driver, retries, idempotency hash
+// ---------------------------------------------------------------------------------------------
+
+/** The SQLSTATE of a database error, looking through Drizzle's wrapper. */
+export function pgCode(e: unknown): string | undefined {
+  let cur: any = e;
+  for (let i = 0; i < 4 && cur; i++) {
+    if (typeof cur.code === 'string' && /^[0-9A-Z]{5}$/.test(cur.code)) return cur.code;
+    cur = cur.cause;
+  }
+  return undefined;
+}
+
+export function isUniqueViolation(e: unknown, constraint: string): boolean {
+  if (pgCode(e) !== '23505') return false;
+  let cur: any = e;
+  for (let i = 0; i < 4 && cur; i++) {
+    if (cur.constraint === constraint || String(cur.message ?? '').includes(constraint) || String(cur.detail ?? '').includes(constraint)) return true;
+    cur = cur.cause;
+  }
+  return false;
+}
+
+/** Re-runs a transaction that lost a deadlock or a serialization race (PostgreSQL picks a victim). */
+export async function withRetry<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await fn();
+    } catch (e) {
+      const code = pgCode(e);
+      if ((code === '40P01' || code === '40001') && i < attempts) {
+        await new Promise((r) => setTimeout(r, 5 * i + Math.random() * 20));
+        continue;
+      }
+      throw e;
+    }
+  }
+}
+
+/**
+ * The body with its keys sorted, as JSON, in one pass (the hash of orders already stored must not
+ * change: equal to the former JSON.stringify of a sorted copy, see sales.test.ts) (no intermediate objects): keys sorted,
+ * undefined members left out, undefined array items as null. Bodies are parsed JSON, so only
+ * plain objects, arrays, strings, numbers, booleans and null occur.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i) out += ',';
+      const v = value[i];
+      out += v === undefined || typeof v === 'function' || typeof v === 'symbol' ? 'null' : canonicalJson(v);
+    }
+    return out + ']';
+  }
+  const o = value as Record<string, unknown>;
+  const keys = Object.keys(o).sort();
+  let out = '{';
+  let first = true;
+  for (const k of keys) {
+    const v = o[k];
+    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+    if (!first) out += ',';
+    first = false;
+    out += JSON.stringify(k) + ':' + canonicalJson(v);
+  }
+  return out + '}';
+}
+
+/** sha256 of the body with its keys sorted: the same submission always hashes the same. */
+export function requestHash(body: unknown): string {
+  return crypto.createHash('sha256').update(canonicalJson(body ?? null)).digest('hex');
+}
+
+/**
+ * Linked to this store, or to no store at all (shared). Written out here because Drizzle's exists()
+ * around raw SQL renders without parentheses.
+ */
+export function linkedToStore(link: { ownerId: any; storeId: any } & object, ownerCol: any, storeId: number) {
+  return sql`(exists (select 1 from ${link} where ${link.ownerId} = ${ownerCol} and ${link.storeId} = ${storeId})
+    or not exists (select 1 from ${link} where ${link.ownerId} = ${ownerCol}))`;
+}
+
+export const fail = (v: Violation[]) => { if (v.length) throw validationError(v); };
+export const notFoundRef = (label: string, id: number) => `'${label}' with ID '${id}' not found`;
+
+export function safe<T>(f: () => T, v: Violation[], propertyPath: string, message = 'This value should be a valid number.'): T | undefined {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof RangeError) { v.push({ propertyPath, message: e instanceof PrecisionError ? e.message : message }); return undefined; }
+    throw e;
+  }
+}
+
+/** Both drivers parse json; a string is parsed here just in case. */
+export const parseJson = <T>(v: T | string): T => (typeof v === 'string' ? JSON.parse(v) : v);
+
+export const pgIntArray = (ids: number[]) => {
+  if (!ids.every((n) => Number.isInteger(n))) throw new Error('pgIntArray: not an integer');
+  return pgArray(ids);
+};
+
+/** A fraction of an amount, rounded once half away from zero (pro-rata discounts of a partial return). */
+export function proRata(amount: Cents, part: number, whole: number): Cents {
+  if (whole === 0) return 0;
+  return toSafeNumber(divRoundHalfAway(BigInt(amount) * BigInt(Math.abs(part)), BigInt(Math.abs(whole))));
+}
+
