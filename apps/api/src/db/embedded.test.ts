@@ -52,7 +52,8 @@ function startServer(dataDir: string, port: number) {
     const deadline = Date.now() + 120_000;
     while (Date.now() < deadline) {
       if (child.exitCode !== null) return { ok: false as const, code: child.exitCode, out };
-      try { if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return { ok: true as const, code: null, out }; } catch { /* not yet */ }
+      // (a time limit: a port held by something else may accept and never answer)
+      try { if ((await fetch(`http://127.0.0.1:${port}/api/health`, { signal: AbortSignal.timeout(2000) })).ok) return { ok: true as const, code: null, out }; } catch { /* not yet */ }
       await new Promise((r) => setTimeout(r, 100));
     }
     return { ok: false as const, code: null, out };
