@@ -19,16 +19,20 @@ export interface TenderRow {
 export type QuickCashMode = 'add' | 'subtract';
 
 export interface WirePayment {
+  /** What the customer handed over for this row (cash: the notes given). */
   received: number;
   total: number;
   due: number;
+  /** Cash payments (a type that can give change): the cash handed over and the change given back. */
+  tendered?: number;
+  change?: number;
   type: { id: number; '@id'?: string; name: string; type: string };
 }
 
-/** Parses the received field; null when it is not a valid amount. */
-export function parseReceived(text: string): number | null {
+/** Parses the received field; null when it is not a valid amount. `parse` reads the store's currency (lib/money). */
+export function parseReceived(text: string, parse: (text: string) => number | null = tryParseMoney): number | null {
   if (text.trim() === '') return 0;
-  return tryParseMoney(text);
+  return parse(text);
 }
 
 export const receivedSum = (rows: readonly TenderRow[]): number => sumCents(rows.map((r) => r.receivedCents));
@@ -78,6 +82,7 @@ export function wirePayments(grandTotalCents: number, all: readonly TenderRow[])
     received: toDecimal(r.receivedCents),
     total: toDecimal(r.totalCents),
     due: toDecimal(r.dueCents),
+    ...(r.type.canHaveChangeDue ? { tendered: toDecimal(r.receivedCents), change: toDecimal(r.dueCents) } : {}),
     type: { id: r.type.id, '@id': r.type['@id'], name: r.type.name, type: r.type.type },
   }));
 }

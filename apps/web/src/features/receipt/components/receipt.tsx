@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { formatCurrency, formatDateTime } from '@pos/domain/format';
+import { formatDateTime } from '@pos/domain/format';
+import { useMoney } from '@/lib/money';
 import { quantityToString } from '@pos/domain/money';
 import type { Order, Setting } from '@/features/catalogue-cache/types';
 import { receiptFigures } from '@/features/receipt/receipt-figures';
@@ -14,11 +15,12 @@ export function receiptSettings(settings: Setting[]): { shopName: string; footer
 }
 
 /** The 3.5-inch sale receipt. Rendered in the preview and copied into the print frame. */
-export function Receipt({ order, settings, locale = 'en', ref }: { order: Order; settings: Setting[]; locale?: string; ref?: React.Ref<HTMLDivElement> }) {
+export function Receipt({ order, settings, ref }: { order: Order; settings: Setting[]; locale?: string; ref?: React.Ref<HTMLDivElement> }) {
+  const currency = useMoney();
   const { t } = useTranslation('sale');
   const f = receiptFigures(order);
   const s = receiptSettings(settings);
-  const money = (c: number) => formatCurrency(c, locale);
+  const money = (c: number) => currency.format(c);
   const customer = typeof order.customer === 'string' ? order.customer : order.customer?.name ?? order.customerName ?? null;
   return (
     <div className="receipt" ref={ref} data-testid="receipt">
