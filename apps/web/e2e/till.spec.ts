@@ -51,7 +51,7 @@ async function scan(page: Page, code: string) {
 }
 
 const rows = (page: Page) => page.getByTestId('cart-row');
-const receipt = (page: Page) => page.getByRole('dialog', { name: 'Duplicate Sale Receipt Print' });
+const receipt = (page: Page) => page.getByRole('dialog', { name: /^Receipt/ });
 
 async function orderNumberOf(page: Page): Promise<string> {
   const text = await receipt(page).getByText(/^Order# \d+$/).innerText();

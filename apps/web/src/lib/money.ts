@@ -106,11 +106,14 @@ export function getMoney(): Money {
   return cachedMoney(moneySettingsOf(currentStore()), getDisplayLocale());
 }
 
-/** The current store's money in the UI language; re-renders when the store or the language changes. */
-export function useMoney(): Money {
+/**
+ * The current store's money in the UI language; re-renders when the store or the language changes.
+ * `own`: a record's own store (an order's `store`): its settings win when it carries a currency.
+ */
+export function useMoney(own?: Partial<Store> | null): Money {
   const { i18n } = useTranslation();
   const store = useSyncExternalStore(subscribeSession, currentStore, currentStore);
-  return cachedMoney(moneySettingsOf(store), i18n.language || 'en');
+  return cachedMoney(moneySettingsOf(own?.currency ? own : store), i18n.language || 'en');
 }
 
 /** A wire amount in hundredths: numbers and decimal strings in major units (exact, no float); anything else 0. */
