@@ -7,8 +7,8 @@
  * after each add or remove the field resets to what is still to be paid.
  */
 import { allocatePayments, changeDue, validatePaymentAdd } from '@pos/domain/tender';
-import { sumCents, toDecimal, toDecimalString, tryParseMoney } from '@pos/domain/money';
-import type { PaymentType } from '@/features/catalogue-cache/types';
+import { divRoundHalfAway, sumCents, toDecimal, toDecimalString, tryParseMoney } from '@pos/domain/money';
+import type { OrderPayment, PaymentType } from '@/features/catalogue-cache/types';
 
 export interface TenderRow {
   key: string;
@@ -85,4 +85,26 @@ export function wirePayments(grandTotalCents: number, all: readonly TenderRow[])
     ...(r.type.canHaveChangeDue ? { tendered: toDecimal(r.receivedCents), change: toDecimal(r.dueCents) } : {}),
     type: { id: r.type.id, '@id': r.type['@id'], name: r.type.name, type: r.type.type },
   }));
+}
+
+/**
+ * A refund goes back to the original tenders (issue 19): each original payment gets the refund in
+ * proportion to the part of the sale it settled (`total`, change excluded), the last one takes the
+ * rounding remainder, so the rows add up to the refund exactly (card to card, cash to cash). The
+ * type is the till's own payment type with that id, else the one stored on the payment.
+ */
+export function refundTenders(refundCents: number, original: readonly OrderPayment[], types: readonly PaymentType[]): TenderRow[] {
+  const paid = original
+    .map((p) => ({ p, settled: Math.abs(tryParseMoney(p.total) ?? 0) }))
+    .filter((x) => x.settled > 0 && x.p.type);
+  const whole = sumCents(paid.map((x) => x.settled));
+  if (!whole || !refundCents) return [];
+  let left = refundCents;
+  return paid.map((x, i) => {
+    const share = i === paid.length - 1 ? left : Number(divRoundHalfAway(BigInt(refundCents) * BigInt(x.settled), BigInt(whole)));
+    left -= share;
+    const stored = x.p.type!;
+    const type = types.find((t) => t.id === stored.id) ?? stored;
+    return { key: `refund-${i}`, type, receivedCents: share };
+  }).filter((r) => r.receivedCents !== 0);
 }

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@pos/domain/format';
 import { useMoney } from '@/lib/money';
+import { canRefund } from '@/features/orders/lib/refund-lines';
 import { parseMoney, quantityToString } from '@pos/domain/money';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
@@ -25,7 +26,7 @@ export function OrderDetailDialog({ order, onClose, onRefund, onReorder, onPrint
   if (!order) return null;
   const f = orderFigures(order);
   const money = (c: number) => currency.format(c);
-  const refundable = order.status === 'Completed' && !order.returnedFrom;
+  const refundable = canRefund(order);
   const cards: Array<[string, number]> = [
     [t('order.itemsTotal'), f.itemsTotal],
     [t('order.tax'), f.tax],

@@ -10,6 +10,7 @@ import { NumberInput } from '@/components/ui/number-input';
 import { toast } from '@/components/ui/toast';
 import { HttpError } from '@/lib/api-client';
 import { useMoney, type Money } from '@/lib/money';
+import { useSession } from '@/lib/session';
 import { errorText } from '@/lib/form-errors';
 import type { Customer, Order, PaymentType } from '@/features/catalogue-cache/types';
 import { emptyCart, setPaymentType } from '@/features/cart/cart-logic';
@@ -19,7 +20,7 @@ import type { CartDefaults } from '@/features/cart/cart-types';
 import { saveOrder } from '@/features/payment/api/save-order';
 import { buildSaleBody } from '@/features/payment/build-sale';
 import {
-  applyNote, changeDueOf, parseReceived, remaining, tendered, validateAdd, wirePayments,
+  applyNote, changeDueOf, parseReceived, refundTenders, remaining, tendered, validateAdd, wirePayments,
   type QuickCashMode, type TenderRow,
 } from '@/features/payment/payment-logic';
 import { cashNotes } from '@/features/payment/quick-cash';
@@ -100,11 +101,14 @@ export function PaymentPanel({
   const fieldRef = useRef<HTMLInputElement | null>(null);
   const takesPayment = mode !== 'order';
 
-  // A new sale (new uuid) starts with no tender.
+  // A new sale (new uuid) starts with no tender; a refund starts with its original tenders (issue 19).
+  const refundPayments = useCart((s) => s.refundPayments);
   useEffect(() => {
-    setRows([]);
+    const total = computeCartTotals(cartStore.get()).grandTotalCents;
+    setRows(refundPayments?.length && total < 0 ? refundTenders(total, refundPayments, paymentTypes) : []);
     setNoteCounts({});
-  }, [uuid]);
+  }, [uuid, refundPayments, paymentTypes]);
+  const isAdmin = !!useSession().user?.roles.includes('ROLE_ADMIN');
 
   // The field resets to what is still to be paid after every change of the total or the rows.
   useEffect(() => {
@@ -332,7 +336,15 @@ export function PaymentPanel({
                 <li key={r.key} className="row">
                   <span className="grow">{r.type.name}</span>
                   <span>{money(r.receivedCents)}</span>
-                  <button type="button" className="btn btn-ghost btn-sm" aria-label={t('payment.removePayment', { name: r.type.name })} onClick={() => setRows((list) => list.filter((x) => x.key !== r.key))}>
+                  <button
+                    type="button"
+                    className="btn btn-ghost btn-sm"
+                    aria-label={t('payment.removePayment', { name: r.type.name })}
+                    // Refunding a card in cash is an administrator's choice (issue 19): the card row of a refund stays.
+                    disabled={r.key.startsWith('refund-') && !r.type.canHaveChangeDue && !isAdmin}
+                    title={r.key.startsWith('refund-') && !r.type.canHaveChangeDue && !isAdmin ? t('refund.cardToCashAdmin') : undefined}
+                    onClick={() => setRows((list) => list.filter((x) => x.key !== r.key))}
+                  >
                     ×
                   </button>
                 </li>
