@@ -63,7 +63,7 @@ test('10.75 with 8.25 % tax and a 10 % line discount, cash 20: two decimals, Cas
   await page.getByRole('button', { name: 'Disc.', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Update discount' });
   await dialog.getByLabel('Discount type').selectOption('percent');
-  await dialog.getByLabel('Discount', { exact: true }).fill('10');
+  await dialog.getByRole('textbox', { name: /^Discount/ }).fill('10');
   await dialog.getByRole('button', { name: 'Update' }).click();
 
   // 10.75 - 1.08 discount; tax 8.25 %: on the discounted 9.67 (0.80, tax on what is charged) or, in
