@@ -34,7 +34,7 @@ test('an administrator logs in, sees the dashboard, updates the profile and sign
   const sidebar = page.getByRole('navigation', { name: 'Main menu' });
   await expect(sidebar.getByRole('link')).toHaveText(['Dashboard']);
   await expect(page.getByRole('heading', { name: 'Recent orders' })).toBeVisible();
-  await expect(page.getByRole('cell', { name: '$67.7' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: '$67.70' })).toBeVisible();
   await shot(page, 'admin-dashboard');
 
   // Reload: still signed in (auth/info?role=ROLE_ADMIN).

@@ -96,11 +96,11 @@ test('the till in Arabic: translated, right-to-left and mirrored, amounts per lo
   const sale = await page.locator('.pos-sale').boundingBox();
   expect(payment!.x).toBeLessThan(sale!.x);
 
-  // An item in the cart: the total in the Arabic currency format (US dollars, one decimal).
+  // An item in the cart: the total in the Arabic currency format (US dollars, two decimals, Arabic digits).
   const box = page.getByTestId('scan-input');
   await box.fill('5000000000001'); // Fresh Milk 1L, 10.75
   await box.press('Enter');
   await expect(page.getByTestId('cart-row')).toHaveCount(1);
-  await expect(page.getByTestId('grand-total')).toHaveText(/10\.8\s*US\$/);
+  await expect(page.getByTestId('grand-total')).toHaveText(/١٠٫٧٥\s*US\$/);
   await shot(page, 'till-ar');
 });

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { formatAmount, formatCurrency, formatDate, formatDateTime } from './format.ts';
+import {
+  centsToMinor, decimalSeparator, formatAmount, formatCurrency, formatDate, formatDateTime, formatMoney, minorToCents,
+  minorToDecimalString, moneyInputText, moneyLocale, parseMoneyInput,
+} from './format.ts';
 
-describe('formatCurrency (USD, at most 1 fraction digit)', () => {
+describe('formatCurrency (deprecated: the server e-mail receipt\'s one-decimal USD)', () => {
   it.each([
     [1250, '$12.5'],
     [1200, '$12.0'],
@@ -24,16 +27,104 @@ describe('formatCurrency (USD, at most 1 fraction digit)', () => {
   });
 });
 
-describe('formatAmount (at most 1 fraction digit, no grouping)', () => {
+const NBSP = '\u00A0';
+
+describe('formatMoney: the currency\'s minor-unit digits through Intl', () => {
   it.each([
-    [123456, '1234.6'],
-    [1200, '12'],
-    [1250, '12.5'],
-    [100000000, '1000000'],
-    [-1235, '-12.4'],
-    [0, '0'],
-  ])('%i -> %s', (cents, expected) => {
-    expect(formatAmount(cents)).toBe(expected);
+    [1075, 'USD', 'en-US', '$10.75'],
+    [1200, 'USD', 'en-US', '$12.00'],
+    [123456, 'USD', 'en-US', '$1,234.56'],
+    [-450, 'USD', 'en-US', '-$4.50'],
+    [0, 'USD', 'en-US', '$0.00'],
+    [123450, 'EUR', 'de-DE', `1.234,50${NBSP}€`],
+    [1075, 'EUR', 'de-DE', `10,75${NBSP}€`],
+    [1075, 'JPY', 'en-US', '¥1,075'],
+    [1075, 'JPY', 'ja-JP', '￥1,075'],
+    [1075, 'KWD', 'en-US', `KWD${NBSP}1.075`],
+    [5, 'KWD', 'en-US', `KWD${NBSP}0.005`],
+  ])('%i %s %s -> %s', (minor, currency, locale, expected) => {
+    expect(formatMoney(minor, { currency, locale })).toBe(expected);
+  });
+
+  it('writes Arabic-Indic digits in Arabic (ar-SA and plain ar)', () => {
+    expect(formatMoney(1075, { currency: 'SAR', locale: 'ar-SA' })).toMatch(/١٠٫٧٥/);
+    expect(formatMoney(1075, { currency: 'USD', locale: 'ar' })).toBe('\u200F١٠٫٧٥\u00A0US$\u200E');
+    expect(formatMoney(1075, { currency: 'JPY', locale: 'ar' })).toMatch(/١٬٠٧٥/);
+    expect(formatMoney(1075, { currency: 'KWD', locale: 'ar-SA' })).toMatch(/١٫٠٧٥/);
+  });
+
+  it('falls back to USD for a missing or unknown currency, and to the display locale', () => {
+    expect(formatMoney(1075)).toBe('$10.75');
+    expect(formatMoney(1075, { currency: null })).toBe('$10.75');
+    expect(formatMoney(1075, { currency: 'XYZW' })).toBe('$10.75');
+  });
+
+  it('never rounds through a float', () => {
+    expect(formatMoney(Number.MAX_SAFE_INTEGER, { currency: 'USD', locale: 'en-US' })).toBe('$90,071,992,547,409.91');
+  });
+});
+
+describe('formatAmount: digits of the currency, no symbol, no grouping', () => {
+  it.each([
+    [123456, 'USD', 'en-US', '1234.56'],
+    [1200, 'USD', 'en-US', '12.00'],
+    [123450, 'EUR', 'de-DE', '1234,50'],
+    [107500, 'JPY', 'en-US', '107500'],
+    [1075, 'KWD', 'en-US', '1.075'],
+    [-1235, 'USD', 'en-US', '-12.35'],
+    [1075, 'SAR', 'ar-SA', '١٠٫٧٥'],
+  ])('%i %s %s -> %s', (minor, currency, locale, expected) => {
+    expect(formatAmount(minor, { currency, locale })).toBe(expected);
+  });
+});
+
+describe('minor units, hundredths and input text', () => {
+  it('converts the database hundredths to minor units and back', () => {
+    expect(centsToMinor(107500, 'JPY')).toBe(1075);
+    expect(centsToMinor(107550, 'JPY')).toBe(1076); // half away from zero
+    expect(centsToMinor(1075, 'USD')).toBe(1075);
+    expect(centsToMinor(1075, 'KWD')).toBe(10750);
+    expect(minorToCents(1075, 'JPY')).toBe(107500);
+    expect(minorToCents(10750, 'KWD')).toBe(1075);
+    expect(minorToCents(-1075, 'USD')).toBe(-1075);
+  });
+
+  it('writes exact decimal strings', () => {
+    expect(minorToDecimalString(5, 2)).toBe('0.05');
+    expect(minorToDecimalString(-5, 3)).toBe('-0.005');
+    expect(minorToDecimalString(1075, 0)).toBe('1075');
+  });
+
+  it('parses exactly the currency\'s decimals with the locale\'s separator', () => {
+    expect(parseMoneyInput('10.75', { currency: 'USD', locale: 'en-US' })).toBe(1075);
+    expect(parseMoneyInput('10.7', { currency: 'USD', locale: 'en-US' })).toBe(1070);
+    expect(parseMoneyInput('10', { currency: 'USD', locale: 'en-US' })).toBe(1000);
+    expect(parseMoneyInput('10.755', { currency: 'USD', locale: 'en-US' })).toBeNull();
+    expect(parseMoneyInput('10,75', { currency: 'EUR', locale: 'de-DE' })).toBe(1075);
+    expect(parseMoneyInput('1075', { currency: 'JPY', locale: 'ja-JP' })).toBe(1075);
+    expect(parseMoneyInput('1075.5', { currency: 'JPY', locale: 'ja-JP' })).toBeNull();
+    expect(parseMoneyInput('1.075', { currency: 'KWD', locale: 'en-US' })).toBe(1075);
+    expect(parseMoneyInput('١٠٫٧٥', { currency: 'SAR', locale: 'ar-SA' })).toBe(1075);
+    expect(parseMoneyInput('-4.5', { currency: 'USD', locale: 'en-US' })).toBe(-450);
+    expect(parseMoneyInput('', { currency: 'USD' })).toBeNull();
+    expect(parseMoneyInput('1,234.50', { currency: 'USD', locale: 'en-US' })).toBeNull();
+    expect(parseMoneyInput('abc', { currency: 'USD' })).toBeNull();
+  });
+
+  it('gives the input text of an amount', () => {
+    expect(moneyInputText(1075, { currency: 'USD', locale: 'en-US' })).toBe('10.75');
+    expect(moneyInputText(1075, { currency: 'EUR', locale: 'de-DE' })).toBe('10,75');
+    expect(moneyInputText(1075, { currency: 'JPY', locale: 'en-US' })).toBe('1075');
+    expect(decimalSeparator('de-DE')).toBe(',');
+  });
+
+  it('picks the store locale in the UI language\'s digits', () => {
+    expect(moneyLocale('de-DE', 'en')).toBe('de-DE');
+    expect(moneyLocale('en-US', 'ar')).toBe('ar');
+    expect(moneyLocale('ar-SA', 'ar')).toBe('ar-SA');
+    expect(moneyLocale('ar-SA', 'en')).toBe('ar-SA-u-nu-latn');
+    expect(moneyLocale(null, undefined)).toBe('en-US');
+    expect(formatMoney(1075, { currency: 'SAR', locale: moneyLocale('ar-SA', 'en') })).toMatch(/10\.75/);
   });
 });
 

@@ -19,6 +19,13 @@ export interface Store {
   name: string;
   location?: string | null;
   isActive?: boolean;
+  /** Money settings (issue 19); absent on an older server: USD, en-US, UTC, no rounding (lib/money.ts). */
+  currency?: string | null;
+  locale?: string | null;
+  timeZone?: string | null;
+  cashRoundingStep?: number | null;
+  pricesIncludeTax?: boolean | null;
+  legacyTaxBase?: boolean | null;
   /** Emptied before the store is stored in its cookie. */
   terminals: Terminal[];
 }

@@ -32,6 +32,8 @@ import { deleteOrder } from '@/features/orders/api/delete-order';
 import { findOrder } from '@/features/orders/api/find-order';
 import { OrderDetailDialog } from '@/features/orders/components/order-detail-dialog';
 import { OrderLookupDialog } from '@/features/orders/components/order-lookup-dialog';
+import { RefundDialog } from '@/features/orders/components/refund-dialog';
+import { canRefund } from '@/features/orders/lib/refund-lines';
 import { OutboxIndicator } from '@/features/outbox/components/outbox-indicator';
 import { PaymentPanel, type PaymentPanelHandle } from '@/features/payment/components/payment-panel';
 import { ReceiptPreviewDialog } from '@/features/receipt/components/receipt-preview-dialog';
@@ -109,6 +111,7 @@ export function PosRoute() {
   const [chooser, setChooser] = useState<{ product: Product; qtyMilli: number } | null>(null);
   const [detailProduct, setDetailProduct] = useState<Product | null>(null);
   const [detailOrder, setDetailOrder] = useState<Order | null>(null);
+  const [refundOrder, setRefundOrder] = useState<Order | null>(null);
   const [receipt, setReceipt] = useState<{ order: Order; auto: boolean } | null>(null);
   const [historyCustomer, setHistoryCustomer] = useState<Customer | null>(null);
   const [scanning, setScanning] = useState(false);
@@ -204,7 +207,7 @@ export function PosRoute() {
   }, [defaults]);
 
   const refundable = (order: Order) => {
-    if (order.status !== 'Completed' || order.returnedFrom) {
+    if (!canRefund(order)) {
       toast.error(t('messages.notRefundable', { number: order.orderId ?? order.id, status: order.status }));
       return false;
     }
@@ -223,7 +226,10 @@ export function PosRoute() {
         toast.error(t('messages.orderNotFound'), { title: t('messages.notFoundTitle') });
         return;
       }
-      if (kind === 'refund' && !refundable(order)) return;
+      if (kind === 'refund') {
+        if (refundable(order)) setRefundOrder(order);
+        return;
+      }
       load(order, kind);
     } catch (error) {
       toast.error(errorText(error));
@@ -400,7 +406,7 @@ export function PosRoute() {
         onFound={(order) => {
           if (lookupIntent === 'view') setDetailOrder(order);
           else if (lookupIntent === 'reorder') load(order, 'reorder');
-          else if (refundable(order)) load(order, 'refund');
+          else if (refundable(order)) setRefundOrder(order);
         }}
       />
       <OrderDetailDialog
@@ -409,9 +415,10 @@ export function PosRoute() {
         onClose={() => setDetailOrder(null)}
         onPrint={(order) => setReceipt({ order, auto: false })}
         onReorder={(order) => { load(order, 'reorder'); setDetailOrder(null); }}
-        onRefund={(order) => { if (refundable(order)) { load(order, 'refund'); setDetailOrder(null); } }}
+        onRefund={(order) => { if (refundable(order)) { setRefundOrder(order); setDetailOrder(null); } }}
         onUnsuspend={(order) => { void unsuspend(order); setDetailOrder(null); }}
       />
+      <RefundDialog order={refundOrder} onClose={() => setRefundOrder(null)} onConfirm={(order, picks) => { cartStore.set(loadOrder(order, 'refund', defaults, picks)); setRefundOrder(null); }} />
       <ReceiptPreviewDialog order={receipt?.order ?? null} autoPrint={receipt?.auto ?? false} settings={settings} locale={locale} onClose={() => setReceipt(null)} />
 
       <Suspense fallback={null}>

@@ -11,6 +11,10 @@ export interface NumberInputProps extends Omit<InputHTMLAttributes<HTMLInputElem
   allowNegative?: boolean;
   /** Allow one decimal separator (default true). */
   allowDecimal?: boolean;
+  /** At most this many digits after the separator (money: the currency's digits; 0 = none). */
+  decimals?: number;
+  /** The separator shown (money: the locale's, e.g. ',' in de-DE); '.' ',' and '٫' are all typed as it. */
+  decimalSeparator?: string;
   /** Called with the accepted text and its number (null while empty or "-" / "."). */
   onValueChange?: (text: string, value: number | null) => void;
   /** Select the whole value on focus as well as on click (till fields). Default true. */
@@ -28,8 +32,9 @@ export function normaliseNumberText(text: string): string {
     .replace(/[,\u066B]/g, '.');
 }
 
-export function isAcceptedNumberText(text: string, allowNegative: boolean, allowDecimal: boolean): boolean {
-  const pattern = new RegExp(`^${allowNegative ? '-?' : ''}\\d*${allowDecimal ? '(\\.\\d*)?' : ''}$`);
+export function isAcceptedNumberText(text: string, allowNegative: boolean, allowDecimal: boolean, decimals?: number): boolean {
+  const fraction = decimals === undefined ? '\\d*' : `\\d{0,${decimals}}`;
+  const pattern = new RegExp(`^${allowNegative ? '-?' : ''}\\d*${allowDecimal && decimals !== 0 ? `(\\.${fraction})?` : ''}$`);
   return pattern.test(text);
 }
 
@@ -44,8 +49,8 @@ export function parseNumberText(text: string): number | null {
  * Anything else is refused at the keystroke; the value stays a string so no float rounding happens here.
  */
 export function NumberInput({
-  label, error, hint, id, className, containerClassName, required, allowNegative = false, allowDecimal = true,
-  onValueChange, onChange, onClick, onFocus, selectOnFocus = true, value, defaultValue, ...rest
+  label, error, hint, id, className, containerClassName, required, allowNegative = false, allowDecimal = true, decimals,
+  decimalSeparator = '.', onValueChange, onChange, onClick, onFocus, selectOnFocus = true, value, defaultValue, ...rest
 }: NumberInputProps) {
   const autoId = useId();
   const inputId = id ?? autoId;
@@ -53,15 +58,16 @@ export function NumberInput({
   if (value !== undefined) lastAccepted.current = String(value);
 
   function handleChange(event: ChangeEvent<HTMLInputElement>) {
-    const text = normaliseNumberText(event.target.value);
-    if (!isAcceptedNumberText(text, allowNegative, allowDecimal)) {
+    const plain = normaliseNumberText(event.target.value);
+    if (!isAcceptedNumberText(plain, allowNegative, allowDecimal, decimals)) {
       event.target.value = lastAccepted.current; // refuse the keystroke (uncontrolled use)
       return;
     }
+    const text = decimalSeparator === '.' ? plain : plain.replace('.', decimalSeparator);
     if (text !== event.target.value) event.target.value = text;
     lastAccepted.current = text;
     onChange?.(event);
-    onValueChange?.(text, parseNumberText(text));
+    onValueChange?.(text, parseNumberText(plain));
   }
 
   return (
@@ -69,7 +75,7 @@ export function NumberInput({
       <input
         id={inputId}
         type="text"
-        inputMode={allowDecimal ? 'decimal' : 'numeric'}
+        inputMode={allowDecimal && decimals !== 0 ? 'decimal' : 'numeric'}
         autoComplete="off"
         className={['input', 'input-number', className].filter(Boolean).join(' ')}
         aria-invalid={error ? true : undefined}

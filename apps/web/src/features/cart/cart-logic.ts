@@ -3,7 +3,7 @@
  * sections 2.5, 4 and 5 is tested without React. Amounts are integer cents, quantities milli.
  */
 import { capLineDiscount, lineDiscountFromPercent } from '@pos/domain/cart';
-import { QTY_ONE, mulPriceQty, parseMoney, parseQuantity, parseRate, tryParseScaled } from '@pos/domain/money';
+import { QTY_ONE, divRoundHalfAway, mulPriceQty, parseMoney, parseQuantity, parseRate, tryParseScaled } from '@pos/domain/money';
 import { effectivePrice, variantPrice, type PriceRuleInput } from '@pos/domain/price-rules';
 import { messages } from '@pos/domain/validation';
 import type { Customer, Discount, Order, OrderItem, PaymentType, PriceRule, Product, Tax, Variant } from '@/features/catalogue-cache/types';
@@ -325,9 +325,9 @@ function customerNameOf(order: Order): string {
  * - settle: a running (pending) order, keeping its id so the save becomes an update.
  * The order discount and tax, and the customer, are copied.
  */
-export function loadOrder(order: Order, kind: LoadKind, defaults: Partial<CartDefaults> = {}): CartState {
+export function loadOrder(order: Order, kind: LoadKind, defaults: Partial<CartDefaults> = {}, picks?: ReadonlyArray<{ index: number; qtyMilli: number }>): CartState {
   const base = emptyCart(defaults);
-  const added = order.items.map((i) => lineFromOrderItem(i, kind));
+  const added = picks && kind === 'refund' ? pickedRefundLines(order, picks) : order.items.map((i) => lineFromOrderItem(i, kind));
   const d = order.discount;
   let discount: Discount | null = null;
   let discountAmount: string | null = null;
@@ -357,7 +357,23 @@ export function loadOrder(order: Order, kind: LoadKind, defaults: Partial<CartDe
     notes: kind === 'settle' ? (order.notes ?? order.description ?? '') : '',
     orderId: kind === 'settle' ? order.id : null,
     refundingFrom: kind === 'refund' ? order.id : null,
+    ...(kind === 'refund' && order.payments?.length ? { refundPayments: order.payments } : {}),
   };
+}
+
+/**
+ * A partial refund (issue 19): only the picked lines, each with the picked quantity negated and
+ * its share of the line discount (discount x picked / sold, rounded half away from zero).
+ */
+function pickedRefundLines(order: Order, picks: ReadonlyArray<{ index: number; qtyMilli: number }>): CartLine[] {
+  return picks.flatMap(({ index, qtyMilli }) => {
+    const item = order.items[index];
+    if (!item || qtyMilli <= 0) return [];
+    const line = lineFromOrderItem(item, 'refund');
+    const sold = Math.abs(line.quantity);
+    const discount = sold === 0 || qtyMilli >= sold ? line.discount : Number(divRoundHalfAway(BigInt(line.discount) * BigInt(qtyMilli), BigInt(sold)));
+    return [{ ...line, quantity: -Math.min(qtyMilli, sold), discount }];
+  });
 }
 
 /** Rate in hundredths of a percent of a tax entity. */

@@ -1,4 +1,4 @@
-import type { Customer, Discount, PaymentType, Product, Tax, Variant } from '@/features/catalogue-cache/types';
+import type { Customer, Discount, OrderPayment, PaymentType, Product, Tax, Variant } from '@/features/catalogue-cache/types';
 
 /** The fields of a product a cart line keeps (the whole cached product is not copied into every line). */
 export type CartProduct = Pick<Product, 'id' | 'name' | 'barcode' | 'manageInventory' | 'basePrice' | 'saleUnit'> & {
@@ -63,6 +63,8 @@ export interface CartState {
   orderId: number | null;
   /** Database id of the order being refunded. */
   refundingFrom: number | null;
+  /** A refund's original payments (issue 19): the refund goes back to them by default. */
+  refundPayments?: OrderPayment[];
   notes: string;
   /** Client id of this sale: sent as `uuid` and Idempotency-Key so a retried submit stores once. */
   uuid: string;

@@ -141,6 +141,9 @@ export interface OrderItem {
   discount?: number | string | null;
   taxesTotal?: number | string | null;
   taxes?: Tax[];
+  /** Issue 19: how much of the line has been refunded, and what is still refundable (absent on an older server). */
+  returnedQuantity?: number | string | null;
+  refundableQuantity?: number | string | null;
 }
 
 export interface OrderPayment {
@@ -148,7 +151,19 @@ export interface OrderPayment {
   total: number | string;
   received: number | string;
   due: number | string;
+  /** Cash payments (issue 19): the cash handed over and the change given back (major units). */
+  tendered?: number | string | null;
+  change?: number | string | null;
   type?: PaymentType | null;
+}
+
+/** One rate of an order's tax breakdown (issue 19), major units. */
+export interface TaxBreakdownRow {
+  rate: number | string;
+  name?: string | null;
+  net: number | string;
+  tax: number | string;
+  gross: number | string;
 }
 
 export type OrderStatus = 'Completed' | 'On Hold' | 'Deleted' | 'Dispatched' | 'Pending' | 'Returned' | string;
@@ -173,8 +188,11 @@ export interface Order {
   subTotal?: number | string | null;
   grandTotal?: number | string | null;
   returnedFrom?: { id: number; orderId?: number | null; createdAt?: string } | null;
-  store?: { id?: number; name?: string } | null;
+  store?: { id?: number; name?: string; currency?: string | null; locale?: string | null; timeZone?: string | null } | null;
   terminal?: { id?: number; code?: string } | null;
+  /** Cash rounding of the order (signed, major units; issue 19). */
+  rounding?: number | string | null;
+  taxBreakdown?: TaxBreakdownRow[] | null;
   user?: { id?: number; displayName?: string } | null;
   isSuspended?: boolean;
   /** A sale still in the outbox (offline, issue 9): no number yet, the receipt shows this reference. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PaymentType } from '@/features/catalogue-cache/types';
 import { computeCartTotals } from '@/features/cart/cart-totals';
 import { addToCart, emptyCart } from '@/features/cart/cart-logic';
-import { applyNote, changeDueOf, parseReceived, remaining, tendered, validateAdd, wirePayments, type TenderRow } from './payment-logic';
+import { applyNote, changeDueOf, parseReceived, refundTenders, remaining, tendered, validateAdd, wirePayments, type TenderRow } from './payment-logic';
 import { buildSaleBody } from './build-sale';
 
 const cash: PaymentType = { id: 1, name: 'Cash', type: 'cash', canHaveChangeDue: true };
@@ -74,3 +74,33 @@ describe('the sale body', () => {
     expect(body.payments).toEqual([]);
   });
 });
+
+describe('refund to the original tenders (issue 19)', () => {
+  const cashT: PaymentType = { id: 1, name: 'Cash', type: 'cash', canHaveChangeDue: true };
+  const cardT: PaymentType = { id: 2, name: 'Card', type: 'credit card', canHaveChangeDue: false };
+  it('card to card', () => {
+    const rows = refundTenders(-1075, [{ total: 20, received: 20, due: 0, type: cardT }], [cashT, cardT]);
+    expect(rows.map((r) => [r.type.name, r.receivedCents])).toEqual([['Card', -1075]]);
+  });
+  it('a split sale in proportion of what each tender settled (change excluded), adding up exactly', () => {
+    // Sale 30.00: card 10.00, cash 20.00 settled (25.00 handed over, 5.00 change). Refund 10.01.
+    const rows = refundTenders(-1001, [
+      { total: 10, received: 10, due: 0, type: cardT },
+      { total: 20, received: 25, due: 5, tendered: 25, change: 5, type: cashT },
+    ], [cashT, cardT]);
+    expect(rows.map((r) => [r.type.name, r.receivedCents])).toEqual([['Card', -334], ['Cash', -667]]);
+    expect(rows.reduce((a, r) => a + r.receivedCents, 0)).toBe(-1001);
+  });
+  it('nothing without original payments', () => {
+    expect(refundTenders(-500, [], [cashT])).toEqual([]);
+  });
+});
+
+describe('wire payments carry tendered and change for cash (issue 19)', () => {
+  it('cash: tendered = received, change = due; card: neither', () => {
+    const cashT: PaymentType = { id: 1, name: 'Cash', type: 'cash', canHaveChangeDue: true };
+    const rows = wirePayments(1550, [{ key: 'a', type: cashT, receivedCents: 2000 }]);
+    expect(rows[0]).toMatchObject({ received: 20, total: 15.5, due: 4.5, tendered: 20, change: 4.5 });
+  });
+});
+

@@ -7,8 +7,8 @@
  * after each add or remove the field resets to what is still to be paid.
  */
 import { allocatePayments, changeDue, validatePaymentAdd } from '@pos/domain/tender';
-import { sumCents, toDecimal, toDecimalString, tryParseMoney } from '@pos/domain/money';
-import type { PaymentType } from '@/features/catalogue-cache/types';
+import { divRoundHalfAway, sumCents, toDecimal, toDecimalString, tryParseMoney } from '@pos/domain/money';
+import type { OrderPayment, PaymentType } from '@/features/catalogue-cache/types';
 
 export interface TenderRow {
   key: string;
@@ -19,16 +19,20 @@ export interface TenderRow {
 export type QuickCashMode = 'add' | 'subtract';
 
 export interface WirePayment {
+  /** What the customer handed over for this row (cash: the notes given). */
   received: number;
   total: number;
   due: number;
+  /** Cash payments (a type that can give change): the cash handed over and the change given back. */
+  tendered?: number;
+  change?: number;
   type: { id: number; '@id'?: string; name: string; type: string };
 }
 
-/** Parses the received field; null when it is not a valid amount. */
-export function parseReceived(text: string): number | null {
+/** Parses the received field; null when it is not a valid amount. `parse` reads the store's currency (lib/money). */
+export function parseReceived(text: string, parse: (text: string) => number | null = tryParseMoney): number | null {
   if (text.trim() === '') return 0;
-  return tryParseMoney(text);
+  return parse(text);
 }
 
 export const receivedSum = (rows: readonly TenderRow[]): number => sumCents(rows.map((r) => r.receivedCents));
@@ -78,6 +82,29 @@ export function wirePayments(grandTotalCents: number, all: readonly TenderRow[])
     received: toDecimal(r.receivedCents),
     total: toDecimal(r.totalCents),
     due: toDecimal(r.dueCents),
+    ...(r.type.canHaveChangeDue ? { tendered: toDecimal(r.receivedCents), change: toDecimal(r.dueCents) } : {}),
     type: { id: r.type.id, '@id': r.type['@id'], name: r.type.name, type: r.type.type },
   }));
+}
+
+/**
+ * A refund goes back to the original tenders (issue 19): each original payment gets the refund in
+ * proportion to the part of the sale it settled (`total`, change excluded), the last one takes the
+ * rounding remainder, so the rows add up to the refund exactly (card to card, cash to cash). The
+ * type is the till's own payment type with that id, else the one stored on the payment.
+ */
+export function refundTenders(refundCents: number, original: readonly OrderPayment[], types: readonly PaymentType[]): TenderRow[] {
+  const paid = original
+    .map((p) => ({ p, settled: Math.abs(tryParseMoney(p.total) ?? 0) }))
+    .filter((x) => x.settled > 0 && x.p.type);
+  const whole = sumCents(paid.map((x) => x.settled));
+  if (!whole || !refundCents) return [];
+  let left = refundCents;
+  return paid.map((x, i) => {
+    const share = i === paid.length - 1 ? left : Number(divRoundHalfAway(BigInt(refundCents) * BigInt(x.settled), BigInt(whole)));
+    left -= share;
+    const stored = x.p.type!;
+    const type = types.find((t) => t.id === stored.id) ?? stored;
+    return { key: `refund-${i}`, type, receivedCents: share };
+  }).filter((r) => r.receivedCents !== 0);
 }

@@ -2,7 +2,9 @@
  * A receipt's figures from a stored order (server data), in cents (reference 4.7, corrected):
  * line total = price x qty - discount + taxesTotal; items total = their sum; net total = items
  * total - order discount + order tax; the adjustment is printed separately; grand total = net +
- * adjustment; change = the sum of the payments' `due` (what was handed back).
+ * adjustment; change = the sum of the payments' `change` (issue 19), or `due` from an older server
+ * (what was handed back). A cash payment prints the cash tendered; the order's cash `rounding` and
+ * its tax breakdown per rate print when the server sends them.
  */
 import { mulPriceQty, parseMoney, parseQuantity, sumCents } from '@pos/domain/money';
 import type { Order } from '@/features/catalogue-cache/types';
@@ -17,8 +19,10 @@ export interface ReceiptFigures {
   adjustmentCents: number;
   netTotalCents: number;
   grandTotalCents: number;
-  payments: Array<{ name: string; receivedCents: number; totalCents: number; dueCents: number }>;
+  payments: Array<{ name: string; receivedCents: number; totalCents: number; dueCents: number; cash: boolean; tenderedCents: number }>;
   changeCents: number;
+  roundingCents: number;
+  taxBreakdown: Array<{ label: string; netCents: number; taxCents: number; grossCents: number }>;
   totalQtyMilli: number;
 }
 
@@ -43,7 +47,17 @@ export function receiptFigures(order: Order): ReceiptFigures {
   const taxCents = m(order.tax?.amount);
   const adjustmentCents = m(order.adjustment);
   const netTotalCents = itemsTotalCents - discountCents + taxCents;
-  const payments = (order.payments ?? []).map((p) => ({ name: p.type?.name ?? '', receivedCents: m(p.received), totalCents: m(p.total), dueCents: m(p.due) }));
+  const payments = (order.payments ?? []).map((p) => {
+    const cash = p.tendered !== undefined && p.tendered !== null ? true : !!p.type?.canHaveChangeDue || p.type?.type === 'cash';
+    const dueCents = p.change !== undefined && p.change !== null ? m(p.change) : m(p.due);
+    return { name: p.type?.name ?? '', receivedCents: m(p.received), totalCents: m(p.total), dueCents, cash, tenderedCents: m(p.tendered ?? p.received) };
+  });
+  const taxBreakdown = (order.taxBreakdown ?? []).map((r) => ({
+    label: [r.name, `${r.rate}%`].filter(Boolean).join(' '),
+    netCents: m(r.net),
+    taxCents: m(r.tax),
+    grossCents: m(r.gross),
+  }));
   return {
     lines,
     itemsTotalCents,
@@ -54,6 +68,8 @@ export function receiptFigures(order: Order): ReceiptFigures {
     grandTotalCents: netTotalCents + adjustmentCents,
     payments,
     changeCents: sumCents(payments.map((p) => p.dueCents)),
+    roundingCents: m(order.rounding),
+    taxBreakdown,
     totalQtyMilli: sumCents(lines.map((l) => l.qtyMilli)),
   };
 }

@@ -65,7 +65,7 @@ describe('admin shell', () => {
     const sidebar = screen.getByRole('navigation', { name: 'Main menu' });
     expect(within(sidebar).getAllByRole('link').map((a) => a.textContent)).toEqual(['Dashboard']);
     expect(screen.getByRole('link', { name: /Profile/ })).toHaveAttribute('href', '/admin/profile');
-    expect(screen.getByRole('cell', { name: '$67.7' })).toBeInTheDocument();
+    expect(screen.getByRole('cell', { name: '$67.70' })).toBeInTheDocument();
     expect(screen.getByRole('cell', { name: '02-05-2024 09:15 AM' })).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Sign Out' }));

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { formatCurrency, formatDateTime } from '@pos/domain/format';
+import { formatDateTime } from '@pos/domain/format';
+import { useMoney } from '@/lib/money';
 
 /**
  * The static demo dashboard of the admin shell (spec 2.1: "static demo"; the reference's was a
@@ -24,6 +25,7 @@ const ORDERS = [
 ] as const;
 
 export function DemoDashboard() {
+  const currency = useMoney();
   const { t, i18n } = useTranslation('admin');
   const lng = i18n.resolvedLanguage ?? 'en';
   const count = new Intl.NumberFormat(lng);
@@ -37,7 +39,7 @@ export function DemoDashboard() {
         {CARDS.map((card) => (
           <div key={card.id} className="admin-card">
             <span className="text-muted">{t(`dashboard.cards.${card.id}`)}</span>
-            <strong>{card.money ? formatCurrency(card.value, lng) : count.format(card.value)}</strong>
+            <strong>{card.money ? currency.format(card.value) : count.format(card.value)}</strong>
           </div>
         ))}
       </section>
@@ -46,7 +48,7 @@ export function DemoDashboard() {
         <ol className="admin-bars">
           {WEEK.map((dollars, i) => (
             <li key={i}>
-              <span className="admin-bar" style={{ blockSize: `${Math.round((dollars / top) * 100)}%` }} title={formatCurrency(dollars * 100, lng)} />
+              <span className="admin-bar" style={{ blockSize: `${Math.round((dollars / top) * 100)}%` }} title={currency.format(dollars * 100)} />
               <span className="admin-bar-label">{weekday.format(Date.UTC(2024, 3, 29 + i))}</span>
             </li>
           ))}
@@ -71,7 +73,7 @@ export function DemoDashboard() {
                   <td>{o.number}</td>
                   <td>{t(`dashboard.customers.${o.customer}`)}</td>
                   <td>{formatDateTime(o.at, 'UTC', lng)}</td>
-                  <td className="num">{formatCurrency(o.cents, lng)}</td>
+                  <td className="num">{currency.format(o.cents)}</td>
                   <td><span className={`admin-status admin-status-${o.status}`}>{t(`dashboard.statuses.${o.status}`)}</span></td>
                 </tr>
               ))}

@@ -1,6 +1,6 @@
 import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatCurrency } from '@pos/domain/format';
+import { useMoney } from '@/lib/money';
 import { quantityToString, toDecimalString, tryParseMoney, tryParseScaled } from '@pos/domain/money';
 import { Checkbox } from '@/components/ui/checkbox';
 import { confirm } from '@/components/ui/confirm-dialog';
@@ -100,7 +100,6 @@ interface CartRowProps {
   taxesCents: number;
   totalCents: number;
   storeId: number | null;
-  locale: string;
   handlers: RowHandlers;
 }
 
@@ -108,7 +107,8 @@ interface CartRowProps {
  * One cart line. Memoised on plain values: a scan adds a row without rendering the others again
  * (a 40-line cart re-rendered per scan cost more than the 50 ms scan budget on a small machine).
  */
-const CartRow = memo(function CartRow({ line, index, activeField, discountCents, taxesCents, totalCents, storeId, locale, handlers }: CartRowProps) {
+const CartRow = memo(function CartRow({ line, index, activeField, discountCents, taxesCents, totalCents, storeId, handlers }: CartRowProps) {
+  const currency = useMoney();
   const { t } = useTranslation('sale');
   const active = activeField !== null;
   return (
@@ -144,11 +144,11 @@ const CartRow = memo(function CartRow({ line, index, activeField, discountCents,
           inputRef={(node) => handlers.inputRef(`${line.key}:discount`, node)}
         />
       </td>
-      <td className="num">{formatCurrency(taxesCents, locale)}</td>
+      <td className="num">{currency.format(taxesCents)}</td>
       <td className="cart-rate">
         <input className="input cart-input" aria-label={t('cart.rateOf', { item: lineName(line) })} value={toDecimalString(line.price)} disabled readOnly />
       </td>
-      <td className="num cart-line-total">{formatCurrency(totalCents, locale)}</td>
+      <td className="num cart-line-total">{currency.format(totalCents)}</td>
       <td>
         <button type="button" className="btn btn-ghost btn-sm" aria-label={t('cart.removeLine', { item: lineName(line) })} onClick={() => void handlers.remove(index)}>
           ×
@@ -169,7 +169,8 @@ export interface CartTableProps {
  * state; a footer with the item count, the total quantity and the total. Quantity and discount are
  * edited in place; the rate is shown but disabled.
  */
-export function CartTable({ storeId, locale = 'en' }: CartTableProps) {
+export function CartTable({ storeId }: CartTableProps) {
+  const currency = useMoney();
   const { t } = useTranslation('sale');
   const lines = useCart((s) => s.added);
   const selected = useCart((s) => s.selected);
@@ -262,7 +263,6 @@ export function CartTable({ storeId, locale = 'en' }: CartTableProps) {
                 taxesCents={lt?.taxesTotalCents ?? 0}
                 totalCents={lt?.totalCents ?? 0}
                 storeId={storeId}
-                locale={locale}
                 handlers={handlers}
               />
             );
@@ -273,7 +273,7 @@ export function CartTable({ storeId, locale = 'en' }: CartTableProps) {
             <td colSpan={3} data-testid="cart-count">{t('cart.itemCount', { count: lines.length })}</td>
             <td data-testid="cart-quantity">{quantityToString(totals.totalQtyMilli)}</td>
             <td colSpan={3} />
-            <td className="num" data-testid="cart-footer-total">{formatCurrency(totals.subTotalCents, locale)}</td>
+            <td className="num" data-testid="cart-footer-total">{currency.format(totals.subTotalCents)}</td>
             <td />
           </tr>
         </tfoot>

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatCurrency } from '@pos/domain/format';
+import { useMoney } from '@/lib/money';
 import { parseMoney } from '@pos/domain/money';
 import { customerBalance } from '@pos/domain/ledger';
 import { confirm } from '@/components/ui/confirm-dialog';
@@ -12,7 +12,8 @@ import { computeCartTotals } from '@/features/cart/cart-totals';
  * Cart totals (spec 2.5): sub total, taxable amount, taxes, discount, customer (detach asks
  * first), total. Figures from @pos/domain/cart, as the server computes them.
  */
-export function CartTotals({ locale = 'en', onCustomerClick }: { locale?: string; onCustomerClick?: () => void }) {
+export function CartTotals({ onCustomerClick }: { locale?: string; onCustomerClick?: () => void }) {
+  const currency = useMoney();
   const { t } = useTranslation('sale');
   const added = useCart((s) => s.added);
   const tax = useCart((s) => s.tax);
@@ -25,7 +26,7 @@ export function CartTotals({ locale = 'en', onCustomerClick }: { locale?: string
     () => computeCartTotals({ added, tax, discount, discountAmount, discountRateType, adjustment }),
     [added, tax, discount, discountAmount, discountRateType, adjustment],
   );
-  const money = (c: number) => formatCurrency(c, locale);
+  const money = (c: number) => currency.format(c);
   const balance = customer
     ? customerBalance({ outstandingCents: parseMoney(customer.outstanding ?? 0), openingBalanceCents: parseMoney(customer.openingBalance ?? 0) })
     : 0;

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatCurrency, formatDateTime } from '@pos/domain/format';
+import { formatDateTime } from '@pos/domain/format';
+import { useMoney } from '@/lib/money';
 import { isOpeningStale } from '@pos/domain/closing';
 import { toDecimal, toDecimalString, tryParseMoney } from '@pos/domain/money';
 import { Button } from '@/components/ui/button';
@@ -34,8 +35,8 @@ export function closingState(closing: Pick<Closing, 'openingBalance' | 'createdA
 const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
 function ClosingForm({ closing, state, onDone }: { closing: Closing; state: ClosingState; onDone: () => void }) {
-  const { t, i18n } = useTranslation('backoffice');
-  const lng = i18n.language;
+  const currency = useMoney();
+  const { t } = useTranslation('backoffice');
   const { store, terminal, user } = useSession();
   const started = state !== 'start';
   const dateFrom = wireDate(closing.dateFrom) ?? wireDate(closing.createdAt);
@@ -61,7 +62,7 @@ function ClosingForm({ closing, state, onDone }: { closing: Closing; state: Clos
       }),
     [opening, added, withdrawn, expenses.data, orders.data, counts],
   );
-  const cur = (c: number) => formatCurrency(c, lng);
+  const cur = (c: number) => currency.format(c);
 
   async function submit(kind: 'start' | 'update' | 'close') {
     const body: ClosingBody = {

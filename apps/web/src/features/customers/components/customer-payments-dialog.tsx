@@ -3,7 +3,8 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { formatCurrency, formatDateTime } from '@pos/domain/format';
+import { formatDateTime } from '@pos/domain/format';
+import { useMoney } from '@/lib/money';
 import { mergeLedger } from '@pos/domain/ledger';
 import { isValidMoneyInput, parseMoney, sumCents } from '@pos/domain/money';
 import { messages } from '@pos/domain/validation';
@@ -32,7 +33,8 @@ interface LedgerRow {
 }
 
 /** 'Payment history of {customer name}': receive a payment, five summary cards and the ledger, newest first. */
-export function CustomerPaymentsDialog({ customer, onClose, locale = 'en' }: { customer: Customer | null; onClose: () => void; locale?: string }) {
+export function CustomerPaymentsDialog({ customer, onClose }: { customer: Customer | null; onClose: () => void; locale?: string }) {
+  const currency = useMoney();
   const { t } = useTranslation('sale');
   const { data, isLoading } = useCustomer(customer?.id ?? null);
   const c = data ?? customer;
@@ -41,7 +43,7 @@ export function CustomerPaymentsDialog({ customer, onClose, locale = 'en' }: { c
     resolver: zodResolver(paymentSchema),
     defaultValues: { amount: '', description: '' },
   });
-  const money = (v: number) => formatCurrency(v, locale);
+  const money = (v: number) => currency.format(v);
 
   const ledger = useMemo<LedgerRow[]>(() => {
     if (!c) return [];

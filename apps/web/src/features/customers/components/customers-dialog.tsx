@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatCurrency } from '@pos/domain/format';
+import { useMoney } from '@/lib/money';
 import { customerBalance } from '@pos/domain/ledger';
 import { parseMoney } from '@pos/domain/money';
 import { Button } from '@/components/ui/button';
@@ -26,7 +26,8 @@ export interface CustomersDialogProps {
 }
 
 /** Customers (ctrl+shift+c): the create/update form and a paged, searchable table with Select and Actions. */
-export function CustomersDialog({ open, onClose, selectedId, onSelect, onHistory, locale = 'en' }: CustomersDialogProps) {
+export function CustomersDialog({ open, onClose, selectedId, onSelect, onHistory }: CustomersDialogProps) {
+  const currency = useMoney();
   const { t } = useTranslation('sale');
   const [q, setQ] = useState('');
   const [page, setPage] = useState(1);
@@ -99,7 +100,7 @@ export function CustomersDialog({ open, onClose, selectedId, onSelect, onHistory
                     <td>{c.name}</td>
                     <td>{c.phone}</td>
                     <td>{c.cnic}</td>
-                    <td className={balance > 0 ? 'num text-danger' : 'num'}>{formatCurrency(balance, locale)}</td>
+                    <td className={balance > 0 ? 'num text-danger' : 'num'}>{currency.format(balance)}</td>
                     <td className="row">
                       <Button size="sm" variant="ghost" onClick={() => setEditing(c)}>{t('customers.edit')}</Button>
                       <Button size="sm" variant="ghost" onClick={() => onHistory(c)}>{t('customers.history')}</Button>

@@ -2,7 +2,8 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { formatCurrency, formatDateTime } from '@pos/domain/format';
+import { formatDateTime } from '@pos/domain/format';
+import { useMoney } from '@/lib/money';
 import { sumCents } from '@pos/domain/money';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
@@ -25,6 +26,7 @@ export interface ExpensesDialogProps {
 
 /** Expenses (ctrl+e): add form, date-time range search (today by default), total, relative times. */
 export function ExpensesDialog({ open, onClose }: ExpensesDialogProps) {
+  const currency = useMoney();
   const { t, i18n } = useTranslation('backoffice');
   const lng = i18n.language;
   const { store } = useSession();
@@ -85,7 +87,7 @@ export function ExpensesDialog({ open, onClose }: ExpensesDialogProps) {
       </form>
 
       <p className="total-line">
-        {t('expenses.total')}: <strong data-testid="expenses-total">{formatCurrency(total, lng)}</strong>
+        {t('expenses.total')}: <strong data-testid="expenses-total">{currency.format(total)}</strong>
       </p>
 
       {list.isPending ? (
@@ -109,7 +111,7 @@ export function ExpensesDialog({ open, onClose }: ExpensesDialogProps) {
               <tr key={x.id}>
                 <td title={formatDateTime(x.createdAt)}>{relativeTime(x.createdAt, new Date(), lng)}</td>
                 <td>{x.description}</td>
-                <td className="num">{formatCurrency(cents(x.amount), lng)}</td>
+                <td className="num">{currency.format(cents(x.amount))}</td>
               </tr>
             ))}
           </tbody>

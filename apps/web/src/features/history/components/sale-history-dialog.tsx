@@ -1,7 +1,8 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useTranslation } from 'react-i18next';
-import { formatCurrency, formatDateTime } from '@pos/domain/format';
+import { formatDateTime } from '@pos/domain/format';
+import { useMoney } from '@/lib/money';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { confirm } from '@/components/ui/confirm-dialog';
@@ -43,6 +44,7 @@ const QUESTION: Record<HistoryAction, string> = {
 
 /** Sale history (ctrl+h): search, range, tiles, charts and the order table with per-status actions. */
 export function SaleHistoryDialog({ open, onClose, onRefund, onReorder, onUnsuspend, onPrint }: SaleHistoryDialogProps) {
+  const currency = useMoney();
   const { t, i18n } = useTranslation('backoffice');
   const lng = i18n.language;
   const [draft, setDraft] = useState(() => ({ q: '', ...yesterdayTodayRange() }));
@@ -51,7 +53,7 @@ export function SaleHistoryDialog({ open, onClose, onRefund, onReorder, onUnsusp
   const [charts, setCharts] = useState(false);
   const expenses = useRangeExpenses(search.from, search.to);
   const action = useHistoryAction();
-  const cur = (c: number) => formatCurrency(c, lng);
+  const cur = (c: number) => currency.format(c);
 
   const orders = useMemo(() => page?.list ?? [], [page]);
   const summary = useMemo(() => historySummary(orders, (expenses.data ?? []).map((e) => e.amount)), [orders, expenses.data]);

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useFieldArray, useWatch, type Control, type FieldErrors, type UseFormRegister } from 'react-hook-form';
-import { formatCurrency } from '@pos/domain/format';
+import { useMoney } from '@/lib/money';
 import { quantityToString } from '@pos/domain/money';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -30,11 +30,12 @@ export const asLineForm = <C, R>(control: C, register: R) => ({
 
 /** Item, (Quantity requested), Quantity, Unit Cost, Total Cost, Comments, Remove; variants nested; totals row. */
 export function LineGrid({ control, register, errors, showRequested = false, costLabel }: LineGridProps) {
-  const { t, i18n } = useTranslation('backoffice');
+  const currency = useMoney();
+  const { t } = useTranslation('backoffice');
   const { fields, remove } = useFieldArray({ control, name: 'items' });
   const lines = (useWatch({ control, name: 'items' }) as Line[] | undefined) ?? [];
   const totals = lineTotals(lines);
-  const cur = (c: number) => formatCurrency(c, i18n.language);
+  const cur = (c: number) => currency.format(c);
   const cols = showRequested ? 7 : 6;
   return (
     <div className="line-grid">

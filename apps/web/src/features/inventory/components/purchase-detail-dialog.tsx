@@ -1,6 +1,7 @@
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatCurrency, formatDateTime } from '@pos/domain/format';
+import { formatDateTime } from '@pos/domain/format';
+import { useMoney } from '@/lib/money';
 import { parseQuantity, quantityToString } from '@pos/domain/money';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
@@ -13,6 +14,7 @@ const q = (v: unknown) => (v === null || v === undefined || v === '' ? '' : quan
 
 /** "Purchase no. {number}": totals, payment, lines with nested variants, Print. */
 export function PurchaseDetailDialog({ purchase, onClose }: { purchase: Purchase; onClose: () => void }) {
+  const currency = useMoney();
   const { t, i18n } = useTranslation('backoffice');
   const body = useRef<HTMLDivElement>(null);
   const lng = i18n.language;
@@ -35,7 +37,7 @@ export function PurchaseDetailDialog({ purchase, onClose }: { purchase: Purchase
         <div className="summary-boxes">
           <div className="summary-box">
             <span>{t('purchases.itemsTotal')}</span>
-            <strong>{formatCurrency(totals.cost, lng)}</strong>
+            <strong>{currency.format(totals.cost)}</strong>
           </div>
           <div className="summary-box">
             <span>{t('purchases.total')}</span>
@@ -44,7 +46,7 @@ export function PurchaseDetailDialog({ purchase, onClose }: { purchase: Purchase
           <div className="summary-box">
             <span>{t('purchases.payments')}</span>
             <strong>
-              {purchase.paymentType?.name ?? '—'}: {formatCurrency(cents(purchase.total), lng)}
+              {purchase.paymentType?.name ?? '—'}: {currency.format(cents(purchase.total))}
             </strong>
           </div>
         </div>
@@ -69,7 +71,7 @@ export function PurchaseDetailDialog({ purchase, onClose }: { purchase: Purchase
                 <td>{q(item.quantityRequested)}</td>
                 <td>{q(item.quantity)}</td>
                 <td>{money(item.purchasePrice, lng)}</td>
-                <td>{formatCurrency(rowTotal(String(item.quantity), String(item.purchasePrice)), lng)}</td>
+                <td>{currency.format(rowTotal(String(item.quantity), String(item.purchasePrice)))}</td>
                 <td>{item.comments}</td>
               </tr>,
               item.variants?.length ? (
@@ -90,7 +92,7 @@ export function PurchaseDetailDialog({ purchase, onClose }: { purchase: Purchase
                             <th scope="row">{v.variant?.attributeValue}</th>
                             <td>{q(v.quantity)}</td>
                             <td>{money(v.purchasePrice, lng)}</td>
-                            <td>{formatCurrency(rowTotal(String(v.quantity), String(v.purchasePrice)), lng)}</td>
+                            <td>{currency.format(rowTotal(String(v.quantity), String(v.purchasePrice)))}</td>
                           </tr>
                         ))}
                       </tbody>
@@ -106,7 +108,7 @@ export function PurchaseDetailDialog({ purchase, onClose }: { purchase: Purchase
               <td>{quantityToString(totals.requested)}</td>
               <td>{quantityToString(totals.quantity)}</td>
               <td />
-              <td>{formatCurrency(totals.cost, lng)}</td>
+              <td>{currency.format(totals.cost)}</td>
               <td />
             </tr>
           </tfoot>

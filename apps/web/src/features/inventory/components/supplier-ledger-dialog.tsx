@@ -2,7 +2,8 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { formatCurrency, formatDateTime } from '@pos/domain/format';
+import { formatDateTime } from '@pos/domain/format';
+import { useMoney } from '@/lib/money';
 import { mergeLedger, supplierOutstanding } from '@pos/domain/ledger';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
@@ -27,6 +28,7 @@ const purchaseNo = (p: SupplierPayment['purchase']) => (p && typeof p === 'objec
 
 /** "{supplier name}'s Ledger": payment form, four summary boxes, history newest first (spec 2.5, 4). */
 export function SupplierLedgerDialog({ supplier, onClose }: { supplier: Supplier; onClose: () => void }) {
+  const currency = useMoney();
   const { t, i18n } = useTranslation('backoffice');
   const lng = i18n.language;
   const { payments, purchases } = useSupplierLedger(supplier.id);
@@ -57,7 +59,7 @@ export function SupplierLedgerDialog({ supplier, onClose }: { supplier: Supplier
     [payments.data, purchases.data],
   );
 
-  const cur = (c: number) => formatCurrency(c, lng);
+  const cur = (c: number) => currency.format(c);
   const e = formState.errors;
   const loading = payments.isPending || purchases.isPending;
 

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatCurrency, formatDateTime } from '@pos/domain/format';
+import { formatDateTime } from '@pos/domain/format';
+import { useMoney } from '@/lib/money';
 import { mulPriceQty, parseMoney, parseQuantity, quantityToString, sumCents } from '@pos/domain/money';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
@@ -119,11 +120,12 @@ function PurchasesTab({ product, money }: { product: Product; money: (c: number)
 }
 
 /** Item detail (titled with the item's name): Item Information, Stores, Variants, Sales, Purchases. */
-export function ItemDetailDialog({ product, onClose, locale = 'en' }: { product: Product | null; onClose: () => void; locale?: string }) {
+export function ItemDetailDialog({ product, onClose }: { product: Product | null; onClose: () => void; locale?: string }) {
+  const currency = useMoney();
   const { t } = useTranslation('sale');
   const [tab, setTab] = useState('info');
   if (!product) return null;
-  const money = (c: number) => formatCurrency(c, locale);
+  const money = (c: number) => currency.format(c);
   const names = (list?: Array<{ name: string }> | null) => (list ?? []).map((x) => x.name).join(', ');
   const info: Array<[string, string]> = [
     [t('itemDetail.name'), product.name],

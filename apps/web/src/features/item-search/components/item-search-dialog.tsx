@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { formatCurrency } from '@pos/domain/format';
+import { useMoney } from '@/lib/money';
 import { parseMoney, tryParseScaled } from '@pos/domain/money';
 import { effectivePrice } from '@pos/domain/price-rules';
 import { Button } from '@/components/ui/button';
@@ -46,7 +46,8 @@ export interface ItemSearchDialogProps {
  * 'Search items' (ctrl+f): fuzzy search on name, barcode and price in the search worker, a
  * virtualised list of 60 px rows (window height - 250 tall, overscan 2), up/down/enter.
  */
-export function ItemSearchDialog({ open, onClose, source, version, byId, facets, onAdd, onView, locale = 'en' }: ItemSearchDialogProps) {
+export function ItemSearchDialog({ open, onClose, source, version, byId, facets, onAdd, onView }: ItemSearchDialogProps) {
+  const currency = useMoney();
   const { t } = useTranslation('sale');
   const [query, setQuery] = useState('');
   const [qty, setQty] = useState('1');
@@ -108,7 +109,7 @@ export function ItemSearchDialog({ open, onClose, source, version, byId, facets,
     }
   };
 
-  const money = (c: number) => formatCurrency(c, locale);
+  const money = (c: number) => currency.format(c);
 
   return (
     <Dialog open={open} onClose={onClose} title={t('itemSearch.title', { count })} size="lg" className="item-search-dialog">

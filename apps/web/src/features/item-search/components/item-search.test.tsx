@@ -131,8 +131,8 @@ describe('ItemDetailDialog', () => {
     renderWithProviders(<ItemDetailDialog product={product} onClose={() => {}} />);
     const dialog = screen.getByRole('dialog', { name: 'Classic Soap' });
     expect(within(dialog).getAllByRole('tab').map((t) => t.textContent)).toEqual(['Item Information', 'Stores', 'Variants', 'Sales', 'Purchases']);
-    expect(dialog).toHaveTextContent('$5.0 / pcs');
-    expect(dialog).toHaveTextContent('$3.0 / box');
+    expect(dialog).toHaveTextContent('$5.00 / pcs');
+    expect(dialog).toHaveTextContent('$3.00 / box');
     expect(dialog).toHaveTextContent('VAT 16%');
     await userEvent.click(within(dialog).getByRole('tab', { name: 'Stores' }));
     expect(dialog).toHaveTextContent('Main Street');

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatCurrency } from '@pos/domain/format';
+import { useMoney } from '@/lib/money';
 import { parseQuantity, quantityToString } from '@pos/domain/money';
 import { Dialog } from '@/components/ui/dialog';
 import type { Product, Variant } from '@/features/catalogue-cache/types';
@@ -16,7 +16,8 @@ export interface VariantChooserProps {
 const priceOf = (p: Product, v: Variant) => unitPriceOf(p, v);
 
 /** The variant chooser: up/down (wrapping), enter adds the highlighted variant, or a click. */
-export function VariantChooser({ product, onPick, onClose, locale = 'en' }: VariantChooserProps) {
+export function VariantChooser({ product, onPick, onClose }: VariantChooserProps) {
+  const currency = useMoney();
   const { t } = useTranslation('sale');
   const [active, setActive] = useState(0);
   const list = useRef<HTMLDivElement>(null);
@@ -53,7 +54,7 @@ export function VariantChooser({ product, onPick, onClose, locale = 'en' }: Vari
           >
             <span className="grow">{v.attributeValue ?? v.name}</span>
             <span className="text-muted">{v.barcode}</span>
-            <span>{formatCurrency(priceOf(product, v), locale)}</span>
+            <span>{currency.format(priceOf(product, v))}</span>
             {v.quantity !== null && v.quantity !== undefined && <span className="text-muted">{quantityToString(parseQuantity(v.quantity))}</span>}
           </div>
         ))}

@@ -1,6 +1,6 @@
 /** Wire amounts (JSON numbers or numeric strings) to exact cents / milli for display and sums. */
 import { tryParseMoney, tryParseScaled } from '@pos/domain/money';
-import { formatCurrency } from '@pos/domain/format';
+import { getMoney } from '@/lib/money';
 
 export function cents(value: unknown): number {
   if (typeof value !== 'number' && typeof value !== 'string') return 0;
@@ -12,7 +12,7 @@ export function milli(value: unknown): number {
   return tryParseScaled(value, 3) ?? 0;
 }
 
-/** formatCurrency of a wire amount. */
-export function money(value: unknown, locale = 'en'): string {
-  return formatCurrency(cents(value), locale);
+/** A wire amount in the current store's currency (`locale` is kept for callers; the UI language is used). */
+export function money(value: unknown, _locale?: string): string {
+  return getMoney().format(cents(value));
 }

@@ -1,5 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { formatCurrency, formatDateTime } from '@pos/domain/format';
+import { formatDateTime } from '@pos/domain/format';
+import { useMoney } from '@/lib/money';
+import { canRefund } from '@/features/orders/lib/refund-lines';
 import { parseMoney, quantityToString } from '@pos/domain/money';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
@@ -18,12 +20,13 @@ export interface OrderDetailDialogProps {
 }
 
 /** 'Order# {orderId}': figure cards, notes and the item table with a footer total. */
-export function OrderDetailDialog({ order, onClose, onRefund, onReorder, onPrint, onUnsuspend, locale = 'en' }: OrderDetailDialogProps) {
+export function OrderDetailDialog({ order, onClose, onRefund, onReorder, onPrint, onUnsuspend }: OrderDetailDialogProps) {
+  const currency = useMoney();
   const { t } = useTranslation('sale');
   if (!order) return null;
   const f = orderFigures(order);
-  const money = (c: number) => formatCurrency(c, locale);
-  const refundable = order.status === 'Completed' && !order.returnedFrom;
+  const money = (c: number) => currency.format(c);
+  const refundable = canRefund(order);
   const cards: Array<[string, number]> = [
     [t('order.itemsTotal'), f.itemsTotal],
     [t('order.tax'), f.tax],

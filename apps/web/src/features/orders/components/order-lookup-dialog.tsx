@@ -5,7 +5,8 @@ import { Dialog } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { errorText } from '@/lib/form-errors';
 import type { Order } from '@/features/catalogue-cache/types';
-import { formatCurrency, formatDateTime } from '@pos/domain/format';
+import { formatDateTime } from '@pos/domain/format';
+import { useMoney } from '@/lib/money';
 import { parseMoney } from '@pos/domain/money';
 import { findOrder } from '@/features/orders/api/find-order';
 import { useHeldOrders } from '@/features/orders/api/held-orders';
@@ -20,7 +21,8 @@ export interface OrderLookupDialogProps {
 }
 
 /** Order lookup: an order number typed, or a QR code / barcode scanned into the box; closes on a hit. Also lists the suspended sales. */
-export function OrderLookupDialog({ open, onClose, onFound, storeId = null, locale = 'en' }: OrderLookupDialogProps) {
+export function OrderLookupDialog({ open, onClose, onFound, storeId = null }: OrderLookupDialogProps) {
+  const currency = useMoney();
   const { t } = useTranslation('sale');
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
@@ -73,7 +75,7 @@ export function OrderLookupDialog({ open, onClose, onFound, storeId = null, loca
                   <span>{formatDateTime(o.createdAt)}</span>
                   <span>{typeof o.customer === 'object' && o.customer?.name ? o.customer.name : o.terminal?.code}</span>
                   <span>{t('order.itemCount', { count: o.items.length })}</span>
-                  <span className="num">{formatCurrency(parseMoney(o.grandTotal ?? o.total ?? 0), locale)}</span>
+                  <span className="num">{currency.format(parseMoney(o.grandTotal ?? o.total ?? 0))}</span>
                 </button>
               </li>
             ))}

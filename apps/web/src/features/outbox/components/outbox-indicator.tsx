@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { liveQuery } from 'dexie';
-import { formatCurrency, formatDateTime } from '@pos/domain/format';
+import { formatDateTime } from '@pos/domain/format';
+import { useMoney } from '@/lib/money';
 import { parseMoney } from '@pos/domain/money';
 import { Button } from '@/components/ui/button';
 import { confirm } from '@/components/ui/confirm-dialog';
@@ -90,13 +91,14 @@ export function OutboxIndicator({ locale = 'en' }: { locale?: string }) {
   );
 }
 
-function OutboxDialog({ open, onClose, rows, locale, busy, onRetryAll }: { open: boolean; onClose: () => void; rows: OutboxSale[]; locale: string; busy: boolean; onRetryAll: () => void }) {
+function OutboxDialog({ open, onClose, rows, busy, onRetryAll }: { open: boolean; onClose: () => void; rows: OutboxSale[]; locale: string; busy: boolean; onRetryAll: () => void }) {
+  const currency = useMoney();
   const { t } = useTranslation('outbox');
   const { user } = useSession();
   const isManager = !!user?.roles.includes('ROLE_ADMIN');
   const unsent = rows.filter((r) => r.status !== 'sent');
   const sent = rows.filter((r) => r.status === 'sent').slice(-20).reverse();
-  const money = (v: number | undefined) => formatCurrency(parseMoney(v ?? 0), locale);
+  const money = (v: number | undefined) => currency.format(parseMoney(v ?? 0));
 
   const retry = async (row: OutboxSale) => {
     await outbox().retry(row.uuid);

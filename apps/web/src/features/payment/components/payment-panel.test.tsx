@@ -6,6 +6,7 @@ import { jsonResponse, renderWithProviders } from '@/test/render';
 import type { PaymentType, Product } from '@/features/catalogue-cache/types';
 import { addToCart, emptyCart } from '@/features/cart/cart-logic';
 import { cartStore } from '@/features/cart/cart-store';
+import { endSession, startSession, type Store } from '@/lib/session';
 import { PaymentPanel, type PaymentPanelHandle, type PaymentPanelProps } from './payment-panel';
 
 // userEvent typing in jsdom is slow on a busy machine.
@@ -61,33 +62,36 @@ describe('PaymentPanel', () => {
     expect(screen.getByRole('radio', { name: 'Credit' })).toBeEnabled();
   });
 
-  it('defaults the received amount to the total; underpaid is Receivable and blocks Done; overpaid shows Change Due', async () => {
+  it('defaults the received amount to the total; underpaid is Receivable and blocks Done; overpaid shows the Change, large and positive', async () => {
     fillCart();
     renderPanel();
     expect(received()).toHaveValue('12.34');
-    expect(screen.getByTestId('change-due')).toHaveTextContent('Change Due');
+    expect(screen.getByTestId('change-due')).toHaveTextContent('Change$0.00');
     expect(done()).toBeEnabled();
     await userEvent.clear(received());
     await userEvent.type(received(), '10');
     expect(screen.getByTestId('change-due')).toHaveTextContent('Receivable');
-    expect(screen.getByTestId('change-due')).toHaveTextContent('$2.3');
+    expect(screen.getByTestId('change-due')).toHaveTextContent('$2.34');
     expect(done()).toBeDisabled();
     await userEvent.clear(received());
     await userEvent.type(received(), '20');
-    expect(screen.getByTestId('change-due')).toHaveTextContent('Change Due$7.7');
+    expect(screen.getByTestId('change-due')).toHaveTextContent('Change$7.66');
+    expect(screen.getByTestId('change-amount')).toHaveTextContent('$7.66');
     expect(done()).toBeEnabled();
   });
 
   it('quick cash: the first note replaces the amount, then notes add (with a count) or subtract; Exact fills the rest', async () => {
     fillCart();
     renderPanel();
-    await userEvent.click(screen.getByRole('button', { name: '10' }));
+    // US dollar notes: 5, 10, 20, 50, 100.
+    expect(screen.getAllByRole('button', { name: /^\$\d+\.00/ }).map((b) => b.textContent)).toEqual(['$5.00', '$10.00', '$20.00', '$50.00', '$100.00']);
+    await userEvent.click(screen.getByRole('button', { name: '$10.00' }));
     expect(received()).toHaveValue('10.00');
-    await userEvent.click(screen.getByRole('button', { name: '5' }));
-    await userEvent.click(screen.getByRole('button', { name: '5 ×1' })); // badge counts it
+    await userEvent.click(screen.getByRole('button', { name: '$5.00' }));
+    await userEvent.click(screen.getByRole('button', { name: '$5.00 ×1' })); // badge counts it
     expect(received()).toHaveValue('20.00');
     await userEvent.click(screen.getByRole('radio', { name: 'Subtract' }));
-    await userEvent.click(screen.getByRole('button', { name: '5 ×2' }));
+    await userEvent.click(screen.getByRole('button', { name: '$5.00 ×2' }));
     expect(received()).toHaveValue('15.00');
     await userEvent.click(screen.getByRole('button', { name: 'Exact' }));
     expect(received()).toHaveValue('12.34');
@@ -102,7 +106,8 @@ describe('PaymentPanel', () => {
     expect(await screen.findByText('Amount cannot be zero')).toBeInTheDocument();
     await userEvent.clear(received());
     await userEvent.type(received(), '20{Enter}');
-    expect(await screen.findByText('Please add exact amount for Credit Card')).toBeInTheDocument();
+    expect(await screen.findByText('Credit Card cannot pay more than the amount due ($12.34): take the rest in cash to give change.')).toBeInTheDocument();
+    expect(screen.queryByRole('list', { name: 'Payments' })).toBeNull();
     await userEvent.clear(received());
     await userEvent.type(received(), '5{Enter}');
     const list = screen.getByRole('list', { name: 'Payments' });
@@ -118,7 +123,7 @@ describe('PaymentPanel', () => {
     renderPanel();
     await userEvent.click(screen.getByRole('button', { name: /Round to 10/ }));
     expect(cartStore.get().adjustment).toBe(-234);
-    expect(screen.getByTestId('payment-total')).toHaveTextContent('$10.0');
+    expect(screen.getByTestId('payment-total')).toHaveTextContent('$10.00');
     expect(received()).toHaveValue('10.00');
     await userEvent.click(screen.getByRole('button', { name: /Remove rounding/ }));
     expect(cartStore.get().adjustment).toBe(0);
@@ -149,7 +154,7 @@ describe('PaymentPanel', () => {
     expect((init?.headers as Record<string, string>)['Idempotency-Key']).toBe(uuid);
     const body = JSON.parse(String(init?.body));
     expect(body).toMatchObject({ uuid, store: 1, terminal: 7, total: 24.68, status: 'Completed', isSuspended: false });
-    expect(body.payments).toEqual([{ received: 30, total: 24.68, due: 5.32, type: { id: 1, name: 'Cash', type: 'cash' } }]);
+    expect(body.payments).toEqual([{ received: 30, total: 24.68, due: 5.32, tendered: 30, change: 5.32, type: { id: 1, name: 'Cash', type: 'cash' } }]);
     expect(cartStore.get().added).toHaveLength(0);
     expect(cartStore.get().uuid).not.toBe(uuid);
   });
@@ -204,4 +209,52 @@ describe('PaymentPanel', () => {
     act(() => ref.current!.clear());
     expect(cartStore.get().added).toHaveLength(0);
   });
+
+  describe('in the store\'s currency', () => {
+    const inStore = (settings: Partial<Store>) => {
+      const store: Store = { id: 1, name: 'Shop', terminals: [{ id: 7, code: 'T1' }], ...settings };
+      act(() => startSession({ id: 1, username: 'c', displayName: 'C', roles: ['ROLE_USER'], stores: [store] }, { restore: false }));
+    };
+    afterEach(() => act(() => endSession()));
+
+    it('JPY: no decimals anywhere, yen notes, a decimal refused at the keystroke', async () => {
+      inStore({ currency: 'JPY', locale: 'ja-JP' });
+      cartStore.set(addToCart(emptyCart(), { product: { id: 4, name: 'Tea', basePrice: 1075 }, qtyMilli: 1000 }).state);
+      renderPanel();
+      expect(screen.getByTestId('payment-total')).toHaveTextContent('￥1,075');
+      expect(received()).toHaveValue('1075');
+      expect(screen.getAllByRole('button', { name: /^￥/ }).map((b) => b.textContent)).toEqual(['￥1,000', '￥2,000', '￥5,000', '￥10,000']);
+      await userEvent.clear(received());
+      await userEvent.type(received(), '2000.5');
+      expect(received()).toHaveValue('20005'); // the separator is refused: yen have no minor digits
+      await userEvent.clear(received());
+      await userEvent.type(received(), '2000');
+      expect(screen.getByTestId('change-amount')).toHaveTextContent('￥925');
+    });
+
+    it('EUR in de-DE: the comma is the separator, two decimals at most', async () => {
+      inStore({ currency: 'EUR', locale: 'de-DE' });
+      fillCart();
+      renderPanel();
+      expect(screen.getByTestId('payment-total')).toHaveTextContent('12,34 €');
+      expect(received()).toHaveValue('12,34');
+      await userEvent.clear(received());
+      await userEvent.type(received(), '20.505');
+      expect(received()).toHaveValue('20,50');
+      expect(screen.getByTestId('change-amount')).toHaveTextContent('8,16 €');
+    });
+  });
+
+  it('a refund goes back to the original card by default; a cashier cannot swap the card row for cash', async () => {
+    const sold = { id: 9, orderId: 3, createdAt: '', status: 'Completed', items: [{ product: soap, quantity: 1, price: 12.34, discount: 0, taxesTotal: 0, taxes: [] }], payments: [{ total: 12.34, received: 12.34, due: 0, type: card }] };
+    const { loadOrder } = await import('@/features/cart/cart-logic');
+    cartStore.set(loadOrder(sold, 'refund'));
+    renderPanel();
+    const list = screen.getByRole('list', { name: 'Payments' });
+    expect(list).toHaveTextContent('Credit Card-$12.34');
+    expect(received()).toHaveValue('0.00');
+    expect(within(list).getByLabelText('Remove Credit Card payment')).toBeDisabled();
+    expect(done()).toBeEnabled();
+  });
 });
+

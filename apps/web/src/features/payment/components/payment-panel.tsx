@@ -1,14 +1,16 @@
 import { useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type KeyboardEvent, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { formatCurrency } from '@pos/domain/format';
-import { QUICK_CASH_DENOMINATIONS, canSettle, isPaymentTypeAvailable, roundingAdjustment } from '@pos/domain/tender';
+import { canSettle, isPaymentTypeAvailable, roundingAdjustment } from '@pos/domain/tender';
 import { CREDIT_NOT_ALLOWED_MESSAGE, creditCheck, customerBalance } from '@pos/domain/ledger';
-import { parseMoney, sumCents, toDecimalString } from '@pos/domain/money';
+import { minorToCents } from '@pos/domain/format';
+import { parseMoney, sumCents } from '@pos/domain/money';
 import { Button } from '@/components/ui/button';
 import { NumberInput } from '@/components/ui/number-input';
 import { toast } from '@/components/ui/toast';
 import { HttpError } from '@/lib/api-client';
+import { useMoney, type Money } from '@/lib/money';
+import { useSession } from '@/lib/session';
 import { errorText } from '@/lib/form-errors';
 import type { Customer, Order, PaymentType } from '@/features/catalogue-cache/types';
 import { emptyCart, setPaymentType } from '@/features/cart/cart-logic';
@@ -18,9 +20,10 @@ import type { CartDefaults } from '@/features/cart/cart-types';
 import { saveOrder } from '@/features/payment/api/save-order';
 import { buildSaleBody } from '@/features/payment/build-sale';
 import {
-  amountText, applyNote, changeDueOf, parseReceived, remaining, tendered, validateAdd, wirePayments,
+  applyNote, changeDueOf, parseReceived, refundTenders, remaining, tendered, validateAdd, wirePayments,
   type QuickCashMode, type TenderRow,
 } from '@/features/payment/payment-logic';
+import { cashNotes } from '@/features/payment/quick-cash';
 
 export type PaymentMode = 'pos' | 'order' | 'payment';
 
@@ -55,7 +58,7 @@ export interface PaymentPanelProps {
 let rowSeq = 0;
 
 /** Credit needs a customer who may buy on credit, within the credit limit (@pos/domain/ledger). */
-function creditProblem(customer: Customer | null, payments: ReturnType<typeof wirePayments>, t: TFunction<'sale'>): string | null {
+function creditProblem(customer: Customer | null, payments: ReturnType<typeof wirePayments>, t: TFunction<'sale'>, currency: Money): string | null {
   const newCredit = sumCents(payments.filter((p) => p.type.type === 'credit').map((p) => parseMoney(p.total)));
   if (newCredit === 0) return null;
   if (!customer) return t('messages.creditNeedsCustomer');
@@ -64,12 +67,13 @@ function creditProblem(customer: Customer | null, payments: ReturnType<typeof wi
   const problem = creditCheck({ limitCents, balanceCents, newCreditCents: newCredit, allowCredit: customer.allowCreditSale });
   if (!problem) return null;
   if (problem === CREDIT_NOT_ALLOWED_MESSAGE) return t('messages.creditNotAllowed');
-  return t('messages.creditLimit', { limit: toDecimalString(limitCents ?? 0), balance: toDecimalString(balanceCents + newCredit) });
+  return t('messages.creditLimit', { limit: currency.format(limitCents ?? 0), balance: currency.format(balanceCents + newCredit) });
 }
 
 export function PaymentPanel({
-  paymentTypes, mode, storeId, terminalId, defaults, requireCustomerName, displayShortcuts = false, locale = 'en', onCompleted, onSaved, ref,
+  paymentTypes, mode, storeId, terminalId, defaults, requireCustomerName, displayShortcuts = false, onCompleted, onSaved, ref,
 }: PaymentPanelProps) {
+  const currency = useMoney();
   const { t } = useTranslation('sale');
   const added = useCart((s) => s.added);
   const tax = useCart((s) => s.tax);
@@ -87,6 +91,8 @@ export function PaymentPanel({
   );
   const grand = totals.grandTotalCents;
   const [rows, setRows] = useState<TenderRow[]>([]);
+  const amountText = currency.inputText;
+  const parse = currency.parseInput;
   const [field, setField] = useState(() => amountText(grand));
   const [touched, setTouched] = useState(false);
   const [noteMode, setNoteMode] = useState<QuickCashMode>('add');
@@ -95,17 +101,20 @@ export function PaymentPanel({
   const fieldRef = useRef<HTMLInputElement | null>(null);
   const takesPayment = mode !== 'order';
 
-  // A new sale (new uuid) starts with no tender.
+  // A new sale (new uuid) starts with no tender; a refund starts with its original tenders (issue 19).
+  const refundPayments = useCart((s) => s.refundPayments);
   useEffect(() => {
-    setRows([]);
+    const total = computeCartTotals(cartStore.get()).grandTotalCents;
+    setRows(refundPayments?.length && total < 0 ? refundTenders(total, refundPayments, paymentTypes) : []);
     setNoteCounts({});
-  }, [uuid]);
+  }, [uuid, refundPayments, paymentTypes]);
+  const isAdmin = !!useSession().user?.roles.includes('ROLE_ADMIN');
 
   // The field resets to what is still to be paid after every change of the total or the rows.
   useEffect(() => {
     setField(amountText(remaining(grand, rows)));
     setTouched(false);
-  }, [grand, rows]);
+  }, [grand, rows, amountText]);
 
   const type = useMemo(() => {
     const usable = (p: PaymentType) => isPaymentTypeAvailable({ type: p.type, hasCustomer: !!customer, lineCount: added.length });
@@ -113,7 +122,7 @@ export function PaymentPanel({
     return paymentTypes.find((p) => p.id === defaults.paymentType?.id && usable(p)) ?? paymentTypes.find(usable) ?? null;
   }, [selectedType, paymentTypes, defaults.paymentType, customer, added.length]);
 
-  const fieldCents = parseReceived(field);
+  const fieldCents = parseReceived(field, parse);
   const all = tendered(rows, fieldCents, type);
   const change = changeDueOf(grand, all);
   const doneEnabled = takesPayment
@@ -122,20 +131,26 @@ export function PaymentPanel({
 
   const selectType = useCallback((p: PaymentType) => updateCart((s) => setPaymentType(s, p)), []);
 
+  /** A card (any type that cannot give change) paying more than is due: refused, naming what is due. */
+  const overTender = useCallback(
+    (p: PaymentType, before: readonly TenderRow[]) => t('messages.overTender', { name: p.name, due: currency.format(Math.max(remaining(grand, before), 0)) }),
+    [t, currency, grand],
+  );
+
   const addRow = useCallback(() => {
     if (!type) return;
-    const amount = parseReceived(field);
+    const amount = parseReceived(field, parse);
     if (amount === null) {
       toast.error(t('messages.number'));
       return;
     }
     const problem = validateAdd(amount, type, rows, grand);
     if (problem) {
-      toast.error(problem === 'Amount cannot be zero' ? t('messages.amountZero') : t('messages.exactAmount', { name: type.name }));
+      toast.error(problem === 'Amount cannot be zero' ? t('messages.amountZero') : overTender(type, rows));
       return;
     }
     setRows((r) => [...r, { key: `p${++rowSeq}`, type, receivedCents: amount }]);
-  }, [type, field, rows, grand, t]);
+  }, [type, field, rows, grand, t, parse, overTender]);
 
   const clear = useCallback(() => {
     cartStore.set(emptyCart(defaults));
@@ -152,7 +167,7 @@ export function PaymentPanel({
     }
     let payments: ReturnType<typeof wirePayments> = [];
     if (takesPayment && !suspend) {
-      const pending = parseReceived(field);
+      const pending = parseReceived(field, parse);
       if (pending === null) {
         toast.error(t('messages.number'));
         return;
@@ -160,14 +175,14 @@ export function PaymentPanel({
       if (pending !== 0 && type) {
         const problem = validateAdd(pending, type, rows, grand);
         if (problem && problem !== 'Amount cannot be zero') {
-          toast.error(t('messages.exactAmount', { name: type.name }));
+          toast.error(overTender(type, rows));
           return;
         }
       }
       const list = tendered(rows, pending, type);
       if (!canSettle({ lineCount: cart.added.length, saving, changeDueCents: changeDueOf(grand, list) })) return;
       payments = wirePayments(grand, list);
-      const credit = creditProblem(cart.customer, payments, t);
+      const credit = creditProblem(cart.customer, payments, t, currency);
       if (credit) {
         toast.error(credit);
         return;
@@ -199,7 +214,7 @@ export function PaymentPanel({
     } finally {
       setSaving(false);
     }
-  }, [saving, requireCustomerName, mode, takesPayment, field, type, rows, grand, storeId, terminalId, defaults, onSaved, onCompleted, t]);
+  }, [saving, requireCustomerName, mode, takesPayment, field, type, rows, grand, storeId, terminalId, defaults, onSaved, onCompleted, t, parse, currency, overTender]);
 
   useImperativeHandle(ref, () => ({
     focusPayment: () => fieldRef.current?.focus(),
@@ -213,16 +228,16 @@ export function PaymentPanel({
     },
   }), [doneEnabled, submit, clear, paymentTypes, selectType]);
 
-  const applyQuickNote = (units: number) => {
-    const cents = units * 100;
+  const applyQuickNote = (minor: number) => {
+    const cents = minorToCents(minor, currency.currency);
     const next = applyNote(fieldCents ?? 0, touched, cents, noteMode);
     setField(amountText(next));
     setTouched(true);
-    setNoteCounts((c) => ({ ...c, [units]: (c[units] ?? 0) + (noteMode === 'add' ? 1 : -1) }));
+    setNoteCounts((c) => ({ ...c, [minor]: (c[minor] ?? 0) + (noteMode === 'add' ? 1 : -1) }));
   };
 
   const rounding = roundingAdjustment(totals.totalCents);
-  const money = (c: number) => formatCurrency(c, locale);
+  const money = currency.format;
 
   return (
     <section className="payment-panel" aria-label={t('payment.title')}>
@@ -272,6 +287,8 @@ export function PaymentPanel({
             <NumberInput
               label={t('payment.received')}
               value={field}
+              decimals={currency.digits}
+              decimalSeparator={currency.separator}
               allowNegative
               ref={fieldRef}
               containerClassName="grow"
@@ -304,10 +321,10 @@ export function PaymentPanel({
               </div>
             </div>
             <div className="quick-cash-notes">
-              {QUICK_CASH_DENOMINATIONS.map((units) => (
-                <Button key={units} size="sm" variant="secondary" disabled={!added.length} onClick={() => applyQuickNote(units)}>
-                  {units}
-                  {noteCounts[units] ? <>{' '}<span className="badge">×{noteCounts[units]}</span></> : null}
+              {cashNotes(currency.currency).map((minor) => (
+                <Button key={minor} size="sm" variant="secondary" disabled={!added.length} onClick={() => applyQuickNote(minor)}>
+                  {currency.format(minorToCents(minor, currency.currency))}
+                  {noteCounts[minor] ? <>{' '}<span className="badge">×{noteCounts[minor]}</span></> : null}
                 </Button>
               ))}
             </div>
@@ -319,7 +336,15 @@ export function PaymentPanel({
                 <li key={r.key} className="row">
                   <span className="grow">{r.type.name}</span>
                   <span>{money(r.receivedCents)}</span>
-                  <button type="button" className="btn btn-ghost btn-sm" aria-label={t('payment.removePayment', { name: r.type.name })} onClick={() => setRows((list) => list.filter((x) => x.key !== r.key))}>
+                  <button
+                    type="button"
+                    className="btn btn-ghost btn-sm"
+                    aria-label={t('payment.removePayment', { name: r.type.name })}
+                    // Refunding a card in cash is an administrator's choice (issue 19): the card row of a refund stays.
+                    disabled={r.key.startsWith('refund-') && !r.type.canHaveChangeDue && !isAdmin}
+                    title={r.key.startsWith('refund-') && !r.type.canHaveChangeDue && !isAdmin ? t('refund.cardToCashAdmin') : undefined}
+                    onClick={() => setRows((list) => list.filter((x) => x.key !== r.key))}
+                  >
                     ×
                   </button>
                 </li>
@@ -327,9 +352,14 @@ export function PaymentPanel({
             </ul>
           )}
 
-          <div className={change < 0 ? 'payment-change payment-receivable' : 'payment-change'} data-testid="change-due">
-            <span>{change < 0 ? t('payment.receivable') : t('payment.changeDue')}</span>
-            <strong>{money(Math.abs(change))}</strong>
+          <div
+            className={change < 0 ? 'payment-change payment-receivable' : change > 0 ? 'payment-change payment-change--due' : 'payment-change'}
+            data-testid="change-due"
+            role="status"
+            aria-live="polite"
+          >
+            <span>{change < 0 ? t('payment.receivable') : t('payment.change')}</span>
+            <strong data-testid={change > 0 ? 'change-amount' : undefined}>{money(Math.abs(change))}</strong>
           </div>
         </>
       ) : (

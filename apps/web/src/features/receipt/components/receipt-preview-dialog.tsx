@@ -19,7 +19,7 @@ export interface ReceiptPreviewDialogProps {
   autoPrint?: boolean;
 }
 
-/** 'Duplicate Sale Receipt Print': the receipt with Print and e-mail (to the customer or typed addresses). */
+/** The receipt with Print and e-mail: 'Receipt' right after the sale (auto-print), 'Receipt (copy)' when printed again. */
 export function ReceiptPreviewDialog({ order, settings, onClose, locale, autoPrint = false }: ReceiptPreviewDialogProps) {
   const { t } = useTranslation('sale');
   const node = useRef<HTMLDivElement>(null);
@@ -57,7 +57,7 @@ export function ReceiptPreviewDialog({ order, settings, onClose, locale, autoPri
         setEmailOpen(false);
         onClose();
       }}
-      title={t('receipt.title')}
+      title={autoPrint ? t('receipt.titleSale') : t('receipt.title')}
       size="sm"
       footer={
         <div className="row">

@@ -38,16 +38,51 @@ describe('receipt figures', () => {
 });
 
 describe('ReceiptPreviewDialog', () => {
-  it("is 'Duplicate Sale Receipt Print', 3.5 inch, with the shop name and 'Thank you for your visit'", () => {
+  it("a copy is 'Receipt (copy)', 3.5 inch, with the shop name, 2-decimal amounts, Cash tendered and Change", () => {
     renderWithProviders(<ReceiptPreviewDialog order={order} settings={[{ id: 1, name: 'shop_name', value: 'Demo Shop', type: 'sale_receipt' }]} onClose={() => {}} />);
-    const dialog = screen.getByRole('dialog', { name: 'Duplicate Sale Receipt Print' });
+    const dialog = screen.getByRole('dialog', { name: 'Receipt (copy)' });
     expect(dialog).toHaveTextContent('Demo Shop');
     expect(dialog).toHaveTextContent('Order# 7');
     expect(dialog).toHaveTextContent('05-03-2024 02:07 PM');
     expect(dialog).toHaveTextContent('Customer: Carla Diaz');
-    expect(dialog).toHaveTextContent('Net Total$33.2');
-    expect(dialog).toHaveTextContent('Change Due$6.0');
+    expect(dialog).toHaveTextContent('Net Total$33.20');
+    expect(dialog).toHaveTextContent('Cash tendered$40.00');
+    expect(dialog).toHaveTextContent('Change$6.00');
+    expect(dialog).not.toHaveTextContent('Duplicate');
     expect(dialog).toHaveTextContent('Thank you for your visit');
+  });
+
+  it("right after a sale (auto-print) it is titled 'Receipt'", () => {
+    vi.stubGlobal('print', () => {});
+    renderWithProviders(<ReceiptPreviewDialog order={order} settings={[]} autoPrint onClose={() => {}} />);
+    expect(screen.getByRole('dialog', { name: 'Receipt' })).toBeInTheDocument();
+  });
+
+  it('prints the server\'s tendered, change, rounding and tax breakdown, in the order\'s store currency', () => {
+    const jpy: Order = {
+      ...order,
+      store: { name: 'Tokyo', currency: 'JPY', locale: 'ja-JP' },
+      items: [{ product: { id: 1, name: 'Tea', basePrice: 1000 }, quantity: 1, price: 1000, discount: 0, taxesTotal: 100, taxes: [] }],
+      discount: null, tax: null, adjustment: 0, rounding: 0,
+      payments: [
+        { total: 600, received: 600, due: 0, type: { id: 2, name: 'Card', type: 'credit card' } },
+        { total: 500, received: 1000, due: 500, tendered: 1000, change: 500, type: { id: 1, name: 'Cash', type: 'cash' } },
+      ],
+      taxBreakdown: [{ rate: 10, name: 'VAT', net: 1000, tax: 100, gross: 1100 }],
+    };
+    renderWithProviders(<ReceiptPreviewDialog order={jpy} settings={[]} onClose={() => {}} />);
+    const dialog = screen.getByRole('dialog', { name: 'Receipt (copy)' });
+    expect(dialog).toHaveTextContent('Net Total￥1,100');
+    expect(dialog).toHaveTextContent('Card￥600');
+    expect(screen.getByTestId('receipt-tendered')).toHaveTextContent('￥1,000');
+    expect(screen.getByTestId('receipt-change')).toHaveTextContent('￥500');
+    expect(screen.queryByTestId('receipt-rounding')).toBeNull();
+    expect(screen.getByTestId('receipt-tax-breakdown')).toHaveTextContent('VAT 10%￥1,000￥100￥1,100');
+  });
+
+  it('prints the cash rounding line when the order carries one', () => {
+    renderWithProviders(<ReceiptPreviewDialog order={{ ...order, rounding: -0.02 }} settings={[]} onClose={() => {}} />);
+    expect(screen.getByTestId('receipt-rounding')).toHaveTextContent('-$0.02');
   });
 
   it("e-mails the receipt to the customer's address through the server, and shows the server's refusal", async () => {

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { formatCurrency, formatDateTime } from '@pos/domain/format';
+import { formatDateTime } from '@pos/domain/format';
+import { useMoney } from '@/lib/money';
 import { quantityToString } from '@pos/domain/money';
 import type { Order, Setting } from '@/features/catalogue-cache/types';
 import { receiptFigures } from '@/features/receipt/receipt-figures';
@@ -14,11 +15,12 @@ export function receiptSettings(settings: Setting[]): { shopName: string; footer
 }
 
 /** The 3.5-inch sale receipt. Rendered in the preview and copied into the print frame. */
-export function Receipt({ order, settings, locale = 'en', ref }: { order: Order; settings: Setting[]; locale?: string; ref?: React.Ref<HTMLDivElement> }) {
+export function Receipt({ order, settings, ref }: { order: Order; settings: Setting[]; locale?: string; ref?: React.Ref<HTMLDivElement> }) {
+  const currency = useMoney(order.store);
   const { t } = useTranslation('sale');
   const f = receiptFigures(order);
   const s = receiptSettings(settings);
-  const money = (c: number) => formatCurrency(c, locale);
+  const money = (c: number) => currency.format(c);
   const customer = typeof order.customer === 'string' ? order.customer : order.customer?.name ?? order.customerName ?? null;
   return (
     <div className="receipt" ref={ref} data-testid="receipt">
@@ -66,12 +68,29 @@ export function Receipt({ order, settings, locale = 'en', ref }: { order: Order;
           <tr><td><strong>{t('receipt.netTotal')}</strong></td><td className="num"><strong>{money(f.netTotalCents)}</strong></td></tr>
           {f.adjustmentCents !== 0 && <tr><td>{t('totals.adjustment')}</td><td className="num">{money(f.adjustmentCents)}</td></tr>}
           {f.adjustmentCents !== 0 && <tr><td><strong>{t('totals.total')}</strong></td><td className="num"><strong>{money(f.grandTotalCents)}</strong></td></tr>}
+          {f.roundingCents !== 0 && <tr><td>{t('receipt.rounding')}</td><td className="num" data-testid="receipt-rounding">{money(f.roundingCents)}</td></tr>}
           {f.payments.map((p, i) => (
-            <tr key={i}><td>{p.name}</td><td className="num">{money(p.receivedCents)}</td></tr>
+            p.cash ? (
+              <tr key={i}><td>{t('receipt.cashTendered')}{p.name && p.name !== 'Cash' ? ` (${p.name})` : ''}</td><td className="num" data-testid="receipt-tendered">{money(p.tenderedCents)}</td></tr>
+            ) : (
+              <tr key={i}><td>{p.name}</td><td className="num">{money(p.receivedCents)}</td></tr>
+            )
           ))}
-          {f.changeCents !== 0 && <tr><td>{t('payment.changeDue')}</td><td className="num" data-testid="receipt-change">{money(f.changeCents)}</td></tr>}
+          {f.changeCents !== 0 && <tr><td>{t('receipt.change')}</td><td className="num" data-testid="receipt-change">{money(f.changeCents)}</td></tr>}
         </tbody>
       </table>
+      {f.taxBreakdown.length > 0 && (
+        <table data-testid="receipt-tax-breakdown">
+          <thead>
+            <tr><th>{t('receipt.taxRate')}</th><th className="num">{t('receipt.net')}</th><th className="num">{t('receipt.tax')}</th><th className="num">{t('receipt.gross')}</th></tr>
+          </thead>
+          <tbody>
+            {f.taxBreakdown.map((r, i) => (
+              <tr key={i}><td>{r.label}</td><td className="num">{money(r.netCents)}</td><td className="num">{money(r.taxCents)}</td><td className="num">{money(r.grossCents)}</td></tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       {order.notes && <p>{order.notes}</p>}
       <p className="receipt-footer">{s.footer ?? t('receipt.footer')}</p>
     </div>

@@ -1,7 +1,8 @@
 import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { formatCurrency, formatDateTime } from '@pos/domain/format';
+import { formatDateTime } from '@pos/domain/format';
+import { useMoney } from '@/lib/money';
 import { parseMoney, sumCents } from '@pos/domain/money';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
@@ -37,7 +38,8 @@ export interface RunningOrdersScreenProps {
  * box over a virtualised list (40 px rows: Order#, Terminal, Customer, Amount); the selected order's
  * details, cart and payment panel beside it.
  */
-export function RunningOrdersScreen({ storeId, selectedId, onSelect, cart, payment, locale = 'en' }: RunningOrdersScreenProps) {
+export function RunningOrdersScreen({ storeId, selectedId, onSelect, cart, payment }: RunningOrdersScreenProps) {
+  const currency = useMoney();
   const { t } = useTranslation('sale');
   const [terminalId, setTerminalId] = useState<number | null>(null);
   const [q, setQ] = useState('');
@@ -53,7 +55,7 @@ export function RunningOrdersScreen({ storeId, selectedId, onSelect, cart, payme
     overscan: 5,
     initialRect: { width: 400, height: 600 },
   });
-  const money = (c: number) => formatCurrency(c, locale);
+  const money = (c: number) => currency.format(c);
 
   return (
     <div className="running-orders">

@@ -1,0 +1,123 @@
+/**
+ * The current store's money settings and the formatters built on them (issue 19). Every amount
+ * on screen goes through `useMoney()` (or `getMoney()` outside React): the chosen store's currency
+ * with exactly its minor-unit digits, the store's locale conventions in the UI language's digits.
+ * A server that does not send the settings yet gives the old behaviour: USD, en-US, UTC, no
+ * cash rounding. The app's amounts are the database's hundredths ("cents", as @pos/domain/money
+ * keeps them for every currency); the helpers here convert to the currency's minor units.
+ */
+import { useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
+import { centsToMinor, formatAmount, formatMoney, minorToCents, moneyInputText, moneyLocale, parseMoneyInput, decimalSeparator, getDisplayLocale } from '@pos/domain/format';
+import { currencyDigits, isCurrencyCode, isTimeZone } from '@pos/domain/currency';
+import { tryParseMoney } from '@pos/domain/money';
+import { getSession, subscribeSession, type Store } from './session';
+
+export interface MoneySettings {
+  currency: string;
+  /** The store's locale (BCP 47). */
+  storeLocale: string;
+  timeZone: string;
+  /** Minor units of the currency; 0 = no cash rounding. */
+  cashRoundingStep: number;
+  pricesIncludeTax: boolean;
+  legacyTaxBase: boolean;
+}
+
+export const DEFAULT_MONEY_SETTINGS: MoneySettings = {
+  currency: 'USD', storeLocale: 'en-US', timeZone: 'UTC', cashRoundingStep: 0, pricesIncludeTax: false, legacyTaxBase: false,
+};
+
+/** The settings of a store as the server sent it; each missing or unusable field takes the old default. */
+export function moneySettingsOf(store: Partial<Store> | null | undefined): MoneySettings {
+  if (!store) return DEFAULT_MONEY_SETTINGS;
+  const d = DEFAULT_MONEY_SETTINGS;
+  return {
+    currency: isCurrencyCode(store.currency) ? store.currency : d.currency,
+    storeLocale: typeof store.locale === 'string' && store.locale ? store.locale : d.storeLocale,
+    timeZone: isTimeZone(store.timeZone) ? store.timeZone : d.timeZone,
+    cashRoundingStep: Number.isSafeInteger(store.cashRoundingStep) && (store.cashRoundingStep ?? 0) > 0 ? (store.cashRoundingStep as number) : 0,
+    pricesIncludeTax: store.pricesIncludeTax === true,
+    legacyTaxBase: store.legacyTaxBase === true,
+  };
+}
+
+/** The chosen store; the back office has none chosen, then the user's first store. */
+function currentStore(): Store | null {
+  const s = getSession();
+  return s.store ?? s.user?.stores?.[0] ?? null;
+}
+
+export interface Money extends MoneySettings {
+  /** The locale amounts are written in (store conventions, UI language digits). */
+  locale: string;
+  /** Minor-unit digits of the currency (USD 2, JPY 0, KWD 3). */
+  digits: number;
+  /** Hundredths ("cents") -> "$10.75" / "¥1,075" / "10,75 €". */
+  format(cents: number): string;
+  /** A wire amount (major units, number or decimal string) -> formatted; junk shows as 0. */
+  formatWire(value: unknown): string;
+  /** Hundredths -> "10.75" (no symbol, no grouping): tables and exports that add their own label. */
+  amount(cents: number): string;
+  /** Hundredths -> the text of a money input ("10,75" in de-DE, "1075" in JPY). */
+  inputText(cents: number): string;
+  /** A money input's text -> hundredths; null when it is not an amount with at most `digits` decimals. */
+  parseInput(text: string): number | null;
+  /** The locale's decimal separator for inputs. */
+  separator: string;
+}
+
+export function moneyFor(settings: MoneySettings, uiLanguage: string): Money {
+  const locale = moneyLocale(settings.storeLocale, uiLanguage);
+  const opts = { currency: settings.currency, locale };
+  const inputOpts = { currency: settings.currency, locale: moneyLocale(settings.storeLocale, 'en') };
+  const format = (cents: number) => formatMoney(centsToMinor(cents, settings.currency), opts);
+  return {
+    ...settings,
+    locale,
+    digits: currencyDigits(settings.currency),
+    format,
+    formatWire: (value) => format(wireCents(value)),
+    amount: (cents) => formatAmount(centsToMinor(cents, settings.currency), opts),
+    inputText: (cents) => moneyInputText(centsToMinor(cents, settings.currency), inputOpts),
+    parseInput: (text) => {
+      if (text.trim() === '') return null;
+      const minor = parseMoneyInput(text, inputOpts);
+      return minor === null ? null : minorToCents(minor, settings.currency);
+    },
+    separator: decimalSeparator(inputOpts.locale),
+  };
+}
+
+const cache = new Map<string, Money>();
+
+function cachedMoney(settings: MoneySettings, uiLanguage: string): Money {
+  const key = JSON.stringify([settings, uiLanguage]);
+  let m = cache.get(key);
+  if (!m) {
+    m = moneyFor(settings, uiLanguage);
+    cache.set(key, m);
+  }
+  return m;
+}
+
+/** The current store's money, outside React (CSV export, printing). */
+export function getMoney(): Money {
+  return cachedMoney(moneySettingsOf(currentStore()), getDisplayLocale());
+}
+
+/**
+ * The current store's money in the UI language; re-renders when the store or the language changes.
+ * `own`: a record's own store (an order's `store`): its settings win when it carries a currency.
+ */
+export function useMoney(own?: Partial<Store> | null): Money {
+  const { i18n } = useTranslation();
+  const store = useSyncExternalStore(subscribeSession, currentStore, currentStore);
+  return cachedMoney(moneySettingsOf(own?.currency ? own : store), i18n.language || 'en');
+}
+
+/** A wire amount in hundredths: numbers and decimal strings in major units (exact, no float); anything else 0. */
+export function wireCents(value: unknown): number {
+  if (typeof value !== 'number' && typeof value !== 'string') return 0;
+  return tryParseMoney(value) ?? 0;
+}
