@@ -15,6 +15,7 @@ import { resources } from './resources/registry.ts';
 import { registerResource } from './resources/engine.ts';
 import { seedDemoShop } from './db/seed/demo.ts';
 import { modules } from './modules/registry.ts';
+import { loadOrCreateSecret } from './setup/secret.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -70,6 +71,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('db', database.db);
+  if (!config.jwtSecret) config.jwtSecret = loadOrCreateSecret(config.inMemory ? '' : config.dataDir);
   app.decorate('tokens', createTokenService(config.jwtSecret, config.jwtTtl));
   app.decorate('mailer', options.mailer ?? (await createMailer(config.smtpUrl, config.mailFrom, app.log)));
 
