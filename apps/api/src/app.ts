@@ -16,6 +16,8 @@ import { registerResource } from './resources/engine.ts';
 import { seedDemoShop } from './db/seed/demo.ts';
 import { modules } from './modules/registry.ts';
 import { loadOrCreateSecret } from './setup/secret.ts';
+import { tlsServerFactory, type TlsMaterial } from './net/tls.ts';
+import { registerTrustRoutes } from './net/trust-page.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,6 +37,8 @@ export interface BuildOptions {
   database?: Database;
   mailer?: Mailer;
   logger?: FastifyServerOptions['logger'];
+  /** Serve HTTPS; the certificate is put in this slot before listen (server.ts, net/tls.ts). */
+  tls?: TlsMaterial | null;
 }
 
 /** Deepest JSON nesting accepted in a request body (a sale with whole cached products is under 10). */
@@ -62,7 +66,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: config.bodyLimit,
-    trustProxy: false,
+    trustProxy: config.trustProxy,
+    serverFactory: options.tls ? tlsServerFactory(options.tls) : undefined,
     routerOptions: { ignoreTrailingSlash: true },
     ajv: { customOptions: { coerceTypes: false } },
   });
@@ -98,6 +103,9 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
         objectSrc: ["'none'"],
         frameAncestors: ["'self'"],
         workerSrc: ["'self'", 'blob:'],
+        // Never on plain http (a LAN page would ask for every asset over https and stay blank);
+        // on HTTPS every source is 'self' already, so it would add nothing.
+        upgradeInsecureRequests: null,
       },
     },
     crossOriginEmbedderPolicy: false,
@@ -113,6 +121,8 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   await app.register(multipart, { limits: { fileSize: 50 * 1024 * 1024, files: 1 } });
   registerAuth(app, database.db, app.tokens);
   registerOpenApi(app);
+  const tls = options.tls;
+  if (tls) registerTrustRoutes(app, () => tls.caCert);
 
   app.get('/api/health', { config: { auth: 'public' }, schema: { tags: ['System'], summary: 'Ready when the database is migrated and reachable' } }, async (_req, reply) => {
     try {

@@ -25,6 +25,15 @@ export interface AppConfig {
   mailFrom: string;
   publicUrl: string;
   production: boolean;
+  /** HTTPS=on|off|auto (auto: on when HOST is beyond loopback and no TLS-terminating proxy; net/tls.ts). */
+  https: 'on' | 'off' | 'auto';
+  /** The shop's own certificate chain and key (PEM files); unset = issued by the local CA in dataDir/tls. */
+  tlsCert?: string;
+  tlsKey?: string;
+  /** Extra names for the generated certificate (TLS_HOSTS, comma-separated), e.g. pos.myshop.lan. */
+  tlsHosts: string[];
+  /** TRUST_PROXY: a reverse proxy terminates TLS and sets X-Forwarded-*: true, or its addresses/CIDRs. */
+  trustProxy: boolean | string[];
   logLevel: string;
   /** Built web app to serve; absent folder = API only. */
   webDist: string;
@@ -32,6 +41,18 @@ export interface AppConfig {
   bcryptRounds: number;
   bodyLimit: number;
   loginMaxFailures: number;
+}
+
+function parseHttps(value: string | undefined): AppConfig['https'] {
+  const v = (value ?? 'auto').toLowerCase();
+  if (v === 'on' || v === 'off' || v === 'auto') return v;
+  throw new Error(`HTTPS must be on, off or auto (got ${JSON.stringify(value)})`);
+}
+
+function parseTrustProxy(value: string | undefined): AppConfig['trustProxy'] {
+  if (!value || value === 'false') return false;
+  if (value === 'true') return true;
+  return value.split(',').map((s) => s.trim()).filter(Boolean);
 }
 
 /** Reads the environment once; buildApp takes overrides so tests never touch process.env. */
@@ -58,6 +79,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     mailFrom: env.MAIL_FROM ?? 'no-reply@pos.local',
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${port}`,
     production,
+    https: parseHttps(env.HTTPS),
+    tlsCert: env.TLS_CERT || undefined,
+    tlsKey: env.TLS_KEY || undefined,
+    tlsHosts: (env.TLS_HOSTS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL ?? 'info',
     webDist: env.WEB_DIST ?? path.resolve(here, '../../web/dist'),
     bcryptRounds: Number(env.BCRYPT_ROUNDS ?? 10),

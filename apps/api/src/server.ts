@@ -1,11 +1,27 @@
+import type https from 'node:https';
 import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { loadTls, scheduleRenewal, tlsSlot } from './net/tls.ts';
 import { setupNeeded } from './setup/setup.service.ts';
 
 /** The only file that listens. */
-const app = await buildApp();
+const tls = tlsSlot(loadConfig());
+const app = await buildApp({ tls });
+if (tls) {
+  const server = app.server as unknown as https.Server;
+  try {
+    await loadTls(tls, app.config, server, app.log);
+  } catch (err) {
+    console.error(`Cannot serve HTTPS: ${(err as Error).message}`);
+    await app.close();
+    process.exit(1);
+  }
+  if (tls.source === 'generated') scheduleRenewal(tls, server, app.config, app.log);
+}
 const { port, host } = app.config;
 await app.listen({ port, host });
-const url = `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`;
+const url = `${tls ? 'https' : 'http'}://${host === '0.0.0.0' || host === '::' ? (tls?.names[0] ?? 'localhost') : host}:${port}`;
+if (tls?.caCert) console.log(`\n  HTTPS with the shop's own CA: staff trust it once from ${url.replace('https:', 'http:')}/trust`);
 app.log.info(`POS is running at ${url} (database: ${app.database.kind})`);
 if (app.config.seedDemo) {
   console.log(`\n  POS ready at ${url}\n  Demo logins: admin / admin (administrator, both stores)   cashier / cashier (till, one store)\n`);
