@@ -35,6 +35,8 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     if (closing) return;
     closing = true;
     app.log.info(`${signal} received, shutting down`);
+    // Requests in flight get this long to finish; then the process exits anyway.
+    setTimeout(() => { app.log.error('shutdown took longer than 10 s, exiting'); process.exit(1); }, Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 10_000)).unref();
     try {
       await app.close();
       process.exit(0);
