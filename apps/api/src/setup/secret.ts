@@ -9,6 +9,7 @@ export const MIN_SECRET_BYTES = 32;
 /** Secrets printed in this repository (docs, tests, old defaults): anyone can read them. */
 export const PUBLIC_SECRETS = new Set([
   OLD_DEFAULT_JWT_SECRET, 'test-secret', 'crash-test-secret', 'a-real-secret-of-at-least-32-characters', 'change-me', 'changeme', 'secret',
+  'bench-secret-bench-secret-bench-secret',
 ]);
 export const SECRET_FILE = 'jwt-secret';
 

@@ -128,7 +128,7 @@ describe('one port, HTTPS and a plain-http redirect', () => {
 
   it('on plain http (loopback) the CSP has no upgrade-insecure-requests', async () => {
     const database = await openDatabase({ dataDir: '', inMemory: true });
-    const app = await buildApp({ env: {}, database, logger: false, config: { seedDemo: false, jwtSecret: 'x'.repeat(8) + crypto.randomBytes(24).toString('hex') } });
+    const app = await buildApp({ env: {}, database, logger: false, config: { seedDemo: false, jwtSecret: crypto.randomBytes(32).toString('hex') } });
     try {
       const res = await app.inject({ method: 'GET', url: '/api/health' });
       expect(String(res.headers['content-security-policy'])).not.toContain('upgrade-insecure-requests');

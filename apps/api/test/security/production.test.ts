@@ -3,6 +3,7 @@
  * files served from their precompressed copies with immutable caching for hashed assets.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,7 +30,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dist, 'assets', 'app-abc123.js.gz'), zlib.gzipSync(js));
   database = await openDatabase({ dataDir: '', inMemory: true });
   const stream = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
-  app = await buildApp({ env: {}, database, logger: { level: 'info', stream } as never, config: { seedDemo: true, bcryptRounds: 4, jwtSecret: 'Zq8v-production-test-secret-0123456789', webDist: dist } });
+  app = await buildApp({ env: {}, database, logger: { level: 'info', stream } as never, config: { seedDemo: true, bcryptRounds: 4, jwtSecret: crypto.randomBytes(32).toString('hex'), webDist: dist } });
   await app.ready();
 });
 afterAll(async () => { await app?.close(); await database?.close(); fs.rmSync(dir, { recursive: true, force: true }); });
