@@ -230,7 +230,7 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
     env: {
       ...process.env,
       NODE_ENV: 'production',
-      JWT_SECRET: 'bench-secret-bench-secret-bench-secret',
+      JWT_SECRET: crypto.randomBytes(48).toString('base64url'), // a fresh one per run: no secret printed in the source
       DATABASE_URL: databaseUrl,
       PORT: String(port),
       HOST: '127.0.0.1',

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
@@ -16,6 +18,10 @@ import { resources } from './resources/registry.ts';
 import { registerResource } from './resources/engine.ts';
 import { seedDemoShop } from './db/seed/demo.ts';
 import { modules } from './modules/registry.ts';
+import { loadOrCreateSecret } from './setup/secret.ts';
+import { withRedaction } from './net/log-redaction.ts';
+import { tlsServerFactory, type TlsMaterial } from './net/tls.ts';
+import { registerTrustRoutes } from './net/trust-page.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -37,6 +43,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** Admission limits per request class (plugins/admission.ts); the environment's ADMISSION_* otherwise. */
   admission?: Partial<AdmissionLimits>;
+  /** Serve HTTPS; the certificate is put in this slot before listen (server.ts, net/tls.ts). */
+  tls?: TlsMaterial | null;
 }
 
 /** Deepest JSON nesting accepted in a request body (a sale with whole cached products is under 10). */
@@ -62,9 +70,10 @@ export function jsonTooDeep(text: string, max: number): boolean {
 export async function buildApp(options: BuildOptions = {}): Promise<FastifyInstance> {
   const config = loadConfig(options.env ?? process.env, options.config);
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: withRedaction(options.logger ?? { level: config.logLevel }),
     bodyLimit: config.bodyLimit,
-    trustProxy: false,
+    trustProxy: config.trustProxy,
+    serverFactory: options.tls ? tlsServerFactory(options.tls) : undefined,
     routerOptions: { ignoreTrailingSlash: true },
     ajv: { customOptions: { coerceTypes: false } },
   });
@@ -78,6 +87,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('db', database.db);
+  if (!config.jwtSecret) config.jwtSecret = loadOrCreateSecret(config.dataDir);
   app.decorate('tokens', createTokenService(config.jwtSecret, config.jwtTtl));
   app.decorate('mailer', options.mailer ?? (await createMailer(config.smtpUrl, config.mailFrom, app.log)));
 
@@ -113,6 +123,9 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
         objectSrc: ["'none'"],
         frameAncestors: ["'self'"],
         workerSrc: ["'self'", 'blob:'],
+        // Never on plain http (a LAN page would ask for every asset over https and stay blank);
+        // on HTTPS every source is 'self' already, so it would add nothing.
+        upgradeInsecureRequests: null,
       },
     },
     crossOriginEmbedderPolicy: false,
@@ -125,9 +138,14 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     exposedHeaders: ['Link'],
     maxAge: 3600,
   });
+  // JSON answers compressed when the client accepts it (brotli at a fast level, else gzip); the
+  // web app's files are served from their build-time .br/.gz copies (preCompressed below).
+  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } });
   await app.register(multipart, { limits: { fileSize: 50 * 1024 * 1024, files: 1 } });
   registerAuth(app, database.db, app.tokens);
   registerOpenApi(app);
+  const tls = options.tls;
+  if (tls) registerTrustRoutes(app, () => tls.caCert);
 
   app.get('/api/health', { config: { auth: 'public' }, schema: { tags: ['System'], summary: 'Ready when the database is migrated and reachable' } }, async (_req, reply) => {
     try {
@@ -144,7 +162,11 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   // The built web app, with client-side routes falling back to index.html.
   const index = path.join(config.webDist, 'index.html');
   if (fs.existsSync(index)) {
-    await app.register(fastifyStatic, { root: config.webDist, prefix: '/', wildcard: false, index: false });
+    const assetsDir = path.join(config.webDist, 'assets') + path.sep;
+    await app.register(fastifyStatic, { root: config.webDist, prefix: '/', wildcard: false, index: false, preCompressed: true, cacheControl: false,
+      // Hashed build assets never change under their name; everything else is revalidated.
+      setHeaders: (res, file) => res.setHeader('cache-control', file.startsWith(assetsDir) ? 'public, max-age=31536000, immutable' : 'no-cache'),
+    });
     const html = () => fs.readFileSync(index);
     app.get('/', (_req, reply) => reply.type('text/html').header('cache-control', 'no-cache').send(html()));
     app.get('/*', (request, reply) => {

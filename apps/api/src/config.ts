@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { assertStrongSecret, isLoopbackHost } from './setup/secret.ts';
+
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const DEFAULT_JWT_SECRET = 'dev-only-insecure-secret-change-me';
-export const MIN_PRODUCTION_SECRET = 32;
 
 export interface AppConfig {
   port: number;
@@ -11,7 +11,9 @@ export interface AppConfig {
   /** postgres://... to use that PostgreSQL; undefined to run the shop's own PostgreSQL in dataDir (db/embedded.ts). */
   databaseUrl?: string;
   dataDir: string;
+  /** Seed the demo shop (known passwords) into an empty database: development on loopback only. */
   seedDemo: boolean;
+  /** '' until buildApp reads or creates the secret kept in the data folder (see setup/secret.ts). */
   jwtSecret: string;
   /** Access token lifetime in seconds. */
   jwtTtl: number;
@@ -21,6 +23,15 @@ export interface AppConfig {
   mailFrom: string;
   publicUrl: string;
   production: boolean;
+  /** HTTPS=on|off|auto (auto: on when HOST is beyond loopback and no TLS-terminating proxy; net/tls.ts). */
+  https: 'on' | 'off' | 'auto';
+  /** The shop's own certificate chain and key (PEM files); unset = issued by the local CA in dataDir/tls. */
+  tlsCert?: string;
+  tlsKey?: string;
+  /** Extra names for the generated certificate (TLS_HOSTS, comma-separated), e.g. pos.myshop.lan. */
+  tlsHosts: string[];
+  /** TRUST_PROXY: a reverse proxy terminates TLS and sets X-Forwarded-*: true, or its addresses/CIDRs. */
+  trustProxy: boolean | string[];
   logLevel: string;
   /** Built web app to serve; absent folder = API only. */
   webDist: string;
@@ -30,17 +41,33 @@ export interface AppConfig {
   loginMaxFailures: number;
 }
 
+function parseHttps(value: string | undefined): AppConfig['https'] {
+  const v = (value ?? 'auto').toLowerCase();
+  if (v === 'on' || v === 'off' || v === 'auto') return v;
+  throw new Error(`HTTPS must be on, off or auto (got ${JSON.stringify(value)})`);
+}
+
+function parseTrustProxy(value: string | undefined): AppConfig['trustProxy'] {
+  if (!value || value === 'false') return false;
+  if (value === 'true') return true;
+  return value.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
 /** Reads the environment once; buildApp takes overrides so tests never touch process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
   const production = env.NODE_ENV === 'production';
   const port = Number(env.PORT ?? 8000);
+  const host = env.HOST ?? '127.0.0.1';
   const config: AppConfig = {
     port,
-    host: env.HOST ?? '127.0.0.1',
+    host,
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR ?? path.resolve(here, '../../../data'),
-    seedDemo: (env.SEED_DEMO ?? 'true') !== 'false',
-    jwtSecret: env.JWT_SECRET || DEFAULT_JWT_SECRET, // an empty JWT_SECRET counts as unset
+    // Never the demo logins in production or where the network can reach the server: an empty
+    // database there opens the first-run setup instead (setup/setup.routes.ts).
+    seedDemo: (env.SEED_DEMO ?? 'true') !== 'false' && !production && isLoopbackHost(host),
+    // A weak JWT_SECRET is refused at start; an empty one counts as unset (generated in the data folder).
+    jwtSecret: env.JWT_SECRET ? assertStrongSecret(env.JWT_SECRET) : '',
     jwtTtl: Number(env.JWT_TTL ?? 8 * 3600),
     refreshTtl: Number(env.REFRESH_TTL ?? 30 * 24 * 3600),
     corsOrigins: (env.CORS_ORIGINS ?? `http://localhost:${port},http://127.0.0.1:${port},http://localhost:5173,http://127.0.0.1:5173`)
@@ -49,6 +76,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     mailFrom: env.MAIL_FROM ?? 'no-reply@pos.local',
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${port}`,
     production,
+    https: parseHttps(env.HTTPS),
+    tlsCert: env.TLS_CERT || undefined,
+    tlsKey: env.TLS_KEY || undefined,
+    tlsHosts: (env.TLS_HOSTS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL ?? 'info',
     webDist: env.WEB_DIST ?? path.resolve(here, '../../web/dist'),
     bcryptRounds: Number(env.BCRYPT_ROUNDS ?? 10),
@@ -56,12 +88,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     loginMaxFailures: Number(env.LOGIN_MAX_FAILURES ?? 10),
     ...overrides,
   };
-  if (config.production && (!config.jwtSecret || config.jwtSecret === DEFAULT_JWT_SECRET)) {
-    throw new Error('JWT_SECRET must be set in production (refusing to start with the default secret)');
-  }
-  if (config.production && config.jwtSecret.length < MIN_PRODUCTION_SECRET) {
-    // HS256 with a short secret can be brute-forced offline from any token.
-    throw new Error(`JWT_SECRET must be at least ${MIN_PRODUCTION_SECRET} characters in production`);
-  }
   return config;
 }

@@ -6,16 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
-import { loadConfig, DEFAULT_JWT_SECRET } from '../../src/config.ts';
 import type { Database } from '../../src/db/client.ts';
 import { createTestApp, openTestDatabase, type TestApp } from '../helpers.ts';
 import { leaksInternals, report } from './support.ts';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
 afterAll(async () => { await t?.close(); });
@@ -212,30 +208,5 @@ describe('no internals in answers', () => {
   });
 });
 
-describe('production guard', () => {
-  it('refuses the default, an empty or a short JWT secret in production', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET/);
-    expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: DEFAULT_JWT_SECRET })).toThrow(/JWT_SECRET/);
-    expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: '' })).toThrow(/JWT_SECRET/);
-    expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'short' })).toThrow(/JWT_SECRET/);
-    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40) }).jwtSecret).toBe('x'.repeat(40));
-  });
+// The JWT secret and first-run guards live in first-run.test.ts.
 
-  it('buildApp refuses to start, before opening any database', async () => {
-    await expect(buildApp({ env: { NODE_ENV: 'production' }, logger: false })).rejects.toThrow(/JWT_SECRET/);
-  });
-
-  it('the real server process exits with an error instead of listening', { timeout: 120_000 }, async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pos-prod-'));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
-      cwd: repoRoot, env: { ...process.env, NODE_ENV: 'production', JWT_SECRET: '', PORT: '0', DATA_DIR: dataDir, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { out += d; });
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    expect(code).not.toBe(0);
-    expect(out).toMatch(/JWT_SECRET/);
-  });
-});

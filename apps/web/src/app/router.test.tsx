@@ -29,10 +29,28 @@ afterEach(() => vi.unstubAllGlobals());
 const renderApp = (route: string) => renderWithProviders(null, { routes, route });
 
 describe('app start and routes', () => {
-  it('without a token shows the login and does not call the server', async () => {
+  it('without a token shows the login and only asks whether the first-run setup is open', async () => {
+    fetchMock.mockResolvedValue(jsonResponse({ needed: false }));
     renderApp('/');
     expect(await screen.findByRole('heading', { name: 'Login to Your Account' })).toBeInTheDocument();
-    expect(fetchMock).not.toHaveBeenCalled();
+    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    expect(fetchMock.mock.calls.map(([url]) => String(url))).toEqual(['/api/setup']);
+    expect(screen.getByRole('heading', { name: 'Login to Your Account' })).toBeInTheDocument();
+  });
+
+  it('an install with no user opens the first-run setup instead of the login', async () => {
+    fetchMock.mockResolvedValue(jsonResponse({ needed: true }));
+    const { router } = renderApp('/');
+    expect(await screen.findByRole('heading', { name: 'Set up your shop' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/setup');
+    expect(screen.getByLabelText('Currency')).toHaveValue('USD');
+  });
+
+  it('the setup page goes back to the login once the shop exists', async () => {
+    fetchMock.mockResolvedValue(jsonResponse({ needed: false }));
+    const { router } = renderApp('/setup');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(await screen.findByRole('heading', { name: 'Login to Your Account' })).toBeInTheDocument();
   });
 
   it('restores store and terminal from cookies and opens /pos', async () => {

@@ -7,6 +7,7 @@ import { PosRoute } from './routes/pos';
 import { RequireSession } from './routes/require-session';
 import { ResetPasswordRoute } from './routes/reset-password';
 import { RootLayout } from './routes/root';
+import { SetupRoute } from './routes/setup';
 
 /**
  * Spec 2.1. Login and the till ship in the entry chunk; anything else heavy (back office screens)
@@ -19,6 +20,7 @@ export const routes: RouteObject[] = [
     children: [
       { index: true, element: <LoginRoute /> },
       { path: 'forgot-password', element: <ForgotPasswordRoute /> },
+      { path: 'setup', element: <SetupRoute /> },
       { path: 'reset-password/*', element: <ResetPasswordRoute /> },
       {
         element: <RequireSession />,

@@ -1,0 +1,139 @@
+/**
+ * HTTPS on the shop network (issue 20). `resolveTls` decides from the config whether to serve TLS and
+ * with which certificate: the shop's own (TLS_CERT/TLS_KEY, refused when they do not match), or one
+ * issued by the local CA kept in `<dataDir>/tls` (certs.ts). `tlsServerFactory` gives Fastify one port
+ * that speaks both: a TLS handshake goes to HTTPS, a plain-http request is redirected to https://
+ * (except the CA page, which staff open before they trust the CA).
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import type net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify';
+import type { AppConfig } from '../config.ts';
+import { isLoopbackHost } from '../setup/secret.ts';
+import { ensureLocalCerts, spkiHash } from './certs.ts';
+import { servePlainTrustPage } from './trust-page.ts';
+
+export interface TlsMaterial {
+  key: string;
+  /** Leaf certificate followed by its chain. */
+  cert: string;
+  /** The local CA's certificate (PEM) when the certificate is generated; absent for the shop's own. */
+  caCert?: string;
+  source: 'generated' | 'provided';
+  names: string[];
+}
+
+/** HTTPS when asked (HTTPS=on), or by default when the server listens beyond loopback without a TLS-terminating proxy. */
+export function httpsWanted(config: Pick<AppConfig, 'https' | 'host' | 'trustProxy'>): boolean {
+  if (config.https === 'on') return true;
+  if (config.https === 'off') return false;
+  return !isLoopbackHost(config.host) && !config.trustProxy;
+}
+
+/** The names the generated certificate covers: host name(s), TLS_HOSTS, HOST, loopback and every LAN address. */
+export function certificateNames(config: Pick<AppConfig, 'host' | 'tlsHosts'>): string[] {
+  const names = new Set<string>();
+  const host = os.hostname().toLowerCase();
+  for (const n of [...config.tlsHosts, host, host.includes('.') ? '' : `${host}.local`, 'localhost']) if (n) names.add(n.toLowerCase());
+  if (config.host && !['0.0.0.0', '::'].includes(config.host)) names.add(config.host.toLowerCase());
+  names.add('127.0.0.1');
+  names.add('::1');
+  for (const list of Object.values(os.networkInterfaces())) {
+    for (const a of list ?? []) if (!a.internal && !a.address.startsWith('fe80')) names.add(a.address);
+  }
+  return [...names];
+}
+
+/** Refuses a certificate whose public key is not the private key's (a clear message, before listening). */
+export function checkKeyPair(certPem: string, keyPem: string, what = 'TLS_CERT'): void {
+  let cert: crypto.X509Certificate;
+  let key: crypto.KeyObject;
+  try { cert = new crypto.X509Certificate(certPem); } catch { throw new Error(`${what} is not a PEM certificate`); }
+  try { key = crypto.createPrivateKey(keyPem); } catch { throw new Error('TLS_KEY is not a PEM private key'); }
+  if (!cert.checkPrivateKey(key)) throw new Error(`${what} does not match TLS_KEY (the certificate was made for another key); refusing to start`);
+}
+
+/**
+ * Where the HTTPS server's certificate goes. server.ts makes it empty (`tlsSlot`) for buildApp, and
+ * fills it (`loadTls`) once the database is open: the embedded database must create its folder first.
+ */
+export function tlsSlot(config: Pick<AppConfig, 'https' | 'host' | 'trustProxy'>): TlsMaterial | null {
+  return httpsWanted(config) ? { key: '', cert: '', source: 'generated', names: [] } : null;
+}
+
+/** Fills the slot and installs the certificate on the listening server (startup, and renewals). */
+export async function loadTls(slot: TlsMaterial, config: AppConfig, server: https.Server, log?: FastifyBaseLogger): Promise<TlsMaterial> {
+  const tls = await readTls(config, log);
+  Object.assign(slot, tls);
+  server.setSecureContext({ key: tls.key, cert: tls.cert, minVersion: 'TLSv1.2' });
+  return slot;
+}
+
+/** The key and certificate chain to serve: the shop's own, or the local CA's (issued or renewed now). */
+export async function readTls(config: AppConfig, log?: FastifyBaseLogger): Promise<TlsMaterial> {
+  if (config.tlsCert || config.tlsKey) {
+    if (!config.tlsCert || !config.tlsKey) throw new Error('TLS_CERT and TLS_KEY must be given together');
+    const read = (file: string, name: string) => {
+      try { return fs.readFileSync(file, 'utf8'); } catch (err) { throw new Error(`${name} cannot be read (${file}): ${(err as Error).message}`); }
+    };
+    const cert = read(config.tlsCert, 'TLS_CERT');
+    const key = read(config.tlsKey, 'TLS_KEY');
+    checkKeyPair(cert, key);
+    return { key, cert, source: 'provided', names: [] };
+  }
+  const names = certificateNames(config);
+  const { ca, server, renewed } = await ensureLocalCerts(path.join(config.dataDir, 'tls'), names);
+  if (renewed) log?.info({ names }, 'issued a server certificate from the local CA');
+  return { key: server.key, cert: server.chain, caCert: ca.cert, source: 'generated', names };
+}
+
+const TLS_HANDSHAKE = 0x16;
+
+/**
+ * One listening port for both protocols: the first byte of a connection tells a TLS handshake
+ * (to HTTPS, the app) from plain http (a redirect to https://, or the CA page).
+ */
+export function tlsServerFactory(tls: TlsMaterial): FastifyServerFactory {
+  return (handler) => {
+    // The certificate comes with loadTls, before listen.
+    const server = https.createServer({ minVersion: 'TLSv1.2' }, handler);
+    const plain = http.createServer((req, res) => {
+      if (tls.caCert && servePlainTrustPage(req, res, tls.caCert)) return; // read now: filled by loadTls
+      const host = req.headers.host ?? 'localhost';
+      res.writeHead(308, { location: `https://${host}${req.url ?? '/'}`, 'cache-control': 'no-store' }).end();
+    });
+    const onTls = server.listeners('connection') as ((socket: net.Socket) => void)[];
+    server.removeAllListeners('connection');
+    server.on('connection', (socket: net.Socket) => {
+      socket.once('data', (first: Buffer) => {
+        socket.pause();
+        socket.unshift(first);
+        if (first[0] === TLS_HANDSHAKE) for (const l of onTls) l.call(server, socket);
+        else plain.emit('connection', socket);
+        process.nextTick(() => socket.resume());
+      });
+    });
+    server.on('close', () => plain.close());
+    return server as unknown as http.Server;
+  };
+}
+
+/** Re-checks the generated certificate daily and swaps in a renewed one without a restart. */
+export function scheduleRenewal(slot: TlsMaterial, server: https.Server, config: AppConfig, log: FastifyBaseLogger): NodeJS.Timeout {
+  const timer = setInterval(async () => {
+    try {
+      await loadTls(slot, config, server, log);
+    } catch (err) {
+      log.error({ err }, 'renewing the server certificate failed');
+    }
+  }, 24 * 3600 * 1000);
+  timer.unref();
+  return timer;
+}
+
+export { spkiHash };
