@@ -15,7 +15,7 @@ CREATE TABLE "stock_adjustment_line" (
 	"quantity" numeric(20, 3) NOT NULL,
 	"reason" varchar(20) NOT NULL,
 	"note" text,
-	"cost" numeric(20, 2) NOT NULL
+	"cost" numeric(20, 3) NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "stock_count" (
@@ -40,7 +40,7 @@ CREATE TABLE "stock_count_line" (
 	"product_id" integer NOT NULL,
 	"counted" numeric(20, 3) NOT NULL,
 	"expected" numeric(20, 3) NOT NULL,
-	"cost" numeric(20, 2) NOT NULL,
+	"cost" numeric(20, 3) NOT NULL,
 	"scans" integer DEFAULT 1 NOT NULL,
 	"first_counted_by_id" integer NOT NULL,
 	"first_counted_at" timestamp with time zone DEFAULT now() NOT NULL,
