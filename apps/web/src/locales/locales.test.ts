@@ -32,7 +32,8 @@ const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
  * Texts that may read the same in both languages: language names shown in their own script and
  * keyboard legends. Texts without Latin letters ('404', '{{count}}', '%') are allowed anyway.
  */
-const SAME_IN_BOTH = new Set(['common:language.en', 'common:language.ar']);
+// ISO 4217 codes and IANA zone names are the same in every language (the setup page's examples).
+const SAME_IN_BOTH = new Set(['common:language.en', 'common:language.ar', 'setup:currencyHint', 'setup:timeZoneHint']);
 /** Latin words an Arabic text may contain (units, codes, shortcut names, brands). */
 const LATIN_IN_ARABIC = /\b(ctrl|shift|alt|enter|del|esc|F\d+|US\$|USD|QR|CSV|PO|SKU|ID|PDF|POS|kg|g|ml|l|cm|m|pc|pcs|e-?mail|OK)\b/gi;
 
