@@ -8,6 +8,7 @@ import type { ResourceCtx } from '../../resources/engine.ts';
 import { dateObj, presentStoreBrief } from '../../lib/present.ts';
 import { assertCallerStores } from '../../lib/scope.ts';
 import { hashPassword } from '../../lib/passwords.ts';
+import { newPassword } from '../../lib/password-policy.ts';
 import { assertMayChange, assertMayGrant } from './user-policy.ts';
 import { ADD_STORES, isUniqueViolation, orNull, refsField, scopes } from './shared.ts';
 
@@ -27,10 +28,7 @@ const storesField = () => refsField(ADD_STORES).transform((v, ctx) => {
   return v ?? [];
 });
 
-const password = () => z.string({ error: BLANK })
-  .min(1, BLANK)
-  .min(5, 'This value is too short. It should have 5 characters or more.')
-  .max(128, 'This value is too long. It should have 128 characters or less.');
+const password = newPassword;
 
 /** POST /api/admin/user/create. The password is required here only and is never returned. */
 export const userCreateBody = z.object({
@@ -99,7 +97,7 @@ export async function applyUserUpdate(tx: Tx, id: number, input: UserUpdateInput
   if (input.username) await assertUsernameFree(tx, input.username, id);
   const set: Partial<typeof userAccount.$inferInsert> = { updatedAt: new Date() };
   for (const k of ['username', 'displayName', 'email', 'roles', 'isActive'] as const) if (input[k] !== undefined) (set as any)[k] = input[k];
-  if (passwordHash) set.password = passwordHash;
+  if (passwordHash) { set.password = passwordHash; (set as Record<string, unknown>).tokenVersion = sql`${userAccount.tokenVersion} + 1`; }
   await tx.update(userAccount).set(set).where(eq(userAccount.id, id));
   if (input.stores) await setUserStores(tx, id, input.stores, ctx);
   if (passwordHash) await tx.delete(refreshToken).where(eq(refreshToken.userId, id));
