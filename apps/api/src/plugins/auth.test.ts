@@ -14,8 +14,8 @@ describe('token verification is remembered, never what it grants', () => {
   it('a remembered token still expires on time', async () => {
     const tokens = createTokenService('s', 60);
     const token = await tokens.sign({ id: 7, username: 'x', roles: [] });
-    expect(await tokens.verify(token)).toEqual({ userId: 7 });
-    expect(await tokens.verify(token)).toEqual({ userId: 7 }); // from memory
+    expect(await tokens.verify(token)).toEqual({ userId: 7, ver: 0 });
+    expect(await tokens.verify(token)).toEqual({ userId: 7, ver: 0 }); // from memory
     vi.useFakeTimers({ now: Date.now() + 61_000, toFake: ['Date'] });
     try {
       await expect(tokens.verify(token)).rejects.toMatchObject({ status: 401, code: 'TOKEN_EXPIRED' });

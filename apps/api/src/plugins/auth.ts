@@ -46,17 +46,18 @@ const VERIFIED_MAX = 5000;
 
 export function createTokenService(secret: string, ttlSeconds: number) {
   const key = new TextEncoder().encode(secret);
-  const verified = new Map<string, { userId: number; exp: number | undefined }>();
+  const verified = new Map<string, { userId: number; ver: number; exp: number | undefined }>();
   return {
-    async sign(user: { id: number; username: string; roles: string[] }): Promise<string> {
-      return new SignJWT({ username: user.username, roles: user.roles })
+    /** `ver`: the user's token version (a password change or reset bumps it, ending older tokens). */
+    async sign(user: { id: number; username: string; roles: string[]; tokenVersion?: number }): Promise<string> {
+      return new SignJWT({ username: user.username, roles: user.roles, ver: user.tokenVersion ?? 0 })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(String(user.id))
         .setIssuedAt()
         .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
         .sign(key);
     },
-    async verify(token: string): Promise<{ userId: number }> {
+    async verify(token: string): Promise<{ userId: number; ver: number }> {
       // A token whose signature was already checked is not checked again (HMAC through WebCrypto
       // was ~7% of a sale's API time); its expiry is, at every use. Only the fact "this exact
       // string carries a valid signature of this secret" is remembered: true in every API process,
@@ -68,17 +69,18 @@ export function createTokenService(secret: string, ttlSeconds: number) {
           verified.delete(token);
           throw unauthorized('Expired JWT Token', 'TOKEN_EXPIRED');
         }
-        return { userId: known.userId };
+        return { userId: known.userId, ver: known.ver };
       }
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
         const userId = Number(payload.sub);
         if (!Number.isInteger(userId)) throw unauthorized('Invalid JWT Token');
+        const ver = typeof payload.ver === 'number' ? payload.ver : 0;
         if (payload.nbf === undefined) {
           if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
-          verified.set(token, { userId, exp: payload.exp });
+          verified.set(token, { userId, ver, exp: payload.exp });
         }
-        return { userId };
+        return { userId, ver };
       } catch (e) {
         if (e instanceof AppError) throw e;
         if (e instanceof joseErrors.JWTExpired) throw unauthorized('Expired JWT Token', 'TOKEN_EXPIRED');
@@ -105,15 +107,19 @@ function extractToken(request: FastifyRequest): string | undefined {
 }
 
 /** The caller's row as `callerColumns` selects it. */
-export interface CallerRow { userId: number | null; username: string; displayName: string; roles: string[]; isActive: boolean | null; storeIds: number[] | null }
+export interface CallerRow { userId: number | null; username: string; displayName: string; roles: string[]; isActive: boolean | null; storeIds: number[] | null; tokenVersion?: number }
 
 /** The select-list of the caller's row, from `user_account` aliased `alias`: read it with `callerOf`. */
 export const callerColumns = (alias: string) => `${alias}.id as "userId", ${alias}.username, ${alias}.display_name as "displayName", ${alias}.roles,
-       ${alias}.is_active as "isActive", array(select us.store_id from user_store us where us.user_id = ${alias}.id order by us.store_id) as "storeIds"`;
+       ${alias}.is_active as "isActive", ${alias}.token_version as "tokenVersion", array(select us.store_id from user_store us where us.user_id = ${alias}.id order by us.store_id) as "storeIds"`;
 
-/** The caller from their row; null when there is none or they are deactivated (a 401). */
-export function callerOf(user: CallerRow | undefined): AuthInfo | null {
+/**
+ * The caller from their row; null when there is none, they are deactivated, or (given the token's
+ * `ver`) the token predates their last password change or reset (a 401).
+ */
+export function callerOf(user: CallerRow | undefined, tokenVersion?: number): AuthInfo | null {
   if (!user || user.userId == null || !user.isActive) return null;
+  if (tokenVersion !== undefined && Number(user.tokenVersion ?? 0) !== tokenVersion) return null;
   return {
     userId: user.userId,
     username: user.username,
@@ -125,10 +131,10 @@ export function callerOf(user: CallerRow | undefined): AuthInfo | null {
 }
 
 /** Loads the caller fresh from the database on every request: deactivation and store changes apply at once. */
-export async function loadAuthInfo(db: Db, userId: number): Promise<AuthInfo | null> {
+export async function loadAuthInfo(db: Db, userId: number, tokenVersion?: number): Promise<AuthInfo | null> {
   // One round trip, a prepared statement: the user and their stores (this runs on every authenticated request).
   const rows = await preparedQuery<CallerRow>(db, 'auth_user', `select ${callerColumns('u')} from user_account u where u.id = $1`, [userId]);
-  return callerOf(rows[0]);
+  return callerOf(rows[0], tokenVersion);
 }
 
 /**
@@ -168,19 +174,19 @@ export function registerAuth(app: FastifyInstance, db: Db, tokens: TokenService)
     if (access === 'public') {
       if (token) {
         try {
-          const { userId } = await tokens.verify(token);
-          request.auth = await loadAuthInfo(db, userId);
+          const { userId, ver } = await tokens.verify(token);
+          request.auth = await loadAuthInfo(db, userId, ver);
         } catch { /* public routes ignore bad tokens */ }
       }
       return;
     }
     if (!token) throw unauthorized('JWT Token not found');
-    const { userId } = await tokens.verify(token);
+    const { userId, ver } = await tokens.verify(token);
     if (access === 'user' && request.routeOptions.config?.callerInQuery) {
       request.tokenUserId = userId;
       return;
     }
-    const auth = await loadAuthInfo(db, userId);
+    const auth = await loadAuthInfo(db, userId, ver);
     if (!auth) throw invalidCaller();
     if (access === 'admin' && !auth.isAdmin) throw forbidden('Access Denied.');
     request.auth = auth;

@@ -57,8 +57,9 @@ describe('1.3 auth as the old client does it', () => {
     const reset = ok(await anon.call('POST', '/api/auth/reset-password', { password: 'admin-new-pass-1', role: 'ROLE_USER', resetToken: token }), 'reset');
     expect(typeof reset.message).toBe('string');
     const again = await s.signIn('admin', 'admin-new-pass-1', 'ROLE_ADMIN');
-    const restored = await again.call('POST', '/api/admin/profile/update', { ...ok(await again.call('GET', '/api/auth/info?role=ROLE_ADMIN'), 'info').user, password: 'admin' });
-    expect(ok(restored, 'profile').user.username).toBe('admin');
+    expect(ok(await again.call('GET', '/api/auth/info?role=ROLE_ADMIN'), 'info').user.username).toBe('admin');
+    // A reset ends every session (issue 21): the replay goes on with the new one.
+    admin = again;
   });
 
   it('POST /locale and POST /admin/profile/update (reads `user`) as the admin build sends them', async () => {
@@ -126,7 +127,7 @@ describe('2.3 products and their lines', () => {
   it('quantities answer {quantity} per cart line (variantId absent is sent as nothing)', async () => {
     const body = ok(await cashier.call('GET', '/api/admin/product/quantities?itemId=2&store=1'), 'quantities');
     expect(body).toHaveProperty('quantity');
-    const mall = await s.signIn('admin', 'admin');
+    const mall = admin; // signed in with the password reset above
     const shirt = ok(await mall.call('GET', '/api/products/191'), 'shirt');
     const variant = ok(await mall.call('GET', `/api/admin/product/quantities?itemId=191&variantId=${shirt.variants[0].id}&store=2`), 'variant quantity');
     expect(Number(variant.quantity)).toBe(shirt.variants[0].quantity);

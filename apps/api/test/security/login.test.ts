@@ -24,37 +24,39 @@ const login = (username: string, password: string, ip = freshIp()) =>
 const volatile = (h: Record<string, unknown>) => Object.fromEntries(Object.entries(h).filter(([k]) => !['date', 'content-length', 'x-request-id'].includes(k)));
 
 describe('rate limiting', () => {
-  it('locks one user after repeated failures from many addresses, even with the right password, without locking others', async () => {
+  it('locks one (user, address) pair after repeated failures, even with the right password; the user elsewhere and others are not locked (issue 21)', async () => {
     await ensureUser(t.app.db, 'sec_victim', ['ROLE_USER'], [1]);
-    for (let i = 0; i < MAX; i++) expect((await login('sec_victim', 'wrong')).statusCode).toBe(401);
-    const locked = await login('sec_victim', 'sec_victim-pw');
+    const ip = '198.51.100.200';
+    for (let i = 0; i < MAX; i++) expect((await login('sec_victim', 'wrong', ip)).statusCode).toBe(401);
+    const locked = await login('sec_victim', 'sec_victim-pw', ip);
     expect(locked.statusCode).toBe(429);
     expect(locked.json()).toEqual({ code: 'RATE_LIMITED', message: expect.any(String) });
-    // Another user from one of the same addresses is not affected.
-    expect((await login('admin', 'admin', '198.51.100.10')).statusCode).toBe(200);
+    // The same user from their own till's address is not locked out; another user from the attacker's address neither.
+    expect((await login('sec_victim', 'sec_victim-pw', '198.51.100.201')).statusCode).toBe(200);
+    expect((await login('admin', 'admin', ip)).statusCode).toBe(200);
   });
 
   it('the user key is case-insensitive (no bypass by changing the case of the name)', async () => {
     await ensureUser(t.app.db, 'sec_case', ['ROLE_USER'], [1]);
     const names = ['sec_case', 'SEC_CASE', 'Sec_Case', 'sEc_cAsE', 'SEC_case'];
-    for (let i = 0; i < MAX; i++) await login(names[i % names.length], 'wrong');
-    expect((await login('sec_case', 'sec_case-pw')).statusCode).toBe(429);
+    for (let i = 0; i < MAX; i++) await login(names[i % names.length], 'wrong', '198.51.100.202');
+    expect((await login('sec_case', 'sec_case-pw', '198.51.100.202')).statusCode).toBe(429);
   });
 
-  it('locks one address after failures across many user names, without locking other addresses', async () => {
+  it('locks one address after failures across many user names (3 x the per-pair limit), without locking other addresses', async () => {
     const ip = '203.0.113.77';
-    for (let i = 0; i < MAX; i++) expect((await login(`nobody${i}`, 'x', ip)).statusCode).toBe(401);
+    for (let i = 0; i < MAX * 3; i++) expect((await login(`nobody${i}`, 'x', ip)).statusCode).toBe(401);
     expect((await login('admin', 'admin', ip)).statusCode).toBe(429);
     expect((await login('admin', 'admin', '203.0.113.78')).statusCode).toBe(200);
   });
 
   it('counts concurrent failures exactly (no lost increments: the counter is one atomic upsert)', async () => {
     await ensureUser(t.app.db, 'sec_burst', ['ROLE_USER'], [1]);
-    const results = await Promise.all(Array.from({ length: MAX * 3 }, () => login('sec_burst', 'wrong')));
+    const results = await Promise.all(Array.from({ length: MAX * 3 }, () => login('sec_burst', 'wrong', '198.51.100.203')));
     const statuses = results.map((r) => r.statusCode);
     report(`login burst: ${MAX * 3} concurrent wrong passwords -> ${statuses.filter((s) => s === 401).length} x 401 (password checked), ${statuses.filter((s) => s === 429).length} x 429`);
     expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
-    expect((await login('sec_burst', 'sec_burst-pw')).statusCode).toBe(429);
+    expect((await login('sec_burst', 'sec_burst-pw', '198.51.100.203')).statusCode).toBe(429);
     // An attacker who sends guesses in parallel must not get more than the limit checked.
     expect(statuses.filter((s) => s === 401).length, 'passwords checked despite the limit').toBeLessThanOrEqual(MAX);
   });

@@ -10,6 +10,8 @@ export const userAccount = pgTable('user_account', {
   email: varchar('email', { length: 255 }),
   roles: jsonb('roles').$type<string[]>().notNull().default(['ROLE_USER']),
   locale: varchar('locale', { length: 8 }),
+  /** Bumped by a password change or reset: access tokens signed with an older value are refused. */
+  tokenVersion: integer('token_version').notNull().default(0),
   ...active,
   ...timestamps,
   ...uuidCol,

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { BLANK, email as emailField, optionalText } from '@pos/domain/wire-fields';
+import { BLANK, email as emailField } from '@pos/domain/wire-fields';
 import { forbidden } from '@pos/domain/errors';
 import { eq } from 'drizzle-orm';
 import { caller, hasRole } from '../../plugins/auth.ts';
 import { parseBody } from '../../resources/engine.ts';
 import { userAccount } from '../../db/schema/index.ts';
+import { newPassword } from '../../lib/password-policy.ts';
 import { login, presentUser, refresh, requestPasswordReset, resetPassword, revokeRefreshToken, updateProfile } from './auth.service.ts';
 
 const loginBody = z.object({
@@ -17,13 +18,15 @@ const refreshBody = z.object({ refresh_token: z.string({ error: BLANK }).min(1, 
 const forgotBody = z.object({ username: z.string({ error: BLANK }).trim().min(1, BLANK).max(180) });
 const resetBody = z.object({
   resetToken: z.string({ error: BLANK }).min(1, BLANK).max(512),
-  password: z.string({ error: BLANK }).min(5, 'This value is too short. It should have 5 characters or more.').max(128, 'This value is too long. It should have 128 characters or less.'),
+  password: newPassword(),
 });
 const profileBody = z.object({
   displayName: z.string().trim().min(1, BLANK).max(255).optional(),
   email: z.union([emailField(), z.literal(''), z.null()]).optional().transform((v) => (v === '' ? null : v)),
   username: z.string().trim().min(1, BLANK).max(180).optional(),
-  password: optionalText(128),
+  password: z.union([z.literal(''), z.null(), newPassword()]).optional().transform((v) => (v === '' ? null : v)),
+  /** Required with a new password. */
+  currentPassword: z.string().max(4096).nullish(),
 });
 const localeBody = z.object({ locale: z.enum(['en', 'ar'], { error: 'The value you selected is not a valid choice.' }) });
 
@@ -61,8 +64,10 @@ export default async function authRoutes(app: FastifyInstance) {
   });
 
   // Logout answers 2xx even without a token: the old client has already dropped its cookie.
+  // The refresh token comes in the body, or in the `refresh_token` cookie (the old client keeps it there).
   const logout = async (request: any) => {
-    const value = request.body?.refresh_token;
+    const cookie = /(?:^|;\s*)refresh_token=([^;]+)/.exec(String(request.headers.cookie ?? ''))?.[1];
+    const value = request.body?.refresh_token ?? (cookie ? decodeURIComponent(cookie) : undefined);
     if (typeof value === 'string' && value) await revokeRefreshToken(db, value);
     return { message: 'Logged out' };
   };
@@ -71,7 +76,7 @@ export default async function authRoutes(app: FastifyInstance) {
 
   app.post('/api/auth/forgot-password', { ...publicRoute, schema: { tags: ['Auth'], summary: 'Send a reset link' } }, async (request) => {
     const input = parseBody(forgotBody, request.body);
-    return requestPasswordReset(db, mailer, config.publicUrl, input.username);
+    return requestPasswordReset(db, mailer, config.publicUrl, input.username, request.ip, request.log);
   });
 
   app.post('/api/auth/reset-password', { ...publicRoute, schema: { tags: ['Auth'], summary: 'Reset with a single-use token' } }, async (request) => {
@@ -89,7 +94,8 @@ export default async function authRoutes(app: FastifyInstance) {
     const raw = (request.body ?? {}) as Record<string, unknown>;
     const input = parseBody(profileBody, {
       displayName: raw.displayName, email: raw.email, username: raw.username, password: raw.password,
+      currentPassword: raw.currentPassword ?? raw.oldPassword,
     });
-    return { user: await updateProfile(db, caller(request).userId, input, config.bcryptRounds) };
+    return updateProfile(db, tokens, caller(request), input, { rounds: config.bcryptRounds, refreshTtl: config.refreshTtl });
   });
 }

@@ -8,6 +8,8 @@ import type { ResourceCtx } from '../../resources/engine.ts';
 import { dateObj, presentStoreBrief } from '../../lib/present.ts';
 import { assertCallerStores } from '../../lib/scope.ts';
 import { hashPassword } from '../../lib/passwords.ts';
+import { newPassword } from '../../lib/password-policy.ts';
+import { assertMayChange, assertMayGrant } from './user-policy.ts';
 import { ADD_STORES, isUniqueViolation, orNull, refsField, scopes } from './shared.ts';
 
 export const ROLES = ['ROLE_USER', 'ROLE_ADMIN'] as const;
@@ -26,10 +28,7 @@ const storesField = () => refsField(ADD_STORES).transform((v, ctx) => {
   return v ?? [];
 });
 
-const password = () => z.string({ error: BLANK })
-  .min(1, BLANK)
-  .min(5, 'This value is too short. It should have 5 characters or more.')
-  .max(128, 'This value is too long. It should have 128 characters or less.');
+const password = newPassword;
 
 /** POST /api/admin/user/create. The password is required here only and is never returned. */
 export const userCreateBody = z.object({
@@ -63,6 +62,7 @@ async function setUserStores(tx: Tx, userId: number, storeIds: number[], ctx: Re
 
 export async function createUser(db: Db, input: z.output<typeof userCreateBody>, ctx: ResourceCtx, rounds: number): Promise<number> {
   assertCallerStores(ctx.auth, input.stores, 'stores');
+  await assertMayGrant(db, ctx.auth, input.roles);
   await assertUsernameFree(db, input.username);
   const hash = await hashPassword(input.password, rounds);
   try {
@@ -88,20 +88,16 @@ export async function assertUserVisible(db: Db | Tx, id: number, ctx: ResourceCt
 
 /**
  * Merge update of a user inside a transaction. Stores are replaced (within the caller's stores); a
- * new password hash signs the user out everywhere (refresh tokens revoked). An admin cannot
- * deactivate themselves or drop their own ROLE_ADMIN (they would lock themselves out).
+ * new password hash signs the user out everywhere (refresh tokens revoked, older access tokens
+ * refused). Who may change whom: user-policy.ts (nobody changes their own roles or deactivates
+ * themselves; only the owner manages admins and users of other stores; the last admin stays).
  */
 export async function applyUserUpdate(tx: Tx, id: number, input: UserUpdateInput, ctx: ResourceCtx, passwordHash: string | null) {
-  if (id === ctx.auth.userId) {
-    if (input.isActive === false) throw validationError([{ propertyPath: 'isActive', message: 'You cannot deactivate your own account.' }]);
-    if (input.roles && ctx.auth.isAdmin && !input.roles.includes('ROLE_ADMIN')) {
-      throw validationError([{ propertyPath: 'roles', message: 'You cannot remove your own ROLE_ADMIN.' }]);
-    }
-  }
+  await assertMayChange(tx, ctx.auth, id, { roles: input.roles, isActive: input.isActive, password: Boolean(passwordHash) });
   if (input.username) await assertUsernameFree(tx, input.username, id);
   const set: Partial<typeof userAccount.$inferInsert> = { updatedAt: new Date() };
   for (const k of ['username', 'displayName', 'email', 'roles', 'isActive'] as const) if (input[k] !== undefined) (set as any)[k] = input[k];
-  if (passwordHash) set.password = passwordHash;
+  if (passwordHash) { set.password = passwordHash; (set as Record<string, unknown>).tokenVersion = sql`${userAccount.tokenVersion} + 1`; }
   await tx.update(userAccount).set(set).where(eq(userAccount.id, id));
   if (input.stores) await setUserStores(tx, id, input.stores, ctx);
   if (passwordHash) await tx.delete(refreshToken).where(eq(refreshToken.userId, id));
@@ -122,8 +118,8 @@ export async function updateUser(db: Db, id: number, input: UserUpdateInput, ctx
 /** Hard delete; refused for oneself and while expenses or purchases name the user (deactivate instead). */
 export async function deleteUser(db: Db, id: number, ctx: ResourceCtx) {
   await assertUserVisible(db, id, ctx);
-  if (id === ctx.auth.userId) throw validationError([{ propertyPath: 'id', message: 'You cannot delete your own account.' }]);
   await db.transaction(async (tx) => {
+    await assertMayChange(tx, ctx.auth, id, { remove: true });
     const [e] = await tx.select({ n: sql<number>`count(*)::int` }).from(expense).where(eq(expense.userId, id));
     const [p] = await tx.select({ n: sql<number>`count(*)::int` }).from(purchase).where(eq(purchase.purchasedById, id));
     if (Number(e.n) + Number(p.n) > 0) throw validationError([{ propertyPath: 'id', message: 'This user has expenses or purchases; deactivate the user instead.' }]);

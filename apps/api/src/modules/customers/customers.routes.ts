@@ -6,6 +6,7 @@ import { parseBody, parseId, registerResource, stripReadOnly } from '../../resou
 import {
   addCustomerPayment, createCustomer, customerPaymentsResource, customersResource, presentCustomerById, updateCustomer,
 } from './customers.service.ts';
+import { assertCreditTerms } from './customer.access.ts';
 
 const tags = ['Customers'];
 
@@ -50,7 +51,7 @@ const fields = {
   birthday: optionalBirthday,
   lat: optionalNumber,
   lng: optionalNumber,
-  openingBalance: optionalAmount(),
+  openingBalance: optionalAmount({ min: 0 }),
   /** The form's name; `allowCreditSale` (the model's) is read when the form's is absent. */
   allowCredit: boolish,
   allowCreditSale: boolish,
@@ -94,6 +95,7 @@ export default async function customersRoutes(app: FastifyInstance) {
   app.post('/api/customers', { config: user, schema: { tags, summary: 'Create a customer: {customer}' } }, async (request, reply) => {
     const auth = caller(request);
     const input = parseBody(createBody, stripReadOnly(request.body));
+    await assertCreditTerms(db, auth, input, request.body);
     const id = await createCustomer(db, input);
     reply.status(201);
     return { customer: await presentCustomerById(db, id, auth) };
@@ -103,6 +105,7 @@ export default async function customersRoutes(app: FastifyInstance) {
     const auth = caller(request);
     const id = parseId(request.params.id);
     const input = parseBody(updateBody, stripReadOnly(request.body));
+    await assertCreditTerms(db, auth, input, request.body, id);
     await updateCustomer(db, id, input);
     return { customer: await presentCustomerById(db, id, auth) };
   };

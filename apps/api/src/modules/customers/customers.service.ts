@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { notFound, validationError } from '@pos/domain/errors';
+import { parseMoney, toDecimalString } from '@pos/domain/money';
 import type { Db } from '../../db/client.ts';
 import { customer, customerPayment, order } from '../../db/schema/index.ts';
 import type { AuthInfo } from '../../plugins/auth.ts';
@@ -9,6 +10,7 @@ import { isoDate, num } from '../../lib/present.ts';
 import { own } from '../sales/orders.query.ts';
 import { presentOrders } from '../sales/order.presenter.ts';
 import { loadCustomerFigures, presentCustomerFields } from './customer.figures.ts';
+import { redactCustomer } from './customer.access.ts';
 
 type CustomerRow = typeof customer.$inferSelect;
 type PaymentRow = typeof customerPayment.$inferSelect;
@@ -58,7 +60,7 @@ export async function presentCustomers(db: Db, rows: CustomerRow[], auth: AuthIn
   const orderBy = new Map(paymentOrders.map((o) => [o.id, o]));
   const presented = await presentOrders(db, orders, { withCustomer: false });
   return rows.map((c) => ({
-    ...presentCustomerFields(c, figures.get(c.id)),
+    ...redactCustomer(presentCustomerFields(c, figures.get(c.id)), auth),
     payments: payments.filter((p) => p.customerId === c.id).map((p) => presentPayment(p, p.orderId != null ? orderBy.get(p.orderId) : undefined)),
     orders: presented.filter((o, i) => orders[i].customerId === c.id),
   }));
@@ -106,13 +108,21 @@ export async function updateCustomer(db: Db, id: number, input: CustomerInput): 
  */
 export async function addCustomerPayment(db: Db, input: { amount: string; description: string; customerId: number; orderId: number | null }, auth: AuthInfo) {
   return db.transaction(async (tx) => {
-    const [c] = await tx.select({ id: customer.id }).from(customer).where(eq(customer.id, input.customerId));
+    // The customer's row is locked: two payments at once cannot both fit under what is owed.
+    const [c] = await tx.select({ id: customer.id }).from(customer).where(eq(customer.id, input.customerId)).for('update');
     if (!c) throw validationError([{ propertyPath: 'customer', message: `'Customer' with ID '${input.customerId}' not found` }]);
     let o: typeof order.$inferSelect | undefined;
     if (input.orderId != null) {
       [o] = await tx.select().from(order).where(eq(order.id, input.orderId));
       if (!o || o.customerId !== input.customerId || !auth.storeIds.includes(o.storeId)) {
         throw validationError([{ propertyPath: 'orderId', message: `'Order' with ID '${input.orderId}' not found` }]);
+      }
+    }
+    // Without the administrator's say, a payment cannot exceed what is owed (no fake credit).
+    if (!auth.isAdmin) {
+      const owed = (await loadCustomerFigures(tx, [c.id])).get(c.id)?.balance ?? 0;
+      if (parseMoney(input.amount) > owed) {
+        throw validationError([{ propertyPath: 'amount', message: `This value should be less than or equal to ${toDecimalString(Math.max(owed, 0))} (what the customer owes).` }]);
       }
     }
     const [p] = await tx.insert(customerPayment).values({
@@ -133,12 +143,13 @@ export const customersResource: ResourceDef<CustomerRow> = {
     id: exact(customer.id, 'int'),
     name: partial(customer.name),
     phone: partial(customer.phone),
-    cnic: partial(customer.cnic),
+    // The national ID is an administrator's to see: a non-admin cannot probe it through a filter.
+    cnic: (v, ctx) => (ctx.auth.isAdmin ? partial(customer.cnic)(v, ctx) : sql`false`),
     email: partial(customer.email),
     openingBalance: exact(customer.openingBalance, 'number'),
-    q: (v) => {
+    q: (v, ctx) => {
       const like = `%${escapeLike(String(Array.isArray(v) ? v[0] : v).trim())}%`;
-      return or(sql`${customer.name} ilike ${like}`, sql`${customer.phone} ilike ${like}`, sql`${customer.cnic} ilike ${like}`);
+      return or(sql`${customer.name} ilike ${like}`, sql`${customer.phone} ilike ${like}`, ctx.auth.isAdmin ? sql`${customer.cnic} ilike ${like}` : undefined);
     },
   }),
   sorts: {

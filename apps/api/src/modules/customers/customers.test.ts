@@ -37,8 +37,9 @@ afterAll(async () => { await t?.close(); });
 const inject = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, headers = cashier) =>
   t.app.inject({ method, url, payload: payload as any, headers });
 
+/** A credit customer, as the back office creates it (credit terms are an administrator's: customer-access.test.ts). */
 async function newCustomer(extra: Record<string, unknown> = {}) {
-  const res = await inject('POST', '/api/customers', { name: `C ${Math.random().toString(36).slice(2, 8)}`, phone: '555-0000', cnic: '', openingBalance: '0', allowCredit: true, creditLimit: '', ...extra });
+  const res = await inject('POST', '/api/customers', { name: `C ${Math.random().toString(36).slice(2, 8)}`, phone: '555-0000', cnic: '', openingBalance: '0', allowCredit: true, creditLimit: '', ...extra }, admin);
   expect(res.statusCode, res.body).toBe(201);
   return res.json().customer;
 }
@@ -54,7 +55,7 @@ async function sale(customerId: number, qty: number, payments: { received: numbe
 
 describe('customers', () => {
   it('creates a customer and answers {customer} with its figures', async () => {
-    const res = await inject('POST', '/api/customers', { name: ' Zed Ali ', phone: '555-9', cnic: '35202-1', openingBalance: '12.50', allowCredit: true, creditLimit: '200' });
+    const res = await inject('POST', '/api/customers', { name: ' Zed Ali ', phone: '555-9', cnic: '35202-1', openingBalance: '12.50', allowCredit: true, creditLimit: '200' }, admin);
     expect(res.statusCode).toBe(201);
     const { customer } = res.json();
     expect(customer).toMatchObject({
@@ -78,7 +79,7 @@ describe('customers', () => {
 
   it('updates by merge; the form field allowCredit wins over the stale allowCreditSale; empty limit = no limit', async () => {
     const c = await newCustomer({ creditLimit: '50' });
-    const res = await inject('PUT', `/api/customers/${c.id}`, { id: 999, name: 'Renamed', allowCredit: false, allowCreditSale: true, creditLimit: '' });
+    const res = await inject('PUT', `/api/customers/${c.id}`, { id: 999, name: 'Renamed', allowCredit: false, allowCreditSale: true, creditLimit: '' }, admin);
     expect(res.statusCode).toBe(200);
     expect(res.json().customer).toMatchObject({ id: c.id, name: 'Renamed', phone: '555-0000', allowCreditSale: false, creditLimit: null });
     expect((await inject('PUT', '/api/customers/999999', { name: 'x' })).statusCode).toBe(404);

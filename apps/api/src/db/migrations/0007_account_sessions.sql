@@ -1,0 +1,1 @@
+ALTER TABLE "user_account" ADD COLUMN "token_version" integer DEFAULT 0 NOT NULL;
