@@ -31,7 +31,8 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 const ROUNDS = SOAK ? Number(process.env.CRASH_ROUNDS ?? 50) : 4;
 /** After a kill, the shop's PostgreSQL must be ready again within this many ms. */
 const READY_MS = 2000;
-const SECRET = 'crash-test-secret';
+// A fresh secret per run: a secret printed in the source is refused at start (setup/secret.ts).
+const SECRET = crypto.randomBytes(32).toString('base64url');
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
