@@ -268,13 +268,13 @@ describe('terminals', () => {
 
 describe('users', () => {
   it('creates with stores as id strings; the password is hashed and never returned', async () => {
-    const res = await admin.post('/api/admin/user/create', { displayName: 'Sam', username: 'sam', password: 'secret1', email: 'sam@example.com', roles: ['ROLE_USER'], stores: ['1'] });
+    const res = await admin.post('/api/admin/user/create', { displayName: 'Sam', username: 'sam', password: 'secret-pass-1', email: 'sam@example.com', roles: ['ROLE_USER'], stores: ['1'] });
     expect(res.statusCode).toBe(200);
     const { user } = res.json();
     expect(user).toMatchObject({ username: 'sam', displayName: 'Sam', roles: ['ROLE_USER'], isActive: true, stores: [expect.objectContaining({ id: 1, terminals: expect.any(Array) })] });
     expect(JSON.stringify(res.json())).not.toContain('password');
-    expect(JSON.stringify((await admin.get(`/api/users/${user.id}`)).json())).not.toContain('secret1');
-    await t.login('sam', 'secret1');
+    expect(JSON.stringify((await admin.get(`/api/users/${user.id}`)).json())).not.toContain('secret-pass-1');
+    await t.login('sam', 'secret-pass-1');
   });
 
   it('validates with the spec messages', async () => {
@@ -284,7 +284,7 @@ describe('users', () => {
     expect(messageAt(res, 'email')).toBe('This value is not a valid email address.');
     expect(messageAt(res, 'roles[0]')).toBe(NOT_CHOICE);
     expect(messageAt(res, 'stores')).toBe(ADD_STORES);
-    const dup = await admin.post('/api/admin/user/create', { displayName: 'X', username: 'admin', password: 'secret1', email: 'x@example.com', roles: ['ROLE_USER'], stores: ['1'] });
+    const dup = await admin.post('/api/admin/user/create', { displayName: 'X', username: 'admin', password: 'secret-pass-1', email: 'x@example.com', roles: ['ROLE_USER'], stores: ['1'] });
     expect(messageAt(dup, 'username')).toBe('This value is already used.');
   });
 
@@ -301,11 +301,11 @@ describe('users', () => {
   });
 
   it('toggles at PUT /api/users/{id}; a deactivated user cannot sign in; nobody deactivates themselves', async () => {
-    const { user } = (await admin.post('/api/admin/user/create', { displayName: 'Lee', username: 'lee', password: 'lee-pw', email: 'lee@example.com', roles: ['ROLE_USER'], stores: ['1'] })).json();
+    const { user } = (await admin.post('/api/admin/user/create', { displayName: 'Lee', username: 'lee', password: 'lee-password-1', email: 'lee@example.com', roles: ['ROLE_USER'], stores: ['1'] })).json();
     const off = await admin.put(`/api/users/${user.id}`, { isActive: false, password: 'ignored' });
     expect(off.statusCode).toBe(200);
     expect(off.json()).toMatchObject({ isActive: false, username: 'lee', roles: ['ROLE_USER'] });
-    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login_check', payload: { username: 'lee', password: 'lee-pw' } });
+    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login_check', payload: { username: 'lee', password: 'lee-password-1' } });
     expect(login.statusCode).toBe(401);
     expect(messageAt(await admin.put('/api/users/1', { isActive: false }), 'isActive')).toBe('You cannot deactivate your own account.');
     expect(members(await admin.get('/api/users?isActive=false&username=lee')).map((u) => u.id)).toEqual([user.id]);
@@ -323,7 +323,7 @@ describe('users', () => {
     expect((await mall.get('/api/admin/user/2')).statusCode).toBe(404);
     expect((await mall.put('/api/users/2', { isActive: false })).statusCode).toBe(404);
     expect(members(await mall.get('/api/users')).map((u) => u.username)).not.toContain('cashier');
-    const { user } = (await admin.post('/api/admin/user/create', { displayName: 'Tmp', username: 'tmp', password: 'tmp-pw', email: 'tmp@example.com', roles: ['ROLE_USER'], stores: ['2'] })).json();
+    const { user } = (await admin.post('/api/admin/user/create', { displayName: 'Tmp', username: 'tmp', password: 'tmp-password-1', email: 'tmp@example.com', roles: ['ROLE_USER'], stores: ['2'] })).json();
     expect((await admin.del(`/api/admin/user/${user.id}`)).statusCode).toBe(200);
     expect((await admin.get(`/api/admin/user/${user.id}`)).statusCode).toBe(404);
     expect((await admin.del('/api/admin/user/1')).statusCode).toBe(422);
