@@ -59,8 +59,9 @@ describe('JWT secret', () => {
 
   it('refuses every secret printed in the source', () => {
     const secrets = secretsInSource();
-    expect(secrets).toEqual(expect.arrayContaining([OLD_DEFAULT_JWT_SECRET, 'test-secret', 'crash-test-secret']));
+    expect(secrets).toEqual(expect.arrayContaining([OLD_DEFAULT_JWT_SECRET, 'test-secret']));
     expect(weakSecretReason('bench-secret-bench-secret-bench-secret')).not.toBeNull(); // printed by an older bench
+    expect(weakSecretReason('crash-test-secret')).not.toBeNull(); // printed by an older crash test
     for (const s of secrets) expect(weakSecretReason(s), s).not.toBeNull();
   });
 
