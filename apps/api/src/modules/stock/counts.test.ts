@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { product, productCategory } from '../../db/schema/index.ts';
-import { expectLedgerMatchesStock, footprint, ledgerRows, sell, stockFixture, storeQty, type StockFixture } from './stock.fixtures.ts';
+import { expectLedgerMatchesStock, ledgerRows, sell, stockFixture, stockRequests, storeQty, type StockFixture } from './stock.fixtures.ts';
 import { COUNT_MESSAGES } from './counts.service.ts';
 
 let f: StockFixture;
@@ -9,17 +9,8 @@ beforeAll(async () => { f = await stockFixture(); });
 afterAll(async () => { await f?.t.close(); });
 
 const C = '/api/admin/stock/count';
-const post = (url: string, payload?: unknown, headers = f.admin) => f.t.app.inject({ method: 'POST', url, payload: payload as any, headers });
-const get = (url: string, headers = f.admin) => f.t.app.inject({ method: 'GET', url, headers });
+const { post, get, refused } = stockRequests(() => f);
 
-async function refused(call: () => Promise<{ statusCode: number; body: string; json(): any }>, status: number, paths: string[] = []) {
-  const before = await footprint(f.t);
-  const res = await call();
-  expect(res.statusCode, res.body).toBe(status);
-  if (status === 422) expect(res.json().violations.map((v: any) => v.propertyPath)).toEqual(paths);
-  expect(await footprint(f.t)).toEqual(before);
-  return res.json();
-}
 
 async function open(body: Record<string, unknown> = {}) {
   const res = await post(`${C}/create`, { store: f.main, ...body });

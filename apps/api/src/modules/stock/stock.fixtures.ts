@@ -125,3 +125,18 @@ export async function sell(f: StockFixture, p: typeof product.$inferSelect, qty:
   expect(res.statusCode, res.body).toBe(201);
   return res.json().order;
 }
+
+/** The stock tests' requests (as the admin by default) and a refusal that must leave nothing written. */
+export function stockRequests(fixture: () => StockFixture) {
+  const post = (url: string, payload?: unknown, headers = fixture().admin) => fixture().t.app.inject({ method: 'POST', url, payload: payload as any, headers });
+  const get = (url: string, headers = fixture().admin) => fixture().t.app.inject({ method: 'GET', url, headers });
+  async function refused(call: () => Promise<{ statusCode: number; body: string; json(): any }>, status: number, paths: string[] = []) {
+    const before = await footprint(fixture().t);
+    const res = await call();
+    expect(res.statusCode, res.body).toBe(status);
+    if (status === 422) expect(res.json().violations.map((v: any) => v.propertyPath)).toEqual(paths);
+    expect(await footprint(fixture().t)).toEqual(before);
+    return res.json();
+  }
+  return { post, get, refused };
+}

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectLedgerMatchesStock, footprint, hasStoreRow, ledgerRows, stockFixture, storeQty, variantQty, type StockFixture } from './stock.fixtures.ts';
+import { expectLedgerMatchesStock, hasStoreRow, ledgerRows, stockFixture, stockRequests, storeQty, variantQty, type StockFixture } from './stock.fixtures.ts';
 import { TRANSFER_MESSAGES } from './transfers.service.ts';
 
 let f: StockFixture;
@@ -7,8 +7,7 @@ beforeAll(async () => { f = await stockFixture(); });
 afterAll(async () => { await f?.t.close(); });
 
 const T = '/api/admin/stock/transfer';
-const post = (url: string, payload?: unknown, headers = f.admin) => f.t.app.inject({ method: 'POST', url, payload: payload as any, headers });
-const get = (url: string, headers = f.admin) => f.t.app.inject({ method: 'GET', url, headers });
+const { post, get, refused } = stockRequests(() => f);
 
 async function request(lines: unknown[], over: Record<string, unknown> = {}) {
   const res = await post(`${T}/create`, { fromStore: f.main, toStore: `/api/stores/${f.mall}`, note: 'weekly', lines, ...over });
@@ -16,15 +15,6 @@ async function request(lines: unknown[], over: Record<string, unknown> = {}) {
   return res.json().transfer;
 }
 
-/** A refused write: the status, the violation paths, and nothing written anywhere. */
-async function refused(call: () => Promise<{ statusCode: number; body: string; json(): any }>, status: number, paths: string[] = []) {
-  const before = await footprint(f.t);
-  const res = await call();
-  expect(res.statusCode, res.body).toBe(status);
-  if (status === 422) expect(res.json().violations.map((v: any) => v.propertyPath)).toEqual(paths);
-  expect(await footprint(f.t)).toEqual(before);
-  return res.json();
-}
 
 describe('transfers: request -> send -> receive through the ledger', () => {
   it('moves stock out of the sending store at sending (in transit), into the receiving store at receiving', async () => {
