@@ -5,6 +5,7 @@ import { validationError, type Violation } from '@pos/domain/errors';
 import { divRoundHalfAway, toSafeNumber } from '@pos/domain/money';
 import { order } from '../../db/schema/index.ts';
 import { pgArray } from '../../db/raw.ts';
+import { pgCode } from '../../db/retry.ts';
 
 export type OrderRow = typeof order.$inferSelect;
 export type Cents = number;
@@ -12,16 +13,6 @@ export type Cents = number;
 // ---------------------------------------------------------------------------------------------
 // Small infrastructure: errors from either driver, retries, idempotency hash
 // ---------------------------------------------------------------------------------------------
-
-/** The SQLSTATE of a database error, looking through Drizzle's wrapper. */
-export function pgCode(e: unknown): string | undefined {
-  let cur: any = e;
-  for (let i = 0; i < 4 && cur; i++) {
-    if (typeof cur.code === 'string' && /^[0-9A-Z]{5}$/.test(cur.code)) return cur.code;
-    cur = cur.cause;
-  }
-  return undefined;
-}
 
 export function isUniqueViolation(e: unknown, constraint: string): boolean {
   if (pgCode(e) !== '23505') return false;
@@ -33,21 +24,6 @@ export function isUniqueViolation(e: unknown, constraint: string): boolean {
   return false;
 }
 
-/** Re-runs a transaction that lost a deadlock or a serialization race (PostgreSQL picks a victim). */
-export async function withRetry<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
-  for (let i = 1; ; i++) {
-    try {
-      return await fn();
-    } catch (e) {
-      const code = pgCode(e);
-      if ((code === '40P01' || code === '40001') && i < attempts) {
-        await new Promise((r) => setTimeout(r, 5 * i + Math.random() * 20));
-        continue;
-      }
-      throw e;
-    }
-  }
-}
 
 /**
  * The body with its keys sorted, as JSON, in one pass (the hash of orders already stored must not

@@ -7,13 +7,15 @@ import { order, orderProduct } from '../../db/schema/index.ts';
 import { requireCaller, type AuthInfo } from '../../plugins/auth.ts';
 import { moveStocks, stockMoveParams } from '../../lib/stock.ts';
 import { type OrderDto } from './order.presenter.ts';
-import { type OrderRow, isUniqueViolation, withRetry, requestHash, fail, notFoundRef, parseJson } from './sale-support.ts';
+import { type OrderRow, isUniqueViolation, requestHash, fail, notFoundRef, parseJson } from './sale-support.ts';
+import { withRetry } from '../../db/retry.ts';
 import { type OriginalOrder, loadOriginal, type Pricing, type Place, readOrder, type SaleCaller } from './sale-read.ts';
 import { priceSale, type PricedSale } from './sale-pricing.ts';
 import { pgArray } from '../../db/raw.ts';
 import { nextOrderNumber, applyMoves, saleMoves, ledgerOf, type ContentRow, type SaleHeader, contentParams, writtenOf, writeContent, SALE_WRITE, clearContent, saleDto } from './sale-write.ts';
 
-export { canonicalJson, pgCode, requestHash } from './sale-support.ts';
+export { canonicalJson, requestHash } from './sale-support.ts';
+export { pgCode } from '../../db/retry.ts';
 export type { SaleCaller } from './sale-read.ts';
 
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ import { parseMoney, parseQuantity, quantityToDecimal, toDecimal } from '@pos/do
 import type { Db, Tx } from '../../db/client.ts';
 import { product, productVariant, store, userAccount } from '../../db/schema/index.ts';
 import { rowsOf } from '../../db/raw.ts';
+import { withRetry } from '../../db/retry.ts';
 
 /** Shared pieces of the stock operations (transfers, counts, adjustments). */
 
@@ -16,25 +17,9 @@ export async function nextNumber(tx: Tx, storeId: number, kind: DocKind): Promis
   return Number(rows[0].n);
 }
 
-function pgCode(e: unknown): string | undefined {
-  for (let x: any = e, i = 0; x && i < 4; x = x.cause, i++) if (typeof x.code === 'string') return x.code;
-  return undefined;
-}
-
 /** One transaction; a lost deadlock / serialization race is re-run (PostgreSQL picks a victim). */
 export async function write<T>(db: Db, fn: (tx: Tx) => Promise<T>, attempts = 5): Promise<T> {
-  for (let i = 1; ; i++) {
-    try {
-      return await db.transaction(fn);
-    } catch (e) {
-      const code = pgCode(e);
-      if ((code === '40P01' || code === '40001') && i < attempts) {
-        await new Promise((r) => setTimeout(r, 5 * i + Math.random() * 20));
-        continue;
-      }
-      throw e;
-    }
-  }
+  return withRetry(() => db.transaction(fn), attempts);
 }
 
 export const throwIf = (v: Violation[]) => { if (v.length) throw validationError(v); };
