@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -112,22 +113,67 @@ const txHandles = new WeakMap<object, Db>();
  * discarded, not returned to the pool. (A database without a pool, none today: `db.transaction`.)
  */
 export async function saleTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const held = heldClients.get(db);
+  if (held) return transactionOn(held, db, fn, () => {});
   const factory = txFactories.get(db);
   const pool = (db as unknown as { session?: { client?: any } }).session?.client;
   if (!factory || !pool || typeof pool.connect !== 'function') return db.transaction(fn);
   const client = await pool.connect();
   let broken: unknown;
   try {
-    await client.query('begin; set local plan_cache_mode = force_generic_plan').catch((err: unknown) => { broken = err; throw err; });
-    let handle = txHandles.get(client);
-    if (!handle) { handle = factory(client); txHandles.set(client, handle); }
+    return await transactionOn(client, handleOf(factory, client), fn, (err) => { broken = err; });
+  } finally {
+    client.release(broken as Error | undefined);
+  }
+}
+
+type PgClient = { query: (text: string) => Promise<unknown>; release: (err?: Error) => void };
+
+async function transactionOn<T>(client: PgClient, handle: Db, fn: (tx: Tx) => Promise<T>, broke: (err: unknown) => void): Promise<T> {
+  await client.query('begin; set local plan_cache_mode = force_generic_plan').catch((err: unknown) => { broke(err); throw err; });
+  try {
+    const result = await fn(handle as unknown as Tx);
+    await client.query('commit');
+    return result;
+  } catch (e) {
+    await client.query('rollback').catch((err: unknown) => { broke(err); });
+    throw e;
+  }
+}
+
+function handleOf(factory: (client: unknown) => Db, client: object): Db {
+  let handle = txHandles.get(client);
+  if (!handle) { handle = factory(client); txHandles.set(client, handle); heldClients.set(handle, client as PgClient); }
+  return handle;
+}
+
+/** The connection under a handle given out by withKeyLock (saleTransaction runs on it). */
+const heldClients = new WeakMap<Db, PgClient>();
+
+/** A signed 64-bit advisory lock key for a text (sha256, first 8 bytes): inlined, never a bind value. */
+export const advisoryKey = (text: string) => BigInt.asIntN(64, BigInt(`0x${crypto.createHash('sha256').update(text).digest('hex').slice(0, 16)}`)).toString();
+
+/**
+ * Runs `fn` on ONE pooled connection that holds a session advisory lock on `key` for its whole
+ * duration (released after `fn`, committed or not): every process that writes under the same key
+ * waits for the one before it, and a statement it runs after the lock sees what that one committed
+ * (a fresh snapshot). Statements on the handle run each in its own transaction unless wrapped in
+ * saleTransaction (which then runs on this same connection). A connection whose unlock failed is
+ * discarded (the lock ends with it). With no pool (none today) `fn` runs on `db` unlocked.
+ */
+export async function withKeyLock<T>(db: Db, key: string, fn: (conn: Db) => Promise<T>): Promise<T> {
+  const factory = txFactories.get(db);
+  const pool = (db as unknown as { session?: { client?: any } }).session?.client;
+  if (!factory || !pool || typeof pool.connect !== 'function') return fn(db);
+  const k = advisoryKey(key);
+  const client = await pool.connect();
+  let broken: unknown;
+  try {
+    await client.query(`select pg_advisory_lock(${k})`).catch((err: unknown) => { broken = err; throw err; });
     try {
-      const result = await fn(handle as unknown as Tx);
-      await client.query('commit');
-      return result;
-    } catch (e) {
-      await client.query('rollback').catch((err: unknown) => { broken = err; });
-      throw e;
+      return await fn(handleOf(factory, client));
+    } finally {
+      await client.query(`select pg_advisory_unlock(${k})`).catch((err: unknown) => { broken = err; });
     }
   } finally {
     client.release(broken as Error | undefined);

@@ -5,7 +5,6 @@ import { validationError, type Violation } from '@pos/domain/errors';
 import { divRoundHalfAway, toSafeNumber } from '@pos/domain/money';
 import { order } from '../../db/schema/index.ts';
 import { pgArray } from '../../db/raw.ts';
-import { pgCode } from '../../db/retry.ts';
 
 export type OrderRow = typeof order.$inferSelect;
 export type Cents = number;
@@ -13,17 +12,6 @@ export type Cents = number;
 // ---------------------------------------------------------------------------------------------
 // Small infrastructure: errors from either driver, retries, idempotency hash
 // ---------------------------------------------------------------------------------------------
-
-export function isUniqueViolation(e: unknown, constraint: string): boolean {
-  if (pgCode(e) !== '23505') return false;
-  let cur: any = e;
-  for (let i = 0; i < 4 && cur; i++) {
-    if (cur.constraint === constraint || String(cur.message ?? '').includes(constraint) || String(cur.detail ?? '').includes(constraint)) return true;
-    cur = cur.cause;
-  }
-  return false;
-}
-
 
 /**
  * The body with its keys sorted, as JSON, in one pass (the hash of orders already stored must not

@@ -202,7 +202,8 @@ export async function writeContent(tx: Tx, orderId: number, priced: PricedSale):
  * the same order: variant rows by id, store rows by product, and the store's counter row LAST. The
  * counter is what the sales of one store queue on (until the commit's WAL flush): taking it last
  * keeps that queue to the flush itself.
- * A stored client id fails the header on order_client_id_uq (createSale answers the first order);
+ * A client id is written only under its key lock after a look-up found it unused (createSale), so
+ * order_client_id_uq never fires in practice: a retry raises no error in PostgreSQL's log;
  * a variant or product deleted since the pricing read fails the line's foreign key, so a variant
  * row the stock update did not find can never be committed with its sale.
  */

@@ -2,12 +2,12 @@ import { desc, eq } from 'drizzle-orm';
 import { AppError, conflict, forbidden, notFound, validationError, type Violation } from '@pos/domain/errors';
 import { minorToString, parseQuantity, quantityToString } from '@pos/domain/money';
 import { ORDER_STATUS, type OrderStatus, type SaleInput } from '@pos/domain/schemas/sale';
-import { preparedQuery, saleTransaction, type Db, type Tx } from '../../db/client.ts';
+import { preparedQuery, saleTransaction, withKeyLock, type Db, type Tx } from '../../db/client.ts';
 import { order, orderProduct } from '../../db/schema/index.ts';
 import { requireCaller, type AuthInfo } from '../../plugins/auth.ts';
 import { moveStocks, stockMoveParams } from '../../lib/stock.ts';
 import { type OrderDto } from './order.presenter.ts';
-import { type OrderRow, isUniqueViolation, requestHash, fail, notFoundRef, parseJson } from './sale-support.ts';
+import { type OrderRow, requestHash, fail, notFoundRef, parseJson } from './sale-support.ts';
 import { withRetry } from '../../db/retry.ts';
 import { type OriginalOrder, loadOriginal, type Pricing, type Place, readOrder, type SaleCaller } from './sale-read.ts';
 import { priceSale, type PricedSale } from './sale-pricing.ts';
@@ -169,13 +169,19 @@ async function writeOrder(q: Tx, input: SaleInput, actor: AuthInfo, clientId: st
  */
 export async function createSale(db: Db, input: SaleInput, who: SaleCaller, opts: SaleOptions): Promise<SaleResult> {
   const clientId = opts.clientId ?? input.clientId ?? null;
-  // A sale's write claims the key (a stored key fails it); a return checks the key first, before
-  // its checks on the original.
-  if (clientId && input.refundingFrom != null) {
-    const actor = await resolveCaller(db, who);
-    const prior = await findByClientId(db, clientId);
-    if (prior) return replay(prior, opts.requestHash, actor);
-  }
+  if (!clientId) return createOnce(db, input, who, null, opts);
+  // One submission of a client id at a time, in every process on this database: the key's lock is
+  // held until the order is committed, and the look-up after it sees every earlier submission. A
+  // retry is answered from the stored order and never reaches the insert, so no unique-key error
+  // is ever raised (order_client_id_uq stays the last guard).
+  return withKeyLock(db, `sale-client:${clientId}`, async (conn) => {
+    const prior = await findByClientId(conn, clientId);
+    if (prior) return replay(prior, opts.requestHash, await resolveCaller(conn, who));
+    return createOnce(conn, input, who, clientId, opts);
+  });
+}
+
+async function createOnce(db: Db, input: SaleInput, who: SaleCaller, clientId: string | null, opts: SaleOptions): Promise<SaleResult> {
   const seen: { actor?: AuthInfo } = {};
   try {
     // A plain sale needs no row lock: its read and its one write are each a transaction of their
@@ -186,13 +192,6 @@ export async function createSale(db: Db, input: SaleInput, who: SaleCaller, opts
       : createOrderOn(db as unknown as Tx, input, who, clientId, opts, seen)));
   } catch (e) {
     if (e instanceof Replay) return { id: e.id, replayed: true };
-    if (e instanceof AppError && e.status === 401) throw e;
-    // A key already stored answers with its order, whatever this submission's own faults (a
-    // retry must not turn into a 422 because, say, the credit headroom was used by the first).
-    if (clientId && (isUniqueViolation(e, 'order_client_id_uq') || e instanceof AppError)) {
-      const prior = await findByClientId(db, clientId);
-      if (prior) return replay(prior, opts.requestHash, seen.actor ?? await resolveCaller(db, who));
-    }
     throw e;
   }
 }
