@@ -1,5 +1,5 @@
 import { desc, eq } from 'drizzle-orm';
-import { AppError, conflict, forbidden, notFound, validationError, type Violation } from '@pos/domain/errors';
+import { conflict, forbidden, notFound, validationError, type Violation } from '@pos/domain/errors';
 import { minorToString, parseQuantity, quantityToString } from '@pos/domain/money';
 import { ORDER_STATUS, type OrderStatus, type SaleInput } from '@pos/domain/schemas/sale';
 import { preparedQuery, saleTransaction, withKeyLock, type Db, type Tx } from '../../db/client.ts';
