@@ -15,7 +15,6 @@ import path from 'node:path';
 import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify';
 import type { AppConfig } from '../config.ts';
 import { isLoopbackHost } from '../setup/secret.ts';
-import { ensureLocalCerts, spkiHash } from './certs.ts';
 import { servePlainTrustPage } from './trust-page.ts';
 
 export interface TlsMaterial {
@@ -87,6 +86,8 @@ export async function readTls(config: AppConfig, log?: FastifyBaseLogger): Promi
     return { key, cert, source: 'provided', names: [] };
   }
   const names = certificateNames(config);
+  // Loaded only when a certificate is needed: @peculiar/x509 costs start-up time on loopback.
+  const { ensureLocalCerts } = await import('./certs.ts');
   const { ca, server, renewed } = await ensureLocalCerts(path.join(config.dataDir, 'tls'), names);
   if (renewed) log?.info({ names }, 'issued a server certificate from the local CA');
   return { key: server.key, cert: server.chain, caCert: ca.cert, source: 'generated', names };
@@ -136,4 +137,3 @@ export function scheduleRenewal(slot: TlsMaterial, server: https.Server, config:
   return timer;
 }
 
-export { spkiHash };
