@@ -64,7 +64,7 @@ export function passOf(m: Metric): 'pass' | 'FAIL' | 'info' | 'not measured' {
 
 export function writeResults(file: string, metrics: Metric[], extra: Record<string, unknown> = {}) {
   fs.mkdirSync(OUT_DIR, { recursive: true });
-  fs.writeFileSync(path.join(OUT_DIR, file), JSON.stringify({ part: file.replace(/\.json$/, ''), at: new Date().toISOString(), quick: QUICK, machine: machine(), metrics, ...extra }, null, 2));
+  fs.writeFileSync(path.join(OUT_DIR, file), JSON.stringify({ part: file.replace(/\.json$/, ''), at: new Date().toISOString(), quick: QUICK, command: process.env.BENCH_COMMAND, machine: machine(), metrics, ...extra }, null, 2));
 }
 
 export function machine() {

@@ -5,10 +5,12 @@
 // generator, product pages, sale history and day closing over many orders, 20 tills selling at
 // once next to a plain-SQL ceiling, server memory) and the web half (bench/web-bench.ts: bundle
 // size, till cold and warm start, scan to line, fuzzy search, long tasks, change propagation),
+// and the engines part (bench/engine-bench.ts: the production build's start-up time, and sales/s
+// with 20 tills on the shop's own PostgreSQL beside the machine's, same work, same run),
 // one after the other (they share the machine), then writes bench/results.md and prints it.
 // Each half stops by itself (bounded loops, loopback only, throwaway databases dropped).
 //   --quick          smaller variant (20k products, 100k orders, shorter runs): a smoke test
-//   --only api|web   run one half (the other keeps its last results)
+//   --only api|web|engines   run one part (the others keep their last results)
 //   --report         only rebuild bench/results.md from bench/out/*.json
 //   --save-baseline  also store this run as bench/baseline.json (the "before" column)
 import { spawnSync } from 'node:child_process';
@@ -29,7 +31,7 @@ function run(name, file) {
   const started = Date.now();
   console.log(`\n=== bench: ${name} (${quick ? 'quick' : 'full'})`);
   const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench', file), ...(quick ? ['--quick'] : [])], {
-    cwd: root, stdio: 'inherit', env: process.env, timeout: 60 * 60 * 1000,
+    cwd: root, stdio: 'inherit', env: { ...process.env, BENCH_COMMAND: `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}` }, timeout: 60 * 60 * 1000,
   });
   console.log(`=== bench: ${name} ${r.status === 0 ? 'done' : `FAILED (exit ${r.status ?? r.signal})`} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   return r.status === 0;
@@ -39,11 +41,12 @@ let ok = true;
 if (!reportOnly) {
   if (!only || only === 'api') ok = run('API', 'api-bench.ts') && ok;
   if (!only || only === 'web') ok = run('web', 'web-bench.ts') && ok;
+  if (!only || only === 'engines') ok = run('engines', 'engine-bench.ts') && ok;
 }
 
 // ------------------------------------------------------------------ report
 const read = (f) => { try { return JSON.parse(fs.readFileSync(path.join(outDir, f), 'utf8')); } catch { return null; } };
-const parts = [read('api.json'), read('web.json')].filter(Boolean);
+const parts = [read('api.json'), read('web.json'), read('engines.json')].filter(Boolean);
 if (!parts.length) { console.error('no results in bench/out'); process.exit(1); }
 let baseline = null;
 try { baseline = JSON.parse(fs.readFileSync(path.join(root, 'bench', 'baseline.json'), 'utf8')); } catch { /* none yet */ }
@@ -68,7 +71,8 @@ lines.push('# Bench results');
 lines.push('');
 lines.push(`Machine: **${cores} cores** (${os.cpus()[0]?.model ?? '?'}), **${memGb} GB** memory, ${os.type()} ${os.release()}, Node ${process.version}. `
   + 'Server, PostgreSQL, the load generator and the browser all run on this one machine.');
-for (const p of parts) lines.push(`- ${p.part === 'web' ? 'Web' : 'API'} half: ${p.at}${p.quick ? ' (**--quick**: smaller data, not the budget scale)' : ''}`);
+const partName = { web: 'Web half', api: 'API half', engines: 'Engines part' };
+for (const p of parts) lines.push(`- ${partName[p.part] ?? p.part}: ${p.at}${p.command ? ` (\`${p.command}\`)` : ''}${p.quick ? ' (**--quick**: smaller data, not the budget scale)' : ''}`);
 const api = parts.find((p) => p.part === 'api');
 if (api?.postgres) lines.push(`- PostgreSQL: ${Object.entries(api.postgres).map(([k, v]) => `${k}=${v}`).join(', ')}; PGOPTIONS=\`${api.env?.PGOPTIONS || ''}\`, PG_POOL_MAX=${api.env?.PG_POOL_MAX}`);
 lines.push('');
