@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -158,20 +159,27 @@ export const advisoryKey = (text: string) => BigInt.asIntN(64, BigInt(`0x${crypt
  * duration (released after `fn`, committed or not): every process that writes under the same key
  * waits for the one before it, and a statement it runs after the lock sees what that one committed
  * (a fresh snapshot). Statements on the handle run each in its own transaction unless wrapped in
- * saleTransaction (which then runs on this same connection). A connection whose unlock failed is
- * discarded (the lock ends with it). With no pool (none today) `fn` runs on `db` unlocked.
+ * saleTransaction (which then runs on this same connection). `lookup`, a statement with its values
+ * inlined (pg.escapeLiteral), runs right after the lock in the same round trip; `fn` gets its rows.
+ * A connection whose unlock failed is discarded (the lock ends with it). With no pool (none today)
+ * `fn` runs on `db` unlocked.
  */
-export async function withKeyLock<T>(db: Db, key: string, fn: (conn: Db) => Promise<T>): Promise<T> {
+export async function withKeyLock<T, R = Record<string, unknown>>(db: Db, key: string, fn: (conn: Db, found: R[]) => Promise<T>, lookup?: string): Promise<T> {
   const factory = txFactories.get(db);
   const pool = (db as unknown as { session?: { client?: any } }).session?.client;
-  if (!factory || !pool || typeof pool.connect !== 'function') return fn(db);
+  if (!factory || !pool || typeof pool.connect !== 'function') {
+    return fn(db, lookup ? (await db.execute(sql.raw(lookup)) as unknown as { rows: R[] }).rows : []);
+  }
   const k = advisoryKey(key);
   const client = await pool.connect();
   let broken: unknown;
   try {
-    await client.query(`select pg_advisory_lock(${k})`).catch((err: unknown) => { broken = err; throw err; });
+    // The lock and the look-up in one round trip (a simple query of two statements: the second
+    // takes its snapshot after the lock is granted).
+    const res = await client.query(`select pg_advisory_lock(${k});${lookup ?? ''}`).catch((err: unknown) => { broken = err; throw err; });
+    const found = lookup ? (res as { rows: R[] }[])[1].rows : [];
     try {
-      return await fn(handleOf(factory, client));
+      return await fn(handleOf(factory, client), found);
     } finally {
       await client.query(`select pg_advisory_unlock(${k})`).catch((err: unknown) => { broken = err; });
     }

@@ -1,4 +1,5 @@
 import { desc, eq } from 'drizzle-orm';
+import pg from 'pg';
 import { conflict, forbidden, notFound, validationError, type Violation } from '@pos/domain/errors';
 import { minorToString, parseQuantity, quantityToString } from '@pos/domain/money';
 import { ORDER_STATUS, type OrderStatus, type SaleInput } from '@pos/domain/schemas/sale';
@@ -33,13 +34,11 @@ class Replay extends Error {
   constructor(readonly id: number) { super('replay'); }
 }
 
-async function findByClientId(db: Db | Tx, clientId: string) {
-  const [row] = await preparedQuery<{ id: number; storeId: number; requestHash: string | null }>(db, 'sale_by_client',
-    'select id, store_id as "storeId", request_hash as "requestHash" from "order" where client_id = $1', [clientId]);
-  return row;
-}
+type Prior = { id: number; storeId: number; requestHash: string | null };
+/** The order stored under a client id (the id appended as a literal, under its key lock). */
+const BY_CLIENT = 'select id, store_id as "storeId", request_hash as "requestHash" from "order" where client_id =';
 
-function replay(prior: { id: number; storeId: number; requestHash: string | null }, hash: string, actor: AuthInfo): SaleResult {
+function replay(prior: Prior, hash: string, actor: AuthInfo): SaleResult {
   if (prior.requestHash !== hash || !actor.storeIds.includes(prior.storeId)) {
     throw conflict('This Idempotency-Key was already used for a different sale');
   }
@@ -174,11 +173,10 @@ export async function createSale(db: Db, input: SaleInput, who: SaleCaller, opts
   // held until the order is committed, and the look-up after it sees every earlier submission. A
   // retry is answered from the stored order and never reaches the insert, so no unique-key error
   // is ever raised (order_client_id_uq stays the last guard).
-  return withKeyLock(db, `sale-client:${clientId}`, async (conn) => {
-    const prior = await findByClientId(conn, clientId);
+  return withKeyLock<SaleResult, Prior>(db, `sale-client:${clientId}`, async (conn, [prior]) => {
     if (prior) return replay(prior, opts.requestHash, await resolveCaller(conn, who));
     return createOnce(conn, input, who, clientId, opts);
-  });
+  }, `${BY_CLIENT} ${pg.escapeLiteral(clientId)}`);
 }
 
 async function createOnce(db: Db, input: SaleInput, who: SaleCaller, clientId: string | null, opts: SaleOptions): Promise<SaleResult> {
