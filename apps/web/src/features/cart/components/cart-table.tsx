@@ -181,8 +181,8 @@ export function CartTable({ storeId }: CartTableProps) {
   const discountRateType = useCart((s) => s.discountRateType);
   const adjustment = useCart((s) => s.adjustment);
   const totals = useMemo(
-    () => computeCartTotals({ added: lines, tax, discount, discountAmount, discountRateType, adjustment }),
-    [lines, tax, discount, discountAmount, discountRateType, adjustment],
+    () => computeCartTotals({ added: lines, tax, discount, discountAmount, discountRateType, adjustment }, currency),
+    [lines, tax, discount, discountAmount, discountRateType, adjustment, currency],
   );
   const inputs = useRef(new Map<string, HTMLInputElement | null>());
   const all = checkState(lines);
