@@ -10,6 +10,7 @@ import type { Violation } from '@pos/domain/errors';
 import { mulPriceQty, parseMinor, parseQuantity, quantityToString, sumCents } from '@pos/domain/money';
 import type { PricedOrder, PricedLineTotals, TaxMode } from '@pos/domain/tax';
 import { SALE_MESSAGES, type SaleInput } from '@pos/domain/schemas/sale';
+import { returnSlice } from '@pos/domain/refund';
 import { notFoundRef, proRata, safe, type Cents } from './sale-support.ts';
 import type { OriginalOrder, PricedLine, PricingProduct } from './sale-read.ts';
 
@@ -25,8 +26,7 @@ export interface ReturnLines {
 const neg = (x: number) => (x === 0 ? 0 : -x);
 
 /** The part of `amount` (sold over `sold` milli) that `want` more milli take after `before` were returned. */
-const slice = (amount: Cents, before: number, want: number, sold: number) =>
-  proRata(amount, before + want, sold) - proRata(amount, before, sold);
+const slice = returnSlice;
 
 export function priceReturnLines(input: SaleInput, original: OriginalOrder, products: Map<number, PricingProduct>, digits: number, v: Violation[]): ReturnLines | null {
   const m = (x: string | null | undefined) => parseMinor(x, digits);
