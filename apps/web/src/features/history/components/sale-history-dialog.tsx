@@ -87,7 +87,7 @@ export function SaleHistoryDialog({ open, onClose, onRefund, onRefundLines, onRe
     };
     return [
       { id: 'orderId', accessorKey: 'orderId', header: t('history.orderNo') },
-      { id: 'createdAt', accessorKey: 'createdAt', header: t('history.time'), enableColumnFilter: false, cell: ({ getValue }) => formatDateTime(getValue()) },
+      { id: 'createdAt', accessorKey: 'createdAt', header: t('history.time'), enableColumnFilter: false, cell: ({ getValue }) => formatDateTime(getValue(), currency.timeZone) },
       { id: 'customer', accessorFn: (o) => o.customer?.name || o.customerName || '', header: t('history.customer'), enableSorting: false, enableColumnFilter: false },
       {
         id: 'status',
@@ -148,7 +148,7 @@ export function SaleHistoryDialog({ open, onClose, onRefund, onRefundLines, onRe
       },
     ];
      
-  }, [t, lng, onRefund, onRefundLines, onReorder, onUnsuspend, onPrint, action.isPending]);
+  }, [t, lng, onRefund, onRefundLines, onReorder, onUnsuspend, onPrint, action.isPending, currency]);
 
   return (
     <Dialog open={open} onClose={onClose} size="full" title={t('history.title')}>

@@ -6,7 +6,7 @@ import { CREDIT_NOT_ALLOWED_MESSAGE, creditCheck, customerBalance } from '@pos/d
 import { minorToCents } from '@pos/domain/format';
 import { parseMoney, sumCents } from '@pos/domain/money';
 import { Button } from '@/components/ui/button';
-import { NumberInput } from '@/components/ui/number-input';
+import { MoneyInput } from '@/components/ui/money-input';
 import { toast } from '@/components/ui/toast';
 import { HttpError } from '@/lib/api-client';
 import { useMoney, type Money } from '@/lib/money';
@@ -305,11 +305,9 @@ export function PaymentPanel({
           </div>
 
           <div className="payment-received row">
-            <NumberInput
+            <MoneyInput
               label={t('payment.received')}
               value={field}
-              decimals={currency.digits}
-              decimalSeparator={currency.separator}
               allowNegative
               ref={fieldRef}
               containerClassName="grow"
