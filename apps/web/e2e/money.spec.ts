@@ -248,4 +248,7 @@ test('Arabic: the same sale in Arabic-Indic digits, two decimals', async ({ page
   await expect(page.getByTestId('grand-total')).toContainText('١١٫٦٤');
   await expect(page.getByTestId('payment-total')).toContainText('١١٫٦٤');
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  // Payment method names in Arabic (the shop's defaults: cash, credit card).
+  await expect(page.getByRole('radio', { name: 'نقدًا' })).toBeVisible();
+  await expect(page.getByRole('radio', { name: 'بطاقة ائتمان' })).toBeVisible();
 });

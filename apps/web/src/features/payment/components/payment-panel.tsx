@@ -11,6 +11,7 @@ import { toast } from '@/components/ui/toast';
 import { HttpError } from '@/lib/api-client';
 import { useMoney, type Money } from '@/lib/money';
 import { useSession } from '@/lib/session';
+import { paymentTypeName } from '@/lib/payment-type-name';
 import { errorText } from '@/lib/form-errors';
 import type { Customer, Order, PaymentType } from '@/features/catalogue-cache/types';
 import { emptyCart, setPaymentType } from '@/features/cart/cart-logic';
@@ -146,7 +147,7 @@ export function PaymentPanel({
 
   /** A card (any type that cannot give change) paying more than is due: refused, naming what is due. */
   const overTender = useCallback(
-    (p: PaymentType, before: readonly TenderRow[]) => t('messages.overTender', { name: p.name, due: currency.format(Math.max(remaining(grand, before), 0)) }),
+    (p: PaymentType, before: readonly TenderRow[]) => t('messages.overTender', { name: paymentTypeName(p, t), due: currency.format(Math.max(remaining(grand, before), 0)) }),
     [t, currency, grand],
   );
 
@@ -297,7 +298,7 @@ export function PaymentPanel({
                   onClick={() => selectType(p)}
                   title={`alt+p+${i + 1}`}
                 >
-                  {p.name}
+                  {paymentTypeName(p, t)}
                   {displayShortcuts && <kbd className="shortcut-hint">alt+p+{i + 1}</kbd>}
                 </Button>
               );
@@ -353,12 +354,12 @@ export function PaymentPanel({
             <ul className="payment-rows" aria-label={t('payment.payments')}>
               {rows.map((r) => (
                 <li key={r.key} className="row">
-                  <span className="grow">{r.type.name}</span>
+                  <span className="grow">{paymentTypeName(r.type, t)}</span>
                   <span>{money(r.receivedCents)}</span>
                   <button
                     type="button"
                     className="btn btn-ghost btn-sm"
-                    aria-label={t('payment.removePayment', { name: r.type.name })}
+                    aria-label={t('payment.removePayment', { name: paymentTypeName(r.type, t) })}
                     // Refunding a card in cash is an administrator's choice (issue 19): the card row of a refund stays.
                     disabled={r.key.startsWith('refund-') && !r.type.canHaveChangeDue && !isAdmin}
                     title={r.key.startsWith('refund-') && !r.type.canHaveChangeDue && !isAdmin ? t('refund.cardToCashAdmin') : undefined}
