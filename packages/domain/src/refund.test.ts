@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { proRata, returnSlice } from './refund.ts';
+import { priceReturn, proRata, returnSlice, type ReturnOriginal } from './refund.ts';
 import { priceOrder, type PricedOrderInput } from './tax.ts';
 import { cashRounding, splitRefund } from './tender.ts';
 
@@ -81,6 +81,49 @@ describe('partial returns', () => {
       expect(charged).toBe(sale.lines.reduce((s, l) => s + l.chargedCents, 0));
       expect(taxes).toBe(sale.itemTaxesCents);
       expect(shares).toBe(sale.discountTotalCents);
+    }));
+  });
+});
+
+describe('priceReturn (the one return pricing of till and server)', () => {
+  it('any order, returned in pieces over several returns, gives back exactly its total; each return is the mirror of its share', () => {
+    const lineArb = fc.record({
+      priceCents: fc.integer({ min: 0, max: 100_000 }),
+      qtyMilli: fc.integer({ min: 1, max: 10_000 }),
+      discountCents: fc.integer({ min: 0, max: 5_000 }),
+      taxIncluded: fc.constant(true),
+      taxRates: fc.array(fc.integer({ min: 0, max: 2500 }), { maxLength: 2 }),
+    });
+    const orderArb = fc.record({
+      lines: fc.array(lineArb, { minLength: 1, maxLength: 4 }),
+      orderTaxRate: fc.option(fc.integer({ min: 1, max: 2000 }), { nil: null }),
+      discount: fc.oneof(fc.constant({ kind: 'none' as const }), fc.integer({ min: 0, max: 3000 }).map((rate) => ({ kind: 'percent' as const, rate }))),
+      mode: fc.constantFrom('exclusive' as const, 'inclusive' as const, 'legacy' as const),
+    });
+    fc.assert(fc.property(orderArb, fc.integer({ min: 1, max: 3 }), (order, pieces) => {
+      const sale = priceOrder(order);
+      // What the server stores of the sale, as a return reads it.
+      const original: ReturnOriginal = {
+        mode: order.mode,
+        lines: order.lines.map((l, i) => ({
+          priceMinor: l.priceCents, soldMilli: l.qtyMilli, returnedMilli: 0, discount: sale.lines[i].discountCents, orderDiscount: sale.lines[i].shareCents,
+          taxable: sale.lines[i].taxableCents, taxAmounts: sale.lines[i].taxCents, taxesTotal: sale.lines[i].taxesTotalCents,
+        })),
+        orderTax: sale.orderTaxCents, orderDiscount: sale.discountTotalCents, adjustment: 0,
+      };
+      let given = 0;
+      let returned = order.lines.map(() => 0);
+      for (let p = 0; p < pieces; p++) {
+        const takes = order.lines.map((l, i) => ({ line: i, want: Math.floor((l.qtyMilli * (p + 1)) / pieces) - returned[i] })).filter((x) => x.want > 0);
+        if (!takes.length) continue;
+        const r = priceReturn({ ...original, lines: original.lines.map((l, i) => ({ ...l, returnedMilli: returned[i] })) }, takes);
+        expect(r.totalCents).toBe(r.subTotalCents + r.orderTaxCents - r.discountTotalCents);
+        expect(r.totalCents).toBeLessThanOrEqual(0);
+        given += r.totalCents;
+        returned = returned.map((x, i) => x + (takes.find((t) => t.line === i)?.want ?? 0));
+        expect(r.complete).toBe(p === pieces - 1);
+      }
+      expect(given).toBe(sale.totalCents === 0 ? 0 : -sale.totalCents);
     }));
   });
 });

@@ -20,6 +20,8 @@ let computeCartTotals: (cart: unknown, pricing: Pricing) => Priced;
 let cashRoundingOf: (totals: Priced, step: number, exact: number, cash: boolean) => number;
 let buildSaleBody: (input: Record<string, unknown>) => Record<string, unknown>;
 let wirePayments: (grand: number, rows: unknown[]) => unknown[];
+let refundTenders: (refund: number, original: unknown[], types: unknown[]) => unknown[];
+let loadOrder: (order: unknown, kind: 'refund', defaults: object, picks: { index: number; qtyMilli: number }[]) => ReturnType<typeof cart>;
 
 let t: TestApp;
 let admin: Record<string, string>;
@@ -42,6 +44,8 @@ beforeAll(async () => {
   cashRoundingOf = (await import(/* @vite-ignore */ web('cart/cart-totals.ts'))).cashRoundingOf;
   buildSaleBody = (await import(/* @vite-ignore */ web('payment/build-sale.ts'))).buildSaleBody;
   wirePayments = (await import(/* @vite-ignore */ web('payment/payment-logic.ts'))).wirePayments;
+  refundTenders = (await import(/* @vite-ignore */ web('payment/payment-logic.ts'))).refundTenders;
+  loadOrder = (await import(/* @vite-ignore */ web('cart/cart-logic.ts'))).loadOrder;
   t = await createTestApp();
   admin = await t.login('admin');
   cashier = await t.login('cashier');
@@ -186,4 +190,34 @@ describe('the till and the server price the same carts to the minor unit', () =>
     expect(order.grandTotal).toBe(10.45);
     await shop({ currency: 'USD', cashRoundingStep: 0 }, { A: '10.75', B: '4.99', C: '2.35' });
   });
+
+  for (const mode of ['exclusive', 'inclusive', 'legacy'] as const) {
+    it(`${mode}: a partial refund and then the rest give back what the server gives back, to the minor unit`, async () => {
+      const pricing = await shop({ currency: 'USD', legacyTaxBase: mode === 'legacy', pricesIncludeTax: mode === 'inclusive', cashRoundingStep: 0 }, { A: '10.75', B: '4.99', C: '2.35' });
+      const sale = await ringUp(pricing, cart([{ p: 'A', price: '10.75', qty: 3000, discountCents: 99 }, { p: 'B', price: '4.99', qty: 1500 }, { p: 'C', price: '2.35', qty: 2000 }], { discount: tenOff }));
+      const refunds: any[] = [];
+      for (const picks of [[{ index: 0, qtyMilli: 1000 }, { index: 1, qtyMilli: 500 }], [{ index: 0, qtyMilli: 2000 }, { index: 1, qtyMilli: 1000 }, { index: 2, qtyMilli: 2000 }]]) {
+        // The till reads the original again, the cashier picks lines in the refund dialog, the till prices the refund cart.
+        const original = (await t.app.inject({ method: 'GET', url: `/api/admin/order/${sale.order.id}`, headers: cashier })).json().order;
+        const c = loadOrder(original, 'refund', {}, picks);
+        const totals = computeCartTotals(c, pricing);
+        const rows = refundTenders(totals.grandTotalCents, original.payments, [cash]);
+        const body = buildSaleBody({ cart: c, totals, payments: wirePayments(totals.grandTotalCents, rows), storeId: main, terminalId: t1, status: 'Completed' });
+        const res = await t.app.inject({ method: 'POST', url: '/api/admin/order/create', headers: { ...cashier, 'idempotency-key': c.uuid }, payload: body as any });
+        expect(res.statusCode, res.body).toBe(201);
+        const o = res.json().order;
+        expect(o.returnedFrom.id).toBe(sale.order.id);
+        const d = toDecimal;
+        expect({ total: o.total, itemTaxes: o.itemTaxes, orderTax: o.tax?.amount ?? 0, discount: o.discount?.amount ?? 0, lines: o.items.map((i: any) => [i.taxesTotal, i.taxable, i.discount]) })
+          .toEqual({
+            total: d(totals.totalCents), itemTaxes: d(totals.itemTaxesCents), orderTax: d(totals.orderTaxCents), discount: d(totals.discountTotalCents),
+            lines: totals.lines.map((l) => [d(l.taxesTotalCents), d(l.taxableCents), d(l.discountCents)]),
+          });
+        refunds.push(o);
+      }
+      // Together the two refunds give back exactly what was charged.
+      expect(Math.round((refunds[0].total + refunds[1].total) * 100)).toBe(-Math.round(sale.order.total * 100));
+      expect((await t.app.inject({ method: 'GET', url: `/api/admin/order/${sale.order.id}`, headers: cashier })).json().order.status).toBe('Returned');
+    });
+  }
 });

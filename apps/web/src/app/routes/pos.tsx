@@ -236,7 +236,9 @@ export function PosRoute() {
         return;
       }
       if (kind === 'refund') {
-        if (refundable(order)) setRefundOrder(order);
+        // Read in full (refundable quantities, stored amounts: the refund is priced from them).
+        const full = (await getOrder(order.id)).order;
+        if (refundable(full)) setRefundOrder(full);
         return;
       }
       load(order, kind);

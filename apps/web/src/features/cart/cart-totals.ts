@@ -10,6 +10,7 @@
 import { resolveOrderDiscount, type OrderDiscountInput } from '@pos/domain/cart';
 import { priceOrder, taxModeOf, type PricedOrder, type TaxedLineInput, type TaxMode } from '@pos/domain/tax';
 import { cashRounding } from '@pos/domain/tender';
+import { priceReturn, type ReturnTake } from '@pos/domain/refund';
 import { centsToMinor, minorToCents } from '@pos/domain/format';
 import { currencyDigits } from '@pos/domain/currency';
 import { parseRate, tryParseMoney, tryParseScaled } from '@pos/domain/money';
@@ -46,7 +47,15 @@ function typedDiscount(state: Pick<CartState, 'discountAmount' | 'discountRateTy
   return valid === null ? null : state.discountAmount;
 }
 
-type PricedCart = Pick<CartState, 'added' | 'tax' | 'discount' | 'discountAmount' | 'discountRateType' | 'adjustment'>;
+type PricedCart = Pick<CartState, 'added' | 'tax' | 'discount' | 'discountAmount' | 'discountRateType' | 'adjustment'> & Pick<Partial<CartState>, 'refundOf'>;
+
+/** A refund cart whose every line gives back a line of its original: priced from the original's stored amounts. */
+function refundTakes(state: PricedCart, currency: string): ReturnTake[] | null {
+  const src = state.refundOf;
+  if (!src || src.currency !== currency || state.added.length === 0) return null;
+  const takes = state.added.map((l) => ({ line: l.origin ?? -1, want: -l.quantity }));
+  return takes.every((x) => x.line >= 0 && x.line < src.lines.length && x.want > 0) ? takes : null;
+}
 
 function orderDiscount(state: PricedCart, digits: number): OrderDiscountInput {
   return resolveOrderDiscount({
@@ -87,6 +96,11 @@ export const cartTaxMode = (pricing: CartPricing): TaxMode => taxModeOf(pricing)
 export function computeCartTotals(state: PricedCart, pricing: CartPricing = DEFAULT_PRICING): CartTotals {
   const { currency } = pricing;
   const digits = currencyDigits(currency);
+  const takes = refundTakes(state, currency);
+  if (takes && state.refundOf) {
+    const { complete: _complete, ...returned } = priceReturn(state.refundOf, takes);
+    return { ...toCents(returned, currency), minor: returned, currency };
+  }
   const minor = priceOrder({
     lines: state.added.map((l) => lineInput(l, currency)),
     orderTaxRate: state.tax ? parseRate(state.tax.rate) : null,
