@@ -13,6 +13,8 @@ const YEN = `MONEY-Y-${stamp}`; // 1075, taxed 8.25 % (sold in the JPY store)
 
 let headers: Record<string, string>;
 let storeId: number;
+/** The store's money settings before this file: put back afterwards (other files expect the seed's). */
+let before: Record<string, unknown>;
 
 async function adminHeaders(request: APIRequestContext) {
   const login = await request.post('/api/auth/login_check', { data: { username: 'admin', password: 'admin' } });
@@ -44,6 +46,8 @@ test.beforeAll(async ({ request }) => {
   const { user } = await (await request.get('/api/auth/info', { headers })).json();
   const main = user.stores.find((s: { name: string }) => s.name === 'Main Street');
   storeId = main.id;
+  const own = await (await request.get(`/api/stores/${storeId}`, { headers })).json();
+  before = { currency: own.currency, locale: own.locale, legacyTaxBase: own.legacyTaxBase, pricesIncludeTax: own.pricesIncludeTax, cashRoundingStep: own.cashRoundingStep };
   // The day is started, so the forced "Start day" dialog stays closed.
   for (const terminal of main.terminals) {
     const res = await request.get(`/api/admin/closing/opened?store=${main.id}&terminal=${terminal.id}`, { headers });
@@ -63,7 +67,7 @@ test.beforeAll(async ({ request }) => {
 });
 
 test.afterAll(async ({ request }) => {
-  await setStore(request, { currency: 'USD', locale: 'en-US' });
+  await setStore(request, before);
 });
 
 async function openTillAsCashier(page: Page) {
