@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import {
   centsToMinor, decimalSeparator, formatAmount, formatDate, formatDateTime, formatMoney, minorToCents,
   minorToDecimalString, moneyInputText, moneyLocale, parseMoneyInput,
@@ -153,5 +154,28 @@ describe('display locale', () => {
     } finally {
       setDisplayLocale('en');
     }
+  });
+});
+
+describe('formatMoney, any amount (property, against a reference written here)', () => {
+  // Reference: the amount's digits (|minor| padded to one more than the currency's digits), a decimal
+  // separator exactly when the currency has minor digits, the minus sign when negative.
+  const DIGITS: Record<string, number> = { USD: 2, EUR: 2, JPY: 0, KWD: 3, SAR: 2 };
+  const SEPARATOR: Record<string, string> = { 'en-US': '.', 'de-DE': ',', 'ar-SA': '\u066B' };
+  it('USD, EUR (de-DE), JPY, KWD, SAR in ar-SA digits: every digit of the amount, exactly the currency\'s decimals', () => {
+    fc.assert(fc.property(
+      fc.integer({ min: -1_000_000_000, max: 1_000_000_000 }), fc.constantFrom('USD', 'EUR', 'JPY', 'KWD', 'SAR'), fc.constantFrom('en-US', 'de-DE', 'ar-SA'),
+      (minor, currency, locale) => {
+        const text = formatMoney(minor, { currency, locale });
+        const digits = DIGITS[currency];
+        const ascii = text.replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x660));
+        if (locale === 'ar-SA') expect(text).not.toMatch(/[0-9]/); // Arabic-Indic digits only
+        expect(ascii.replace(/[^0-9]/g, '')).toBe(String(Math.abs(minor)).padStart(digits + 1, '0'));
+        const sep = SEPARATOR[locale] === '.' ? '\\.' : SEPARATOR[locale];
+        if (digits === 0) expect(ascii).not.toMatch(new RegExp(`${sep}\\d`)); // no decimal part at all
+        else expect(ascii).toMatch(new RegExp(`${sep}\\d{${digits}}(?!\\d)`)); // exactly the currency's decimals
+        expect(/[-\u2212]/.test(text) || text.includes('\u061C-')).toBe(minor < 0);
+      },
+    ));
   });
 });
