@@ -6,6 +6,7 @@ import { renderWithProviders } from '@/test/render';
 import { endSession, startSession, type Store } from '@/lib/session';
 import { expenseSchema } from '@/features/expenses/lib/expense-schema';
 import { cleanNumber } from '@/features/inventory/lib/lines';
+import { itemDefaults, itemPayload } from '@/features/items/lib/item-schema';
 import { MoneyInput, moneyText } from './money-input';
 
 function inStore(settings: Partial<Store>) {
@@ -69,5 +70,7 @@ describe('MoneyInput (issue 19): exactly the currency\'s decimals, the locale\'s
     expect(expenseSchema.safeParse({ description: 'Tea', amount: '12,5,0' }).success).toBe(false);
     expect(cleanNumber('٧٫٢٥')).toBe('7.25');
     expect(cleanNumber('7,')).toBe('7');
+    const item = itemPayload({ ...itemDefaults(null, 1), name: 'Tea', basePrice: '10,75', cost: '٥٫٥٠' }, null);
+    expect([item.basePrice, item.cost]).toEqual(['10.75', '5.50']);
   });
 });
