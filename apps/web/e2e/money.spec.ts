@@ -76,14 +76,20 @@ async function openTillAsCashier(page: Page) {
   await page.getByLabel('Password').fill('cashier');
   await page.getByRole('button', { name: 'Login' }).click();
   await expect(page).toHaveURL(/\/pos$/, { timeout: 30_000 });
-  await expect(page.getByTestId('scan-input')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole('group', { name: 'Departments' })).toBeVisible({ timeout: 60_000 });
 }
 
+/** Scans a code until the cart has `count` lines (the till's catalogue may still be loading a new product). */
 async function scan(page: Page, code: string, count: number) {
   const box = page.getByTestId('scan-input');
-  await box.fill(code);
-  await box.press('Enter');
-  await expect(page.getByTestId('cart-row')).toHaveCount(count);
+  const rows = page.getByTestId('cart-row');
+  await expect(async () => {
+    if ((await rows.count()) < count) {
+      await box.fill(code);
+      await box.press('Enter');
+    }
+    await expect(rows).toHaveCount(count, { timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
 }
 
 const receipt = (page: Page) => page.getByRole('dialog', { name: 'Receipt' });
