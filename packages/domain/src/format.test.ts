@@ -1,31 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import {
-  centsToMinor, decimalSeparator, formatAmount, formatCurrency, formatDate, formatDateTime, formatMoney, minorToCents,
+  centsToMinor, decimalSeparator, formatAmount, formatDate, formatDateTime, formatMoney, minorToCents,
   minorToDecimalString, moneyInputText, moneyLocale, parseMoneyInput,
 } from './format.ts';
-
-describe('formatCurrency (deprecated: the server e-mail receipt\'s one-decimal USD)', () => {
-  it.each([
-    [1250, '$12.5'],
-    [1200, '$12.0'],
-    [123456, '$1,234.6'],
-    [1235, '$12.4'], // 12.35 rounds half away from zero on the exact decimal
-    [1225, '$12.3'],
-    [-1235, '-$12.4'],
-    [-4, '$0.0'],
-    [0, '$0.0'],
-    [30, '$0.3'],
-  ])('%i -> %s', (cents, expected) => {
-    expect(formatCurrency(cents)).toBe(expected);
-  });
-
-  it('takes a locale', () => {
-    expect(formatCurrency(123456, 'en-US')).toBe('$1,234.6');
-    expect(formatCurrency(123456, 'ar')).toMatch(/US\$|\$/);
-    // Right-to-left: a left-to-right mark keeps 'US$' together next to the amount.
-    expect(formatCurrency(1075, 'ar')).toBe('\u200F10.8\u00A0US$\u200E');
-  });
-});
 
 const NBSP = '\u00A0';
 
@@ -164,17 +142,40 @@ describe('formatDate / formatDateTime', () => {
 
 describe('display locale', () => {
   it('formats with the locale set by the UI when none is passed', async () => {
-    const { setDisplayLocale, formatDateTime: fdt, formatCurrency: fc } = await import('./format.ts');
+    const { setDisplayLocale, formatDateTime: fdt, formatMoney: fm } = await import('./format.ts');
     const d = new Date(Date.UTC(2024, 2, 5, 14, 7));
     try {
       setDisplayLocale('ar');
       expect(fdt(d, 'UTC')).toBe('05-03-2024 02:07 م');
-      expect(fc(1200)).not.toBe('$12.0');
+      expect(fm(1200)).toMatch(/١٢٫٠٠/);
       setDisplayLocale('en');
       expect(fdt(d, 'UTC')).toBe('05-03-2024 02:07 PM');
-      expect(fc(1200)).toBe('$12.0');
+      expect(fm(1200)).toBe('$12.00');
     } finally {
       setDisplayLocale('en');
     }
+  });
+});
+
+describe('formatMoney, any amount (property, against a reference written here)', () => {
+  // Reference: the amount's digits (|minor| padded to one more than the currency's digits), a decimal
+  // separator exactly when the currency has minor digits, the minus sign when negative.
+  const DIGITS: Record<string, number> = { USD: 2, EUR: 2, JPY: 0, KWD: 3, SAR: 2 };
+  const SEPARATOR: Record<string, string> = { 'en-US': '.', 'de-DE': ',', 'ar-SA': '\u066B' };
+  it('USD, EUR (de-DE), JPY, KWD, SAR in ar-SA digits: every digit of the amount, exactly the currency\'s decimals', () => {
+    fc.assert(fc.property(
+      fc.integer({ min: -1_000_000_000, max: 1_000_000_000 }), fc.constantFrom('USD', 'EUR', 'JPY', 'KWD', 'SAR'), fc.constantFrom('en-US', 'de-DE', 'ar-SA'),
+      (minor, currency, locale) => {
+        const text = formatMoney(minor, { currency, locale });
+        const digits = DIGITS[currency];
+        const ascii = text.replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x660));
+        if (locale === 'ar-SA') expect(text).not.toMatch(/[0-9]/); // Arabic-Indic digits only
+        expect(ascii.replace(/[^0-9]/g, '')).toBe(String(Math.abs(minor)).padStart(digits + 1, '0'));
+        const sep = SEPARATOR[locale] === '.' ? '\\.' : SEPARATOR[locale];
+        if (digits === 0) expect(ascii).not.toMatch(new RegExp(`${sep}\\d`)); // no decimal part at all
+        else expect(ascii).toMatch(new RegExp(`${sep}\\d{${digits}}(?!\\d)`)); // exactly the currency's decimals
+        expect(/[-\u2212]/.test(text) || text.includes('\u061C-')).toBe(minor < 0);
+      },
+    ));
   });
 });

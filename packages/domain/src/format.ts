@@ -10,18 +10,7 @@
  */
 import { localParts, toDate } from './calendar.ts';
 import { currencyDigits, isCurrencyCode } from './currency.ts';
-import { divRoundHalfAway, toDecimalString, toSafeNumber } from './money.ts';
-
-const currencyFormatters = new Map<string, Intl.NumberFormat>();
-
-function cached(map: Map<string, Intl.NumberFormat>, locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  let f = map.get(locale);
-  if (!f) {
-    f = new Intl.NumberFormat(locale, options);
-    map.set(locale, f);
-  }
-  return f;
-}
+import { divRoundHalfAway, toSafeNumber } from './money.ts';
 
 const RLM = '\u200F';
 const LRM = '\u200E';
@@ -33,22 +22,6 @@ const LRM = '\u200E';
 let displayLocale = 'en';
 export function setDisplayLocale(locale: string): void { displayLocale = locale || 'en'; }
 export function getDisplayLocale(): string { return displayLocale; }
-
-/**
- * @deprecated The reference client's one-decimal US dollars (spec 9), kept only for the server's
- * e-mailed receipt until it formats with the store's currency (`formatMoney`). 1250 -> "$12.5".
- */
-export function formatCurrency(cents: number, locale = displayLocale): string {
-  const text = cached(currencyFormatters, locale, {
-    style: 'currency',
-    currency: 'USD',
-    maximumFractionDigits: 1,
-    signDisplay: 'negative', // -0.04 shows as $0.0, not -$0.0
-  }).format(toDecimalString(cents) as Intl.StringNumericLiteral);
-  // Right-to-left locales: the '$' ending 'US$' is a bidi neutral and would drift to the far side
-  // of the amount ('$US 10.8'); a left-to-right mark after it keeps 'US$' in one piece.
-  return text.includes(RLM) ? text.replace(/([A-Za-z])(\p{Sc})/u, `$1$2${LRM}`) : text;
-}
 
 /** Which currency, and which locale's conventions, an amount is written in. */
 export interface MoneyFormatOptions {

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { AppError, notFound, validationError } from '@pos/domain/errors';
-import { formatCurrency, formatDateTime } from '@pos/domain/format';
-import { mulPriceQty, parseMoney, parseQuantity, quantityToString, sumCents } from '@pos/domain/money';
+import { formatDateTime, formatMoney } from '@pos/domain/format';
+import { currencyDigits, isCurrencyCode } from '@pos/domain/currency';
+import { mulPriceQty, parseMinor, parseQuantity, quantityToString, sumCents } from '@pos/domain/money';
 import type { Db } from '../../db/client.ts';
 import { order, setting } from '../../db/schema/index.ts';
 import type { Mailer } from '../../lib/mailer.ts';
@@ -25,7 +26,6 @@ export function parseRecipients(to: string | null | undefined): string[] {
   return list;
 }
 
-const money = (v: number | string | null | undefined) => parseMoney(v ?? 0);
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 interface ReceiptSettings { shopName: string; footer: string }
@@ -36,26 +36,43 @@ async function receiptSettings(db: Db): Promise<ReceiptSettings> {
   return { shopName: get('shop_name') || 'Shop name', footer: get('receipt_footer') || RECEIPT_FOOTER };
 }
 
-/** The receipt as plain text and HTML: the same figures the till's receipt preview prints. */
+/**
+ * The receipt as plain text and HTML: the same figures the till's receipt preview prints (issue 19):
+ * amounts in the order's store currency with exactly its minor-unit digits and the store's locale
+ * (`@pos/domain/format` formatMoney), integer minor units throughout (no float sums), Cash tendered
+ * and Change per cash payment, the cash rounding line and the tax breakdown per rate.
+ */
 export function renderReceipt(o: OrderDto, s: ReceiptSettings): { subject: string; text: string; html: string } {
+  const currency = o.store?.currency ?? 'USD';
+  const digits = currencyDigits(isCurrencyCode(currency) ? currency : 'USD');
+  const fmt = { currency, locale: o.store?.locale ?? 'en-US' };
+  const minor = (v: number | string | null | undefined) => parseMinor(v ?? 0, digits);
+  const cur = (m: number) => formatMoney(m, fmt);
   const lines = o.items.map((i) => {
     const name = `${i.product?.name ?? ''}${i.variant?.attributeValue ? ` (${i.variant.attributeValue})` : ''}`;
     const qty = parseQuantity(i.quantity ?? 0);
     // Line total = price x qty - discount + taxesTotal (spec 3 "Order item"), price x qty rounded once.
-    const total = sumCents([mulPriceQty(money(i.price), qty), money(i.taxesTotal), -money(i.discount)]);
-    return { name, qty: quantityToString(qty), price: formatCurrency(money(i.price)), total: formatCurrency(total) };
+    const total = sumCents([mulPriceQty(minor(i.price), qty), minor(i.taxesTotal), -minor(i.discount)]);
+    return { name, qty: quantityToString(qty), price: cur(minor(i.price)), total: cur(total) };
   });
-  const itemsTotal = money(o.subTotal);
   const rows: Array<[string, string]> = [
-    ['Items total', formatCurrency(itemsTotal)],
+    ['Items total', cur(minor(o.subTotal))],
   ];
-  if (o.discount && money(o.discount.amount)) rows.push(['Discount', formatCurrency(-money(o.discount.amount))]);
-  if (o.tax && money(o.tax.amount)) rows.push(['Tax', formatCurrency(money(o.tax.amount))]);
-  if (money(o.adjustment)) rows.push(['Adjustment', formatCurrency(money(o.adjustment))]);
-  rows.push(['Net Total', formatCurrency(money(o.grandTotal))]);
-  for (const p of o.payments) rows.push([p.type?.name ?? 'Payment', formatCurrency(money(p.received))]);
-  const change = sumCents(o.payments.map((p) => money(p.due)));
-  if (change) rows.push(['Change due', formatCurrency(change)]);
+  if (o.discount && minor(o.discount.amount)) rows.push(['Discount', cur(-minor(o.discount.amount))]);
+  if (o.tax && minor(o.tax.amount)) rows.push(['Tax', cur(minor(o.tax.amount))]);
+  if (minor(o.adjustment)) rows.push(['Adjustment', cur(minor(o.adjustment))]);
+  if (minor(o.rounding)) rows.push(['Cash rounding', cur(minor(o.rounding))]);
+  rows.push(['Net Total', cur(minor(o.grandTotal))]);
+  for (const p of o.payments) {
+    const name = p.type?.name ?? 'Payment';
+    if (p.tendered !== undefined) rows.push([`${name}: Cash tendered`, cur(minor(p.tendered))]);
+    else rows.push([name, cur(minor(p.received))]);
+  }
+  const change = sumCents(o.payments.map((p) => minor(p.change ?? p.due)));
+  if (change) rows.push(['Change', cur(change)]);
+  for (const b of o.taxBreakdown ?? []) {
+    rows.push([`${b.name ?? 'Tax'} ${b.rate}%: net ${cur(minor(b.net))}, tax`, cur(minor(b.tax))]);
+  }
 
   const title = `Order# ${o.orderId ?? o.id}`;
   const when = o.createdAt ? formatDateTime(o.createdAt) : '';

@@ -45,9 +45,27 @@ describe('POST /api/admin/order/:id/email', () => {
     expect(mail.to).toBe('a@example.com, b@example.com');
     expect(mail.subject).toContain('Demo Shop');
     expect(mail.text).toContain('Fresh Milk 1L');
-    expect(mail.text).toContain('2 x $2.5 = $5.0');
+    // The store's currency with its two decimals (issue 19), never the old one-decimal '$2.5'.
+    expect(mail.text).toContain('2 x $2.50 = $5.00');
+    expect(mail.text).toContain('Net Total: $5.00');
+    expect(mail.text).toContain('Change: $5.00');
+    expect(mail.text).not.toMatch(/\$\d+\.\d(?!\d)/);
     expect(mail.text).toContain('Thank you for your visit');
     expect(mail.html).toContain('max-width:3.5in');
+  });
+
+  it("writes the amounts in the order's store currency: three decimals for a KWD store, none for JPY", async () => {
+    const db = t.database.db;
+    await db.update(s.store).set({ currency: 'KWD', locale: 'en-US' }).where(eq(s.store.name, 'Harbour Mall'));
+    const before = t.mail.sent.length;
+    expect((await send(mallOrderId, { to: 'a@example.com' }, 'admin')).statusCode).toBe(200);
+    expect(t.mail.sent[before].text).toContain('2 x KWD\u00a02.500 = KWD\u00a05.000');
+    await db.update(s.store).set({ currency: 'JPY' }).where(eq(s.store.name, 'Harbour Mall'));
+    const yen = await makeOrder('Harbour Mall');
+    await db.update(s.orderProduct).set({ price: '250' }).where(eq(s.orderProduct.orderId, yen));
+    expect((await send(yen, { to: 'a@example.com' }, 'admin')).statusCode).toBe(200);
+    expect(t.mail.sent[before + 1].text).toContain('2 x ¥250 = ¥500');
+    await db.update(s.store).set({ currency: 'USD' }).where(eq(s.store.name, 'Harbour Mall'));
   });
 
   it("falls back to the customer's address", async () => {

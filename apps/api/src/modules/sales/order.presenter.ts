@@ -157,7 +157,8 @@ export function orderDto(o: OrderRow, x: OrderParts) {
         price: num(i.price),
         discount: num(i.discount),
         cost: num(i.cost),
-        taxes: (x.lineTaxesBy.get(i.id) ?? []).map((lt) => ({ ...taxBrief(lt.t), rate: num(lt.lt.rate) })),
+        // `amount`: this line's tax at that rate as stored (a partial refund takes its share of it, issue 19).
+        taxes: (x.lineTaxesBy.get(i.id) ?? []).map((lt) => ({ ...taxBrief(lt.t), rate: num(lt.lt.rate), amount: num(lt.lt.amount) })),
         taxesTotal: num(i.taxesTotal),
         /** Net of every discount and of tax: what the line's taxes were computed on. */
         taxable: num(i.taxable),

@@ -7,10 +7,11 @@
  * exactly what was charged. Quantities never exceed what is left (422 naming the line).
  */
 import type { Violation } from '@pos/domain/errors';
-import { mulPriceQty, parseMinor, parseQuantity, quantityToString, sumCents } from '@pos/domain/money';
-import type { PricedOrder, PricedLineTotals, TaxMode } from '@pos/domain/tax';
+import { parseMinor, parseQuantity, quantityToString } from '@pos/domain/money';
+import type { PricedOrder, TaxMode } from '@pos/domain/tax';
 import { SALE_MESSAGES, type SaleInput } from '@pos/domain/schemas/sale';
-import { notFoundRef, proRata, safe, type Cents } from './sale-support.ts';
+import { priceReturn, type ReturnOriginal } from '@pos/domain/refund';
+import { notFoundRef, safe } from './sale-support.ts';
 import type { OriginalOrder, PricedLine, PricingProduct } from './sale-read.ts';
 
 export interface ReturnLines {
@@ -22,15 +23,8 @@ export interface ReturnLines {
   complete: boolean;
 }
 
-const neg = (x: number) => (x === 0 ? 0 : -x);
-
-/** The part of `amount` (sold over `sold` milli) that `want` more milli take after `before` were returned. */
-const slice = (amount: Cents, before: number, want: number, sold: number) =>
-  proRata(amount, before + want, sold) - proRata(amount, before, sold);
-
 export function priceReturnLines(input: SaleInput, original: OriginalOrder, products: Map<number, PricingProduct>, digits: number, v: Violation[]): ReturnLines | null {
   const m = (x: string | null | undefined) => parseMinor(x, digits);
-  const mode = original.row.taxMode as TaxMode;
   const sold = original.lines.map((l) => parseQuantity(l.quantity));
   const before = original.lines.map((l) => parseQuantity(l.returnedQuantity));
   const taking = original.lines.map(() => 0);
@@ -67,57 +61,36 @@ export function priceReturnLines(input: SaleInput, original: OriginalOrder, prod
   });
   if (v.length) return null;
 
-  const done = original.lines.map(() => 0);
-  const lines: PricedLine[] = [];
-  const totals: PricedLineTotals[] = [];
-  for (const { k, want, name } of picks) {
+  const priced = priceReturn(returnOriginalOf(original, digits), picks.map((p) => ({ line: p.k, want: p.want })));
+  const lines: PricedLine[] = picks.map(({ k, want, name }, i) => {
     const ol = original.lines[k];
-    const b = before[k] + done[k];
-    done[k] += want;
-    const S = sold[k];
-    const price = m(ol.price);
-    const gross = slice(mulPriceQty(price, S), b, want, S);
-    const discount = slice(m(ol.discount), b, want, S);
-    const share = slice(m(ol.orderDiscount), b, want, S);
-    const taxable = slice(m(ol.taxable), b, want, S);
-    const taxCents = ol.taxes.map((t) => slice(m(t.amount ?? '0'), b, want, S));
-    const taxesTotal = sumCents(taxCents);
-    const exclusive = gross - discount;
-    lines.push({
+    return {
       productId: ol.productId, variantId: ol.variantId, productName: name, manageInventory: products.get(ol.productId)?.manageInventory ?? false,
-      qtyMilli: -want, priceCents: price, discountCents: neg(discount), taxes: ol.taxes.map((t) => ({ taxId: t.taxId, rate: t.rate })), costCents: m(ol.cost),
-    });
-    totals.push({
-      grossCents: neg(gross), discountCents: neg(discount), exclusiveCents: neg(exclusive), shareCents: neg(share), taxableCents: neg(taxable),
-      taxCents: taxCents.map(neg), taxesTotalCents: neg(taxesTotal),
-      totalCents: neg(mode === 'inclusive' ? exclusive : exclusive + taxesTotal),
-      chargedCents: neg(taxable + taxesTotal),
-    });
-  }
-  // Order-level amounts by the lines' value (price x quantity - discount + taxes): telescoping too.
-  const value = original.lines.map((ol, k) => Math.abs(mulPriceQty(m(ol.price), sold[k]) - m(ol.discount) + m(ol.taxesTotal)));
-  const whole = sumCents(value);
-  const weightAt = (q: number[]) => sumCents(value.map((x, k) => proRata(x, q[k], sold[k])));
-  const wBefore = weightAt(before);
-  const wAfter = weightAt(before.map((x, k) => x + taking[k]));
-  const orderPart = (amount: Cents) => (whole === 0 ? 0 : proRata(amount, wAfter, whole) - proRata(amount, wBefore, whole));
-  const orderTaxCents = neg(original.tax ? orderPart(m(original.tax.amount)) : 0);
-  const legacyDiscount = mode === 'legacy' && original.discount ? orderPart(m(original.discount.amount)) : 0;
-  const discountTotalCents = neg(mode === 'legacy' ? legacyDiscount : neg(sumCents(totals.map((t) => t.shareCents))));
-  const adjustmentCents = neg(orderPart(m(original.row.adjustment)));
-  const subTotalCents = sumCents(totals.map((t) => t.totalCents));
-  const totalCents = subTotalCents + orderTaxCents - discountTotalCents;
-  const complete = original.lines.every((_, k) => before[k] + taking[k] >= sold[k]);
+      qtyMilli: -want, priceCents: m(ol.price), discountCents: priced.lines[i].discountCents,
+      taxes: ol.taxes.map((t) => ({ taxId: t.taxId, rate: t.rate })), costCents: m(ol.cost),
+    };
+  });
+  const { complete, ...totals } = priced;
   return {
     lines,
     returned: new Map(picks.reduce((acc, p) => acc.set(original.lines[p.k].id, (acc.get(original.lines[p.k].id) ?? 0) + p.want), new Map<number, number>())),
     complete,
-    totals: {
-      mode, lines: totals, totalQtyMilli: sumCents(lines.map((l) => l.qtyMilli)), grossCents: sumCents(totals.map((t) => t.grossCents)),
-      lineDiscountCents: sumCents(totals.map((t) => t.discountCents)), subTotalCents, taxableAmountCents: sumCents(totals.map((t) => t.taxableCents)),
-      itemTaxesCents: sumCents(totals.map((t) => t.taxesTotalCents)), orderTaxCents, discountTotalCents, totalCents, adjustmentCents,
-      grandTotalCents: totalCents + adjustmentCents,
-      taxBreakdown: [],
-    },
+    totals,
+  };
+}
+
+/** The original's stored amounts as @pos/domain/refund reads them (minor units). */
+export function returnOriginalOf(original: OriginalOrder, digits: number): ReturnOriginal {
+  const m = (x: string | null | undefined) => parseMinor(x, digits);
+  return {
+    mode: original.row.taxMode as TaxMode,
+    lines: original.lines.map((ol) => ({
+      priceMinor: m(ol.price), soldMilli: parseQuantity(ol.quantity), returnedMilli: parseQuantity(ol.returnedQuantity),
+      discount: m(ol.discount), orderDiscount: m(ol.orderDiscount), taxable: m(ol.taxable),
+      taxAmounts: ol.taxes.map((t) => m(t.amount ?? '0')), taxesTotal: m(ol.taxesTotal),
+    })),
+    orderTax: original.tax ? m(original.tax.amount) : 0,
+    orderDiscount: original.discount ? m(original.discount.amount) : 0,
+    adjustment: m(original.row.adjustment),
   };
 }

@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import { PrecisionError } from '@pos/domain/money';
 import { sql } from 'drizzle-orm';
 import { validationError, type Violation } from '@pos/domain/errors';
-import { divRoundHalfAway, toSafeNumber } from '@pos/domain/money';
 import { order } from '../../db/schema/index.ts';
 import { pgArray } from '../../db/raw.ts';
 
@@ -79,8 +78,5 @@ export const pgIntArray = (ids: number[]) => {
 };
 
 /** A fraction of an amount, rounded once half away from zero (pro-rata discounts of a partial return). */
-export function proRata(amount: Cents, part: number, whole: number): Cents {
-  if (whole === 0) return 0;
-  return toSafeNumber(divRoundHalfAway(BigInt(amount) * BigInt(Math.abs(part)), BigInt(Math.abs(whole))));
-}
+export { proRata } from '@pos/domain/refund';
 

@@ -29,7 +29,7 @@ import { ItemDetailDialog } from '@/features/item-search/components/item-detail-
 import { ItemSearchDialog } from '@/features/item-search/components/item-search-dialog';
 import { VariantChooser } from '@/features/item-search/components/variant-chooser';
 import { deleteOrder } from '@/features/orders/api/delete-order';
-import { findOrder } from '@/features/orders/api/find-order';
+import { findOrder, getOrder } from '@/features/orders/api/find-order';
 import { OrderDetailDialog } from '@/features/orders/components/order-detail-dialog';
 import { OrderLookupDialog } from '@/features/orders/components/order-lookup-dialog';
 import { RefundDialog } from '@/features/orders/components/refund-dialog';
@@ -214,6 +214,15 @@ export function PosRoute() {
     return true;
   };
 
+  const refundFromHistory = async (id: number) => {
+    try {
+      const { order } = await getOrder(id);
+      if (refundable(order)) setRefundOrder(order);
+    } catch (error) {
+      toast.error(errorText(error));
+    }
+  };
+
   const loadByNumber = async (text: string, kind: 'refund' | 'reorder') => {
     if (!text.trim()) {
       setLookupIntent(kind);
@@ -227,7 +236,9 @@ export function PosRoute() {
         return;
       }
       if (kind === 'refund') {
-        if (refundable(order)) setRefundOrder(order);
+        // Read in full (refundable quantities, stored amounts: the refund is priced from them).
+        const full = (await getOrder(order.id)).order;
+        if (refundable(full)) setRefundOrder(full);
         return;
       }
       load(order, kind);
@@ -440,6 +451,8 @@ export function PosRoute() {
               else load(o as unknown as Order, 'refund');
               afterSave();
             }}
+            // Refund opens the refund dialog (issue 19): the order read again, so its refundable quantities are current.
+            onRefundLines={(o) => { close(); void refundFromHistory(o.id); }}
             onReorder={(o) => { close(); load(o as unknown as Order, 'reorder'); }}
             // The dialog has already deleted the held order.
             onUnsuspend={(o) => { close(); cartStore.set(loadOrder(o as unknown as Order, 'unsuspend', defaults)); }}

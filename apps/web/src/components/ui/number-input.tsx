@@ -1,4 +1,4 @@
-import { useId, useRef, type ChangeEvent, type InputHTMLAttributes, type MouseEvent, type FocusEvent, type ReactNode, type Ref } from 'react';
+import { useId, useRef, useState, type ChangeEvent, type InputHTMLAttributes, type MouseEvent, type FocusEvent, type ReactNode, type Ref } from 'react';
 import { Field, describedBy } from './field';
 
 export interface NumberInputProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'size' | 'value' | 'defaultValue'> {
@@ -17,6 +17,11 @@ export interface NumberInputProps extends Omit<InputHTMLAttributes<HTMLInputElem
   decimalSeparator?: string;
   /** Called with the accepted text and its number (null while empty or "-" / "."). */
   onValueChange?: (text: string, value: number | null) => void;
+  /**
+   * Said (as the field's error) when a keystroke is refused only because it has more decimals than
+   * `decimals` (money: "USD takes at most 2 decimals"); without it such a keystroke is refused silently.
+   */
+  decimalsMessage?: string;
   /** Select the whole value on focus as well as on click (till fields). Default true. */
   selectOnFocus?: boolean;
   containerClassName?: string;
@@ -50,9 +55,10 @@ export function parseNumberText(text: string): number | null {
  */
 export function NumberInput({
   label, error, hint, id, className, containerClassName, required, allowNegative = false, allowDecimal = true, decimals,
-  decimalSeparator = '.', onValueChange, onChange, onClick, onFocus, selectOnFocus = true, value, defaultValue, ...rest
+  decimalSeparator = '.', decimalsMessage, onValueChange, onChange, onClick, onFocus, selectOnFocus = true, value, defaultValue, ...rest
 }: NumberInputProps) {
   const autoId = useId();
+  const [refused, setRefused] = useState(false);
   const inputId = id ?? autoId;
   const lastAccepted = useRef(String(value ?? defaultValue ?? ''));
   if (value !== undefined) lastAccepted.current = String(value);
@@ -60,9 +66,12 @@ export function NumberInput({
   function handleChange(event: ChangeEvent<HTMLInputElement>) {
     const plain = normaliseNumberText(event.target.value);
     if (!isAcceptedNumberText(plain, allowNegative, allowDecimal, decimals)) {
+      // Too many decimals (the number is fine otherwise): say why, so the cashier is not left guessing.
+      setRefused(decimals !== undefined && isAcceptedNumberText(plain, allowNegative, allowDecimal, undefined) && /\./.test(plain));
       event.target.value = lastAccepted.current; // refuse the keystroke (uncontrolled use)
       return;
     }
+    setRefused(false);
     const text = decimalSeparator === '.' ? plain : plain.replace('.', decimalSeparator);
     if (text !== event.target.value) event.target.value = text;
     lastAccepted.current = text;
@@ -71,15 +80,15 @@ export function NumberInput({
   }
 
   return (
-    <Field id={inputId} label={label} error={error} hint={hint} required={required} className={containerClassName}>
+    <Field id={inputId} label={label} error={error || (refused && decimalsMessage) || null} hint={hint} required={required} className={containerClassName}>
       <input
         id={inputId}
         type="text"
         inputMode={allowDecimal && decimals !== 0 ? 'decimal' : 'numeric'}
         autoComplete="off"
         className={['input', 'input-number', className].filter(Boolean).join(' ')}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(inputId, error, hint)}
+        aria-invalid={error || (refused && decimalsMessage) ? true : undefined}
+        aria-describedby={describedBy(inputId, error || (refused && decimalsMessage) || null, hint)}
         required={required}
         value={value}
         defaultValue={defaultValue}

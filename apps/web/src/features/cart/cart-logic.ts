@@ -8,6 +8,7 @@ import { effectivePrice, variantPrice, type PriceRuleInput } from '@pos/domain/p
 import { messages } from '@pos/domain/validation';
 import type { Customer, Discount, Order, OrderItem, PaymentType, PriceRule, Product, Tax, Variant } from '@/features/catalogue-cache/types';
 import type { CartDefaults, CartField, CartLine, CartProduct, CartResult, CartState, CartVariant, DiscountRateType } from './cart-types';
+import { refundSourceOf } from './refund-source';
 
 export const QUANTITY_BELOW_ONE = messages.quantityBelowOne;
 
@@ -327,7 +328,8 @@ function customerNameOf(order: Order): string {
  */
 export function loadOrder(order: Order, kind: LoadKind, defaults: Partial<CartDefaults> = {}, picks?: ReadonlyArray<{ index: number; qtyMilli: number }>): CartState {
   const base = emptyCart(defaults);
-  const added = picks && kind === 'refund' ? pickedRefundLines(order, picks) : order.items.map((i) => lineFromOrderItem(i, kind));
+  const added = picks && kind === 'refund' ? pickedRefundLines(order, picks)
+    : order.items.map((i, index) => (kind === 'refund' ? { ...lineFromOrderItem(i, kind), origin: index } : lineFromOrderItem(i, kind)));
   const d = order.discount;
   let discount: Discount | null = null;
   let discountAmount: string | null = null;
@@ -358,6 +360,7 @@ export function loadOrder(order: Order, kind: LoadKind, defaults: Partial<CartDe
     orderId: kind === 'settle' ? order.id : null,
     refundingFrom: kind === 'refund' ? order.id : null,
     ...(kind === 'refund' && order.payments?.length ? { refundPayments: order.payments } : {}),
+    ...(kind === 'refund' ? { refundOf: refundSourceOf(order) } : {}),
   };
 }
 
@@ -372,7 +375,7 @@ function pickedRefundLines(order: Order, picks: ReadonlyArray<{ index: number; q
     const line = lineFromOrderItem(item, 'refund');
     const sold = Math.abs(line.quantity);
     const discount = sold === 0 || qtyMilli >= sold ? line.discount : Number(divRoundHalfAway(BigInt(line.discount) * BigInt(qtyMilli), BigInt(sold)));
-    return [{ ...line, quantity: -Math.min(qtyMilli, sold), discount }];
+    return [{ ...line, quantity: -Math.min(qtyMilli, sold), discount, origin: index }];
   });
 }
 

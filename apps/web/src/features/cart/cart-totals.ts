@@ -1,43 +1,123 @@
 /**
- * The cart's figures, computed by @pos/domain/cart: the same function the server runs when it
- * recomputes the sale, so what the till shows is what gets stored, to the cent.
+ * The cart's figures (issue 19): priced by `@pos/domain/tax` `priceOrder`, the function the server
+ * runs when it recomputes the sale (apps/api sale-pricing.ts), in the store's tax mode (legacy tax
+ * base, tax-exclusive or tax-inclusive shelf prices) and in the MINOR units of the store's
+ * currency, so what the till shows is what the server stores, to the minor unit (a JPY store rounds
+ * each tax to the yen, as the server does). The cart keeps hundredths ("cents") like the rest of
+ * the app; they are turned into minor units before pricing and the figures back into hundredths
+ * for display (exact for currencies with 0-2 digits).
  */
-import { computeOrderTotals, resolveOrderDiscount, type CartLineInput, type OrderTotals } from '@pos/domain/cart';
-import { parseRate, percentOf, tryParseMoney, tryParseScaled } from '@pos/domain/money';
+import { resolveOrderDiscount, type OrderDiscountInput } from '@pos/domain/cart';
+import { priceOrder, taxModeOf, type PricedOrder, type TaxedLineInput, type TaxMode } from '@pos/domain/tax';
+import { cashRounding } from '@pos/domain/tender';
+import { priceReturn, type ReturnTake } from '@pos/domain/refund';
+import { centsToMinor, minorToCents } from '@pos/domain/format';
+import { currencyDigits } from '@pos/domain/currency';
+import { parseRate, tryParseMoney, tryParseScaled } from '@pos/domain/money';
 import type { CartLine, CartState } from './cart-types';
 
-export function lineInput(line: CartLine): CartLineInput {
+/** What pricing needs of the store's money settings (lib/money `useMoney()` carries them). */
+export interface CartPricing {
+  currency: string;
+  pricesIncludeTax: boolean;
+  legacyTaxBase: boolean;
+}
+
+/** A server that sends no settings: USD, tax-exclusive (the server's defaults for a store). */
+export const DEFAULT_PRICING: CartPricing = { currency: 'USD', pricesIncludeTax: false, legacyTaxBase: false };
+
+/** The cart's totals in hundredths (for display and the wire), plus the same figures in minor units. */
+export type CartTotals = PricedOrder & { minor: PricedOrder; currency: string };
+
+export function lineInput(line: CartLine, currency: string): TaxedLineInput {
   return {
-    priceCents: line.price,
+    priceCents: centsToMinor(line.price, currency),
     qtyMilli: line.quantity,
-    discountCents: line.discount,
+    discountCents: centsToMinor(line.discount, currency),
     taxIncluded: line.taxIncluded,
-    taxRates: line.taxes.map((t) => parseRate(t.rate)),
+    taxRates: line.taxIncluded ? line.taxes.map((t) => parseRate(t.rate)) : [],
+    taxKeys: line.taxIncluded ? line.taxes.map((t) => t.id) : [],
   };
 }
 
 /** The typed open-discount amount, or null when it is not a number (the form refuses those). */
-function typedDiscount(state: CartState): string | null {
+function typedDiscount(state: Pick<CartState, 'discountAmount' | 'discountRateType'>): string | null {
   if (state.discountAmount === null || state.discountAmount.trim() === '') return null;
   const valid = state.discountRateType === 'percent' ? tryParseScaled(state.discountAmount, 2) : tryParseMoney(state.discountAmount);
   return valid === null ? null : state.discountAmount;
 }
 
-export function computeCartTotals(state: Pick<CartState, 'added' | 'tax' | 'discount' | 'discountAmount' | 'discountRateType' | 'adjustment'>): OrderTotals {
-  return computeOrderTotals({
-    lines: state.added.map(lineInput),
-    orderTaxRate: state.tax ? parseRate(state.tax.rate) : null,
-    discount: resolveOrderDiscount({
-      discount: state.discount,
-      discountAmount: typedDiscount(state as CartState),
-      discountRateType: state.discountRateType,
-    }),
-    adjustmentCents: state.adjustment,
-  });
+type PricedCart = Pick<CartState, 'added' | 'tax' | 'discount' | 'discountAmount' | 'discountRateType' | 'adjustment'> & Pick<Partial<CartState>, 'refundOf'>;
+
+/** A refund cart whose every line gives back a line of its original: priced from the original's stored amounts. */
+function refundTakes(state: PricedCart, currency: string): ReturnTake[] | null {
+  const src = state.refundOf;
+  if (!src || src.currency !== currency || state.added.length === 0) return null;
+  const takes = state.added.map((l) => ({ line: l.origin ?? -1, want: -l.quantity }));
+  return takes.every((x) => x.line >= 0 && x.line < src.lines.length && x.want > 0) ? takes : null;
 }
 
-/** The cart's "Taxes" cell: per-unit tax of the line (display only). */
-export function unitTaxOf(line: CartLine): number {
-  if (!line.taxIncluded) return 0;
-  return line.taxes.reduce((sum, t) => sum + percentOf(line.price, parseRate(t.rate)), 0);
+function orderDiscount(state: PricedCart, digits: number): OrderDiscountInput {
+  return resolveOrderDiscount({
+    discount: state.discount,
+    discountAmount: typedDiscount(state),
+    discountRateType: state.discountRateType,
+  }, digits);
+}
+
+const toCents = (order: PricedOrder, currency: string): PricedOrder => {
+  const c = (minor: number) => minorToCents(minor, currency);
+  return {
+    ...order,
+    lines: order.lines.map((l) => ({
+      ...l,
+      grossCents: c(l.grossCents), discountCents: c(l.discountCents), exclusiveCents: c(l.exclusiveCents), shareCents: c(l.shareCents),
+      taxableCents: c(l.taxableCents), taxCents: l.taxCents.map(c), taxesTotalCents: c(l.taxesTotalCents), totalCents: c(l.totalCents),
+      chargedCents: c(l.chargedCents),
+    })),
+    grossCents: c(order.grossCents),
+    lineDiscountCents: c(order.lineDiscountCents),
+    subTotalCents: c(order.subTotalCents),
+    taxableAmountCents: c(order.taxableAmountCents),
+    itemTaxesCents: c(order.itemTaxesCents),
+    orderTaxCents: c(order.orderTaxCents),
+    discountTotalCents: c(order.discountTotalCents),
+    totalCents: c(order.totalCents),
+    adjustmentCents: c(order.adjustmentCents),
+    grandTotalCents: c(order.grandTotalCents),
+    taxBreakdown: order.taxBreakdown.map((r) => ({ ...r, netCents: c(r.netCents), taxCents: c(r.taxCents), grossCents: c(r.grossCents) })),
+  };
+};
+
+/** The tax mode of the store (the legacy tax base wins). */
+export const cartTaxMode = (pricing: CartPricing): TaxMode => taxModeOf(pricing);
+
+/** The cart priced as the server prices it (see the file comment). */
+export function computeCartTotals(state: PricedCart, pricing: CartPricing = DEFAULT_PRICING): CartTotals {
+  const { currency } = pricing;
+  const digits = currencyDigits(currency);
+  const takes = refundTakes(state, currency);
+  if (takes && state.refundOf) {
+    const { complete: _complete, ...returned } = priceReturn(state.refundOf, takes);
+    return { ...toCents(returned, currency), minor: returned, currency };
+  }
+  const minor = priceOrder({
+    lines: state.added.map((l) => lineInput(l, currency)),
+    orderTaxRate: state.tax ? parseRate(state.tax.rate) : null,
+    discount: orderDiscount(state, digits),
+    adjustmentCents: centsToMinor(state.adjustment, currency),
+    mode: cartTaxMode(pricing),
+  });
+  return { ...toCents(minor, currency), minor, currency };
+}
+
+/**
+ * The store's cash rounding of a payment (issue 19), in hundredths: 0 unless the store rounds
+ * (`stepMinor` > 0) and cash is tendered; then the cash part (what exact tenders leave of the
+ * amount due) moves to the nearest multiple of the step, as the server's sale-payments.ts does.
+ */
+export function cashRoundingOf(totals: CartTotals, stepMinor: number, exactTenderedCents: number, cashTendered: boolean): number {
+  if (!cashTendered || stepMinor <= 0 || totals.minor.adjustmentCents !== 0) return 0;
+  const cashPart = totals.minor.grandTotalCents - centsToMinor(exactTenderedCents, totals.currency);
+  return minorToCents(cashRounding(cashPart, stepMinor), totals.currency);
 }

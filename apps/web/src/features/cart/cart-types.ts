@@ -1,3 +1,4 @@
+import type { RefundSource } from './refund-source';
 import type { Customer, Discount, OrderPayment, PaymentType, Product, Tax, Variant } from '@/features/catalogue-cache/types';
 
 /** The fields of a product a cart line keeps (the whole cached product is not copied into every line). */
@@ -28,6 +29,8 @@ export interface CartLine {
   price: number;
   taxIncluded: boolean;
   taxes: Tax[];
+  /** A refund line: the index of the original's line it gives back (issue 19). */
+  origin?: number;
 }
 
 export type CartField = 'quantity' | 'discount' | 'rate';
@@ -65,6 +68,8 @@ export interface CartState {
   refundingFrom: number | null;
   /** A refund's original payments (issue 19): the refund goes back to them by default. */
   refundPayments?: OrderPayment[];
+  /** A refund's original amounts (issue 19): the refund is priced from them (refund-source.ts). */
+  refundOf?: RefundSource | null;
   notes: string;
   /** Client id of this sale: sent as `uuid` and Idempotency-Key so a retried submit stores once. */
   uuid: string;

@@ -140,7 +140,11 @@ export interface OrderItem {
   price: number | string;
   discount?: number | string | null;
   taxesTotal?: number | string | null;
-  taxes?: Tax[];
+  /** Issue 19: each tax with this line's amount at that rate (`amount`, as stored). */
+  taxes?: Array<Tax & { amount?: number | string | null }>;
+  /** Issue 19: the amount taxed (net of every discount) and this line's share of the order discount. */
+  taxable?: number | string | null;
+  orderDiscount?: number | string | null;
   /** Issue 19: how much of the line has been refunded, and what is still refundable (absent on an older server). */
   returnedQuantity?: number | string | null;
   refundableQuantity?: number | string | null;
@@ -193,6 +197,8 @@ export interface Order {
   /** Cash rounding of the order (signed, major units; issue 19). */
   rounding?: number | string | null;
   taxBreakdown?: TaxBreakdownRow[] | null;
+  /** How the order was priced (issue 19): 'legacy', 'exclusive' or 'inclusive'. */
+  taxMode?: string | null;
   user?: { id?: number; displayName?: string } | null;
   isSuspended?: boolean;
   /** A sale still in the outbox (offline, issue 9): no number yet, the receipt shows this reference. */

@@ -8,6 +8,7 @@ import { parseMoney, sumCents, toDecimal, toDecimalString } from '@pos/domain/mo
 import { toast } from '@/components/ui/toast';
 import { HttpError, NetworkError } from '@/lib/api-client';
 import i18n from '@/lib/i18n';
+import { moneySettingsOf } from '@/lib/money';
 import { getSession } from '@/lib/session';
 import type { Customer } from '@/features/catalogue-cache/types';
 import type { SaleBody } from '@/features/payment/build-sale';
@@ -66,7 +67,9 @@ export async function queueOfflineSale(body: SaleBody, customer: Customer | null
   return provisionalOrder(body, {
     localRef: row.localRef,
     createdAt: row.createdAt,
-    store: store ? { id: store.id, name: store.name } : null,
+    // The whole store: the receipt formats with its money settings (lib/money useMoney(order.store)).
+    store: store ? { ...store } : null,
+    settings: moneySettingsOf(store),
     terminal: terminal ? { id: terminal.id, code: terminal.code } : null,
     user: user ? { id: user.id, displayName: user.displayName } : null,
     customerName: customer?.name ?? null,

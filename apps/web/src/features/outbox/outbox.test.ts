@@ -285,7 +285,9 @@ describe('provisional order', () => {
       customerId: null, customer: null, refundingFrom: null, notes: null, store: 1, terminal: 1,
       total: 44.55, adjustment: 0, isSuspended: false, status: 'Completed',
     };
-    const order = provisionalOrder(sale, { localRef: 'T1-20250101-001', createdAt: '2025-01-01T10:00:00.000Z' });
+    // A store on the legacy tax base (the old client's order of operations): tax on the price before the line discount.
+    const legacy = { currency: 'USD', storeLocale: 'en-US', timeZone: 'UTC', cashRoundingStep: 0, pricesIncludeTax: false, legacyTaxBase: true };
+    const order = provisionalOrder(sale, { localRef: 'T1-20250101-001', createdAt: '2025-01-01T10:00:00.000Z', settings: legacy });
     expect(order.orderId).toBeNull();
     expect(order.localRef).toBe('T1-20250101-001');
     expect(order.status).toBe('Completed');
@@ -293,5 +295,16 @@ describe('provisional order', () => {
     // 3 x 10 - 1 + 16 % of 30 = 33.80; + 10.75 = 44.55
     expect(f.grandTotalCents).toBe(4455);
     expect(f.changeCents).toBe(545);
+    // A store taxing what is charged (the default): 16 % of 29.00 = 4.64; 33.64 + 10.75 = 44.39
+    const charged = provisionalOrder({ ...sale, total: 44.39, payments: [{ received: 50, total: 44.39, due: 5.61, tendered: 50, change: 5.61, type: { id: 1, name: 'Cash', type: 'cash' } }] },
+      { localRef: 'T1-20250101-002', createdAt: '2025-01-01T10:00:00.000Z' });
+    expect(receiptFigures(charged).grandTotalCents).toBe(4439);
+    expect(receiptFigures(charged).changeCents).toBe(561);
+    // A store rounding cash to 0.05: the cash part 44.39 is paid as 44.40, the rounding its own line.
+    const rounded = provisionalOrder({ ...sale, payments: [{ received: 50, total: 44.4, due: 5.6, tendered: 50, change: 5.6, type: { id: 1, name: 'Cash', type: 'cash' } }] },
+      { localRef: 'T1-20250101-003', createdAt: '2025-01-01T10:00:00.000Z', settings: { ...legacy, legacyTaxBase: false, cashRoundingStep: 5 } });
+    expect(receiptFigures(rounded).roundingCents).toBe(1);
+    expect(receiptFigures(rounded).grandTotalCents).toBe(4439);
+    expect(receiptFigures(charged).taxBreakdown).toEqual([{ label: 'VAT 16%', netCents: 2900, taxCents: 464, grossCents: 3364 }]);
   });
 });

@@ -52,7 +52,8 @@ describe('the sale body', () => {
   it('carries uuid, wire decimals, the typed open discount and the real order tax', () => {
     let cart = addToCart(emptyCart(), { product: { id: 1, name: 'Soap', basePrice: 10, taxes: [{ id: 1, name: 'VAT', rate: 16 }] }, qtyMilli: 1500 }).state;
     cart = { ...cart, tax: { id: 2, name: 'GST', rate: 5 }, discountAmount: '10', discountRateType: 'percent', customerName: ' Ali ', notes: '' };
-    const totals = computeCartTotals(cart);
+    // A store on the legacy tax base (the old client's order of operations).
+    const totals = computeCartTotals(cart, { currency: 'USD', pricesIncludeTax: false, legacyTaxBase: true });
     const body = buildSaleBody({ cart, totals, payments: wirePayments(totals.grandTotalCents, [row(cash, 2000)]), storeId: 1, terminalId: 3, status: 'Completed' });
     expect(body.uuid).toBe(cart.uuid);
     expect(body.items[0]).toMatchObject({ quantity: 1.5, price: 10, discount: 0, taxIncluded: true });
@@ -65,6 +66,12 @@ describe('the sale body', () => {
     expect(body.notes).toBeNull();
     expect(body.payments[0]).toMatchObject({ received: 20, total: 16.33, due: 3.67 });
     expect(body).toMatchObject({ store: 1, terminal: 3, isSuspended: false, status: 'Completed', adjustment: 0 });
+
+    // A store taxing what is charged (the default): the 10 % comes off the 15.00 before tax (1.50),
+    // VAT 16 % of 13.50 = 2.16, GST 5 % of 13.50 = 0.675 -> 0.68; total 13.50 + 2.16 + 0.68 = 16.34.
+    const charged = buildSaleBody({ cart, totals: computeCartTotals(cart), payments: [], storeId: 1, terminalId: 3, status: 'Completed' });
+    expect(charged.taxAmount).toBe(0.68);
+    expect(charged.total).toBe(16.34);
   });
 
   it('a held sale has no payments', () => {

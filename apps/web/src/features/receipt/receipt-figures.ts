@@ -19,7 +19,7 @@ export interface ReceiptFigures {
   adjustmentCents: number;
   netTotalCents: number;
   grandTotalCents: number;
-  payments: Array<{ name: string; receivedCents: number; totalCents: number; dueCents: number; cash: boolean; tenderedCents: number }>;
+  payments: Array<{ name: string; kind: string | null; receivedCents: number; totalCents: number; dueCents: number; cash: boolean; tenderedCents: number }>;
   changeCents: number;
   roundingCents: number;
   taxBreakdown: Array<{ label: string; netCents: number; taxCents: number; grossCents: number }>;
@@ -50,7 +50,7 @@ export function receiptFigures(order: Order): ReceiptFigures {
   const payments = (order.payments ?? []).map((p) => {
     const cash = p.tendered !== undefined && p.tendered !== null ? true : !!p.type?.canHaveChangeDue || p.type?.type === 'cash';
     const dueCents = p.change !== undefined && p.change !== null ? m(p.change) : m(p.due);
-    return { name: p.type?.name ?? '', receivedCents: m(p.received), totalCents: m(p.total), dueCents, cash, tenderedCents: m(p.tendered ?? p.received) };
+    return { name: p.type?.name ?? '', kind: p.type?.type ?? null, receivedCents: m(p.received), totalCents: m(p.total), dueCents, cash, tenderedCents: m(p.tendered ?? p.received) };
   });
   const taxBreakdown = (order.taxBreakdown ?? []).map((r) => ({
     label: [r.name, `${r.rate}%`].filter(Boolean).join(' '),

@@ -1,7 +1,8 @@
 import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useMoney } from '@/lib/money';
-import { quantityToString, toDecimalString, tryParseMoney, tryParseScaled } from '@pos/domain/money';
+import { getMoney, useMoney } from '@/lib/money';
+import { MoneyInput } from '@/components/ui/money-input';
+import { quantityToString, tryParseScaled } from '@pos/domain/money';
 import { Checkbox } from '@/components/ui/checkbox';
 import { confirm } from '@/components/ui/confirm-dialog';
 import { NumberInput } from '@/components/ui/number-input';
@@ -35,13 +36,15 @@ interface EditCellProps {
   active: boolean;
   disabled?: boolean;
   allowNegative?: boolean;
+  /** An amount in the store's currency (its decimals and separator), not a quantity. */
+  money?: boolean;
   onCommit: (text: string) => void;
   onFocus: () => void;
   inputRef?: (node: HTMLInputElement | null) => void;
 }
 
 /** An inline number cell: edits locally, commits on Enter or blur (so a refused value snaps back). */
-function EditCell({ value, label, active, disabled, allowNegative, onCommit, onFocus, inputRef }: EditCellProps) {
+function EditCell({ value, label, active, disabled, allowNegative, money, onCommit, onFocus, inputRef }: EditCellProps) {
   const [text, setText] = useState(value);
   const [editing, setEditing] = useState(false);
   // Escape cancels: the blur that follows must not commit.
@@ -49,8 +52,9 @@ function EditCell({ value, label, active, disabled, allowNegative, onCommit, onF
   useEffect(() => {
     if (!editing) setText(value);
   }, [value, editing]);
+  const Input = money ? MoneyInput : NumberInput;
   return (
-    <NumberInput
+    <Input
       aria-label={label}
       className={active ? 'cart-input cart-input-active' : 'cart-input'}
       value={editing ? text : value}
@@ -136,7 +140,8 @@ const CartRow = memo(function CartRow({ line, index, activeField, discountCents,
       <td className="cart-disc">
         <EditCell
           label={t('cart.discOf', { item: lineName(line) })}
-          value={toDecimalString(discountCents)}
+          value={currency.inputText(discountCents)}
+          money
           active={activeField === 'discount'}
           disabled={line.quantity < 0}
           onFocus={() => handlers.activate(index, 'discount')}
@@ -146,7 +151,7 @@ const CartRow = memo(function CartRow({ line, index, activeField, discountCents,
       </td>
       <td className="num">{currency.format(taxesCents)}</td>
       <td className="cart-rate">
-        <input className="input cart-input" aria-label={t('cart.rateOf', { item: lineName(line) })} value={toDecimalString(line.price)} disabled readOnly />
+        <input className="input cart-input" aria-label={t('cart.rateOf', { item: lineName(line) })} value={currency.inputText(line.price)} disabled readOnly />
       </td>
       <td className="num cart-line-total">{currency.format(totalCents)}</td>
       <td>
@@ -181,8 +186,8 @@ export function CartTable({ storeId }: CartTableProps) {
   const discountRateType = useCart((s) => s.discountRateType);
   const adjustment = useCart((s) => s.adjustment);
   const totals = useMemo(
-    () => computeCartTotals({ added: lines, tax, discount, discountAmount, discountRateType, adjustment }),
-    [lines, tax, discount, discountAmount, discountRateType, adjustment],
+    () => computeCartTotals({ added: lines, tax, discount, discountAmount, discountRateType, adjustment }, currency),
+    [lines, tax, discount, discountAmount, discountRateType, adjustment, currency],
   );
   const inputs = useRef(new Map<string, HTMLInputElement | null>());
   const all = checkState(lines);
@@ -207,7 +212,7 @@ export function CartTable({ storeId }: CartTableProps) {
       if (error) toast.error(t('messages.quantityBelowOne'));
     },
     commitDiscount: (index, text) => {
-      const cents = tryParseMoney(text);
+      const cents = getMoney().parseInput(text);
       if (cents === null) return;
       updateCart((s) => setLineDiscount(s, index, cents));
     },

@@ -23,8 +23,8 @@ export function CartTotals({ onCustomerClick }: { locale?: string; onCustomerCli
   const adjustment = useCart((s) => s.adjustment);
   const customer = useCart((s) => s.customer);
   const totals = useMemo(
-    () => computeCartTotals({ added, tax, discount, discountAmount, discountRateType, adjustment }),
-    [added, tax, discount, discountAmount, discountRateType, adjustment],
+    () => computeCartTotals({ added, tax, discount, discountAmount, discountRateType, adjustment }, currency),
+    [added, tax, discount, discountAmount, discountRateType, adjustment, currency],
   );
   const money = (c: number) => currency.format(c);
   const balance = customer

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { NumberInput } from '@/components/ui/number-input';
+import { MoneyInput, moneyText } from '@/components/ui/money-input';
 import type { Discount } from '@/features/catalogue-cache/types';
 import { setDiscount, setOpenDiscount } from '@/features/cart/cart-logic';
 import { updateCart, useCart } from '@/features/cart/cart-store';
@@ -32,7 +33,8 @@ export function DiscountsDialog({ open, onClose, discounts }: { open: boolean; o
       setError(t('messages.required'));
       return;
     }
-    updateCart((s) => setOpenDiscount(s, openDiscount, amount, rateType));
+    // The typed figure in the wire's form (digits 0-9, '.' separator), whatever the keyboard.
+    updateCart((s) => setOpenDiscount(s, openDiscount, moneyText(amount), rateType));
     setAmount('');
     setError(null);
     onClose();
@@ -56,7 +58,11 @@ export function DiscountsDialog({ open, onClose, discounts }: { open: boolean; o
               </Button>
             ))}
           </div>
-          <NumberInput label={t('discounts.amount')} value={amount} onValueChange={(v) => setAmount(v)} error={error} />
+          {rateType === 'percent' ? (
+            <NumberInput label={t('discounts.amount')} value={amount} decimals={2} onValueChange={(v) => setAmount(v)} error={error} />
+          ) : (
+            <MoneyInput label={t('discounts.amount')} value={amount} onValueChange={(v) => setAmount(v)} error={error} />
+          )}
           <Button type="submit">{t('discounts.apply')}</Button>
         </form>
       </div>

@@ -1,9 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { parseRate, tryParseMoney } from '@pos/domain/money';
+import { parseRate } from '@pos/domain/money';
+import { MoneyInput } from '@/components/ui/money-input';
+import { useMoney } from '@/lib/money';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
-import { NumberInput } from '@/components/ui/number-input';
+import { normaliseNumberText, NumberInput } from '@/components/ui/number-input';
 import { Select } from '@/components/ui/select';
 import type { DiscountRateType } from '@/features/cart/cart-types';
 
@@ -17,6 +19,7 @@ export interface LineDiscountDialogProps {
 /** "Update discount": fixed or percent, and a required number. */
 export function LineDiscountDialog({ open, onClose, onApply }: LineDiscountDialogProps) {
   const { t } = useTranslation('sale');
+  const money = useMoney();
   const [type, setType] = useState<DiscountRateType>('fixed');
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -26,7 +29,7 @@ export function LineDiscountDialog({ open, onClose, onApply }: LineDiscountDialo
       setError(t('messages.required'));
       return;
     }
-    const value = type === 'percent' ? parseRate(text) : tryParseMoney(text);
+    const value = type === 'percent' ? parseRate(normaliseNumberText(text)) : money.parseInput(text);
     if (value === null) {
       setError(t('messages.number'));
       return;
@@ -45,7 +48,11 @@ export function LineDiscountDialog({ open, onClose, onApply }: LineDiscountDialo
           onChange={(e) => setType(e.target.value as DiscountRateType)}
           options={[{ value: 'fixed', label: t('discounts.fixed') }, { value: 'percent', label: t('discounts.percent') }]}
         />
-        <NumberInput label={t('cart.discount')} value={text} onValueChange={(v) => setText(v)} error={error} required data-autofocus />
+        {type === 'percent' ? (
+          <NumberInput label={t('cart.discount')} value={text} decimals={2} onValueChange={(v) => setText(v)} error={error} required data-autofocus />
+        ) : (
+          <MoneyInput label={t('cart.discount')} value={text} onValueChange={(v) => setText(v)} error={error} required data-autofocus />
+        )}
         <Button type="submit">{t('cart.update')}</Button>
       </form>
     </Dialog>

@@ -7,6 +7,7 @@ import { toDecimal, toDecimalString, tryParseMoney } from '@pos/domain/money';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { NumberInput } from '@/components/ui/number-input';
+import { MoneyInput, moneyText } from '@/components/ui/money-input';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast';
 import { useSession } from '@/lib/session';
@@ -52,9 +53,9 @@ function ClosingForm({ closing, state, onDone }: { closing: Closing; state: Clos
   const figures = useMemo(
     () =>
       closingFigures({
-        openingBalance: opening,
-        cashAdded: added,
-        cashWithdrawn: withdrawn,
+        openingBalance: moneyText(opening),
+        cashAdded: moneyText(added),
+        cashWithdrawn: moneyText(withdrawn),
         expenses: (expenses.data ?? []).map((x) => x.amount),
         payments: orders.data?.payments ?? {},
         orders: orders.data?.list ?? [],
@@ -67,9 +68,9 @@ function ClosingForm({ closing, state, onDone }: { closing: Closing; state: Clos
   async function submit(kind: 'start' | 'update' | 'close') {
     const body: ClosingBody = {
       id: closing.id,
-      openingBalance: opening.trim() || '0',
-      cashAdded: added.trim() || '0',
-      cashWithdrawn: withdrawn.trim() || '0',
+      openingBalance: moneyText(opening) || '0',
+      cashAdded: moneyText(added) || '0',
+      cashWithdrawn: moneyText(withdrawn) || '0',
       expenses: toDecimal(figures.expenses),
       data: Object.fromEntries(Object.entries(figures.sales).map(([k, v]) => [k, toDecimalString(v)])),
       terminal: terminal?.id ?? 0,
@@ -100,11 +101,11 @@ function ClosingForm({ closing, state, onDone }: { closing: Closing; state: Clos
         {closing.openedBy?.displayName && ` · ${t('closing.openedBy', { name: closing.openedBy.displayName })}`}
       </p>
       <div className="form-row">
-        <NumberInput label={t('closing.openingBalance')} value={opening} onValueChange={(v) => setOpening(v)} autoFocus={!started} />
+        <MoneyInput label={t('closing.openingBalance')} value={opening} onValueChange={(v) => setOpening(v)} autoFocus={!started} />
         {started && (
           <>
-            <NumberInput label={t('closing.cashAdded')} value={added} onValueChange={(v) => setAdded(v)} />
-            <NumberInput label={t('closing.cashWithdrawn')} value={withdrawn} onValueChange={(v) => setWithdrawn(v)} />
+            <MoneyInput label={t('closing.cashAdded')} value={added} onValueChange={(v) => setAdded(v)} />
+            <MoneyInput label={t('closing.cashWithdrawn')} value={withdrawn} onValueChange={(v) => setWithdrawn(v)} />
           </>
         )}
       </div>
@@ -118,7 +119,7 @@ function ClosingForm({ closing, state, onDone }: { closing: Closing; state: Clos
               <tbody>
                 <tr>
                   <th scope="row">{t('closing.openingBalance')}</th>
-                  <td className="num">{cur(tryParseMoney(opening) ?? 0)}</td>
+                  <td className="num">{cur(tryParseMoney(moneyText(opening)) ?? 0)}</td>
                 </tr>
                 {Object.entries(figures.sales).map(([k, v]) => (
                   <tr key={k}>

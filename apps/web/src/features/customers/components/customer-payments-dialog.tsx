@@ -7,6 +7,8 @@ import { formatDateTime } from '@pos/domain/format';
 import { useMoney } from '@/lib/money';
 import { mergeLedger } from '@pos/domain/ledger';
 import { isValidMoneyInput, parseMoney, sumCents } from '@pos/domain/money';
+import { MoneyInput } from '@/components/ui/money-input';
+import { normaliseNumberText } from '@/components/ui/number-input';
 import { messages } from '@pos/domain/validation';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
@@ -18,7 +20,8 @@ import type { Customer } from '@/features/catalogue-cache/types';
 import { useCustomer, useReceivePayment } from '@/features/customers/api/customers';
 
 const paymentSchema = z.object({
-  amount: z.string().trim().min(1, messages.required).refine((v) => isValidMoneyInput(v, { allowNegative: false }), { message: messages.number }),
+  amount: z.string().trim().min(1, messages.required).transform((v) => normaliseNumberText(v))
+    .refine((v) => isValidMoneyInput(v, { allowNegative: false, scale: 3 }), { message: messages.number }),
   description: z.string().trim().min(1, messages.required),
 });
 type PaymentForm = z.infer<typeof paymentSchema>;
@@ -86,7 +89,7 @@ export function CustomerPaymentsDialog({ customer, onClose }: { customer: Custom
   return (
     <Dialog open onClose={onClose} title={t('customers.paymentHistory', { name: customer.name })} size="xl">
       <form className="row customer-payment-form" onSubmit={(e) => void submit(e)} noValidate aria-label={t('customers.receivePayment')}>
-        <Input label={t('customers.amount')} inputMode="decimal" required error={errors.amount?.message} {...register('amount')} />
+        <MoneyInput label={t('customers.amount')} required error={errors.amount?.message} {...register('amount')} />
         <Input label={t('customers.description')} required error={errors.description?.message} containerClassName="grow" {...register('description')} />
         <Button type="submit" loading={receive.isPending}>{t('customers.receivePayment')}</Button>
       </form>

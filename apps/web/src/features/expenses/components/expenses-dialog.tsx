@@ -8,7 +8,7 @@ import { sumCents } from '@pos/domain/money';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
-import { NumberInput } from '@/components/ui/number-input';
+import { MoneyInput } from '@/components/ui/money-input';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast';
 import { useSession } from '@/lib/session';
@@ -64,7 +64,7 @@ export function ExpensesDialog({ open, onClose }: ExpensesDialogProps) {
         })}
       >
         <Input label={t('expenses.description')} required autoFocus error={e.description?.message} {...register('description')} />
-        <NumberInput label={t('expenses.amount')} required error={e.amount?.message} {...register('amount')} />
+        <MoneyInput label={t('expenses.amount')} required error={e.amount?.message} {...register('amount')} />
         <Button type="submit" loading={create.isPending}>
           <span aria-hidden="true">+</span> {t('expenses.addButton')}
         </Button>

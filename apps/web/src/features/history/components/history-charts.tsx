@@ -4,6 +4,7 @@ import { ArcElement, BarElement, CategoryScale, Chart as ChartJS, Legend, Linear
 import { Bar, Pie } from 'react-chartjs-2';
 import { formatDate } from '@pos/domain/format';
 import { toDecimal, tryParseMoney } from '@pos/domain/money';
+import { useMoney } from '@/lib/money';
 import { totalsBy } from '../lib/summary.ts';
 import type { HistoryOrder } from '../lib/types.ts';
 
@@ -28,11 +29,13 @@ function series(label: string, rows: Array<[string, number]>) {
 /** Payment types, sales, customers, stores and terminals (chart.js, loaded only with the history dialog). */
 export default function HistoryCharts({ orders, payments }: HistoryChartsProps) {
   const { t } = useTranslation('backoffice');
+  const money = useMoney();
   const charts = useMemo(() => {
     const pay: Array<[string, number]> = Object.entries(payments).map(([k, v]) => [k, tryParseMoney(v) ?? 0]);
     return [
       { id: 'payments', title: t('history.charts.paymentTypes'), kind: 'pie' as const, data: series(t('history.total'), pay) },
-      { id: 'sales', title: t('history.charts.sales'), kind: 'bar' as const, data: series(t('history.total'), totalsBy(orders, (o) => formatDate(o.createdAt))) },
+      // Days in the store's time zone (issue 19).
+      { id: 'sales', title: t('history.charts.sales'), kind: 'bar' as const, data: series(t('history.total'), totalsBy(orders, (o) => formatDate(o.createdAt, money.timeZone))) },
       {
         id: 'customers',
         title: t('history.charts.customers'),
@@ -42,16 +45,19 @@ export default function HistoryCharts({ orders, payments }: HistoryChartsProps) 
       { id: 'stores', title: t('history.charts.stores'), kind: 'bar' as const, data: series(t('history.total'), totalsBy(orders, (o) => o.store?.name ?? '—')) },
       { id: 'terminals', title: t('history.charts.terminals'), kind: 'bar' as const, data: series(t('history.total'), totalsBy(orders, (o) => o.terminal?.code ?? '—')) },
     ];
-  }, [orders, payments, t]);
+  }, [orders, payments, t, money.timeZone]);
+  // Tooltips and the value axis in the store's currency and digits (the charts carry major units: hundredths / 100).
+  const asMoney = (v: number | string) => money.format(Math.round(Number(v) * 100));
+  const tooltip = { callbacks: { label: (ctx: { dataset: { label?: string }; raw: unknown }) => `${ctx.dataset.label ?? ''}: ${asMoney(ctx.raw as number)}` } };
   return (
     <div className="history-charts">
       {charts.map((c) => (
         <figure key={c.id} className="chart-card" data-testid={`chart-${c.id}`}>
           <figcaption>{c.title}</figcaption>
           {c.kind === 'pie' ? (
-            <Pie data={c.data} options={{ responsive: true, maintainAspectRatio: false, animation: false }} aria-label={c.title} role="img" />
+            <Pie data={c.data} options={{ responsive: true, maintainAspectRatio: false, animation: false, plugins: { tooltip } }} aria-label={c.title} role="img" />
           ) : (
-            <Bar data={c.data} options={{ responsive: true, maintainAspectRatio: false, animation: false, plugins: { legend: { display: false } } }} aria-label={c.title} role="img" />
+            <Bar data={c.data} options={{ responsive: true, maintainAspectRatio: false, animation: false, plugins: { legend: { display: false }, tooltip }, scales: { y: { ticks: { callback: (v) => asMoney(v) } } } }} aria-label={c.title} role="img" />
           )}
         </figure>
       ))}

@@ -33,6 +33,7 @@ describe('history rules', () => {
     expect(actionsFor(order(1, 'On Hold'))).toEqual(['unsuspend', 'delete']);
     expect(actionsFor(order(1, 'Deleted'))).toEqual(['restore']);
     expect(actionsFor(order(1, 'Returned'))).toEqual([]);
+    expect(actionsFor(order(1, 'Partially Returned'))).toEqual(['refund']);
     expect(actionsFor(order(1, 'Pending'))).toEqual([]);
   });
 
@@ -91,6 +92,23 @@ describe('SaleHistoryDialog', () => {
     await user.click(screen.getByRole('button', { name: 'Yes, please' }));
     await waitFor(() => expect(onUnsuspend).toHaveBeenCalledWith(expect.objectContaining({ id: 2 })));
     expect(api.find('DELETE', '/admin/order/2')).toHaveLength(1);
+  });
+
+  it('with a refund dialog at hand, Refund hands the order over: nothing is refunded, no question asked', async () => {
+    const orders = [order(1, 'Completed'), order(5, 'Partially Returned')];
+    const api = fakeApi({
+      'GET /admin/order/list': () => ({ list: orders, total: orders.length, payments: {} }),
+      'GET /admin/expense/list': { list: [] },
+    });
+    const onRefundLines = vi.fn();
+    const user = userEvent.setup();
+    renderWithProviders(<SaleHistoryDialog open onClose={() => {}} onRefundLines={onRefundLines} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Sale history' });
+    await user.click(await within(dialog).findByRole('button', { name: 'Refund order 1005' }));
+    expect(onRefundLines).toHaveBeenCalledWith(expect.objectContaining({ id: 5 }));
+    expect(screen.queryByRole('dialog', { name: 'Confirmation' })).toBeNull();
+    expect(api.find('POST', '/admin/order/refund/5')).toHaveLength(0);
+    expect(within(dialog).getAllByTestId('order-status').map((x) => x.textContent)).toEqual(['Completed', 'Partially Returned']);
   });
 
   it('searches with q and a new range', async () => {

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@pos/domain/format';
@@ -27,6 +28,11 @@ export interface SaleHistoryDialogProps {
   onClose: () => void;
   /** After POST refund/{id}: the till loads the negated lines (the server's return order is the 2nd argument). */
   onRefund?: (order: HistoryOrder, refund?: HistoryOrder) => void;
+  /**
+   * Refund with a choice of lines (issue 19): given, the row's Refund hands the order over (the till
+   * opens its refund dialog: lines, quantities, original tenders) instead of refunding everything left.
+   */
+  onRefundLines?: (order: HistoryOrder) => void;
   /** Re-order: the till loads the lines with their quantities. */
   onReorder?: (order: HistoryOrder) => void;
   /** After DELETE of the held order: the till loads its lines. */
@@ -43,7 +49,7 @@ const QUESTION: Record<HistoryAction, string> = {
 };
 
 /** Sale history (ctrl+h): search, range, tiles, charts and the order table with per-status actions. */
-export function SaleHistoryDialog({ open, onClose, onRefund, onReorder, onUnsuspend, onPrint }: SaleHistoryDialogProps) {
+export function SaleHistoryDialog({ open, onClose, onRefund, onRefundLines, onReorder, onUnsuspend, onPrint }: SaleHistoryDialogProps) {
   const currency = useMoney();
   const { t, i18n } = useTranslation('backoffice');
   const lng = i18n.language;
@@ -53,6 +59,11 @@ export function SaleHistoryDialog({ open, onClose, onRefund, onReorder, onUnsusp
   const [charts, setCharts] = useState(false);
   const expenses = useRangeExpenses(search.from, search.to);
   const action = useHistoryAction();
+  // Sales and refunds rung up since the last look (the app keeps lists fresh for 30 s): read again on open.
+  const client = useQueryClient();
+  useEffect(() => {
+    if (open) void client.invalidateQueries({ queryKey: HISTORY_KEY });
+  }, [open, client]);
   const cur = (c: number) => currency.format(c);
 
   const orders = useMemo(() => page?.list ?? [], [page]);
@@ -60,6 +71,10 @@ export function SaleHistoryDialog({ open, onClose, onRefund, onReorder, onUnsusp
 
   const columns = useMemo<ColumnDef<HistoryOrder, any>[]>(() => {
     const run = async (kind: HistoryAction, order: HistoryOrder) => {
+      if (kind === 'refund' && onRefundLines) {
+        onRefundLines(order);
+        return;
+      }
       if (!(await confirm(t(QUESTION[kind]), { danger: kind === 'delete' }))) return;
       try {
         const res = await action.mutateAsync({ action: kind, order });
@@ -72,7 +87,7 @@ export function SaleHistoryDialog({ open, onClose, onRefund, onReorder, onUnsusp
     };
     return [
       { id: 'orderId', accessorKey: 'orderId', header: t('history.orderNo') },
-      { id: 'createdAt', accessorKey: 'createdAt', header: t('history.time'), enableColumnFilter: false, cell: ({ getValue }) => formatDateTime(getValue()) },
+      { id: 'createdAt', accessorKey: 'createdAt', header: t('history.time'), enableColumnFilter: false, cell: ({ getValue }) => formatDateTime(getValue(), currency.timeZone) },
       { id: 'customer', accessorFn: (o) => o.customer?.name || o.customerName || '', header: t('history.customer'), enableSorting: false, enableColumnFilter: false },
       {
         id: 'status',
@@ -133,7 +148,7 @@ export function SaleHistoryDialog({ open, onClose, onRefund, onReorder, onUnsusp
       },
     ];
      
-  }, [t, lng, onRefund, onReorder, onUnsuspend, onPrint, action.isPending]);
+  }, [t, lng, onRefund, onRefundLines, onReorder, onUnsuspend, onPrint, action.isPending, currency]);
 
   return (
     <Dialog open={open} onClose={onClose} size="full" title={t('history.title')}>

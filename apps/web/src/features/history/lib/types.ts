@@ -9,6 +9,9 @@ export interface HistoryOrderItem {
   discount?: number | string | null;
   taxesTotal?: number | string | null;
   taxes?: Array<{ id: number; name?: string; rate?: number | string }>;
+  /** What of the line is still refundable (issue 19). */
+  refundableQuantity?: number | string | null;
+  returnedQuantity?: number | string | null;
 }
 
 export interface HistoryPayment {
@@ -53,6 +56,7 @@ export const ORDER_STATUS = {
   dispatched: 'Dispatched',
   pending: 'Pending',
   returned: 'Returned',
+  partiallyReturned: 'Partially Returned',
 } as const;
 
 export type HistoryAction = 'refund' | 'delete' | 'unsuspend' | 'restore';
@@ -64,6 +68,9 @@ export function actionsFor(order: Pick<HistoryOrder, 'status' | 'returnedFrom' |
       return ['delete'];
     case ORDER_STATUS.completed:
       return order.returnedFrom || order.isReturned ? ['delete'] : ['refund', 'delete'];
+    case ORDER_STATUS.partiallyReturned:
+      // Part of it refunded (issue 19): the rest may be refunded too; deleting it would orphan its returns.
+      return ['refund'];
     case ORDER_STATUS.onHold:
       return ['unsuspend', 'delete'];
     case ORDER_STATUS.deleted:

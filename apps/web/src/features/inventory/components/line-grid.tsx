@@ -5,6 +5,7 @@ import { quantityToString } from '@pos/domain/money';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { NumberInput } from '@/components/ui/number-input';
+import { MoneyInput } from '@/components/ui/money-input';
 import { lineTotals, rowTotal, type Line } from '../lib/lines.ts';
 
 export interface WithItems {
@@ -63,7 +64,7 @@ export function LineGrid({ control, register, errors, showRequested = false, cos
                   <NumberInput aria-label={t('inventory.quantityOf', { name: line?.name })} error={e?.quantity?.message} {...register(`items.${i}.quantity`)} />
                 </td>
                 <td>
-                  <NumberInput aria-label={t('inventory.costOf', { name: line?.name })} error={e?.purchasePrice?.message} {...register(`items.${i}.purchasePrice`)} />
+                  <MoneyInput aria-label={t('inventory.costOf', { name: line?.name })} error={e?.purchasePrice?.message} {...register(`items.${i}.purchasePrice`)} />
                 </td>
                 <td className="num">{cur(rowTotal(line?.quantity ?? '', line?.purchasePrice ?? ''))}</td>
                 <td>
@@ -100,7 +101,7 @@ export function LineGrid({ control, register, errors, showRequested = false, cos
                                 <NumberInput aria-label={t('inventory.quantityOf', { name })} error={ve?.quantity?.message} {...register(`items.${i}.variants.${j}.quantity`)} />
                               </td>
                               <td>
-                                <NumberInput aria-label={t('inventory.costOf', { name })} error={ve?.purchasePrice?.message} {...register(`items.${i}.variants.${j}.purchasePrice`)} />
+                                <MoneyInput aria-label={t('inventory.costOf', { name })} error={ve?.purchasePrice?.message} {...register(`items.${i}.variants.${j}.purchasePrice`)} />
                               </td>
                               <td className="num">{cur(rowTotal(v.quantity, v.purchasePrice))}</td>
                             </tr>

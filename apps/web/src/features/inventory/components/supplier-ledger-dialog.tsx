@@ -8,7 +8,7 @@ import { mergeLedger, supplierOutstanding } from '@pos/domain/ledger';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
-import { NumberInput } from '@/components/ui/number-input';
+import { MoneyInput } from '@/components/ui/money-input';
 import { Select } from '@/components/ui/select';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast';
@@ -83,7 +83,7 @@ export function SupplierLedgerDialog({ supplier, onClose }: { supplier: Supplier
           }
         })}
       >
-        <NumberInput label={t('suppliers.amount')} required error={e.amount?.message} {...register('amount')} />
+        <MoneyInput label={t('suppliers.amount')} required error={e.amount?.message} {...register('amount')} />
         <Input label={t('suppliers.description')} required error={e.description?.message} {...register('description')} />
         <Select
           label={t('suppliers.againstPurchase')}

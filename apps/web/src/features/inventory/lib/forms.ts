@@ -2,11 +2,13 @@
 import { z } from 'zod';
 import { messages } from '@pos/domain/validation';
 import { isValidMoneyInput } from '@pos/domain/money';
+import { normaliseNumberText } from '@/components/ui/number-input';
 import { iri } from '@/features/list-table/lib/refs';
 import { cleanNumber, linesSchema, type Line } from './lines.ts';
 
 const req = () => z.string({ error: messages.required }).trim().min(1, { error: messages.required });
-const money = () => req().refine((v) => isValidMoneyInput(v, { scale: 2 }), { error: messages.number });
+// Money inputs may show the locale's separator or Arabic-Indic digits: checked in the wire's form (cleanNumber on submit).
+const money = () => req().refine((v) => isValidMoneyInput(normaliseNumberText(v), { scale: 2 }), { error: messages.number });
 
 export const PURCHASE_MODES = ['Items list', 'Purchase order'] as const;
 export type PurchaseMode = (typeof PURCHASE_MODES)[number];
@@ -46,7 +48,7 @@ export const supplierSchema = z.object({
 export type SupplierForm = z.input<typeof supplierSchema>;
 
 export const supplierPaymentSchema = z.object({
-  amount: money().refine((v) => !isValidMoneyInput(v) || Number(v) !== 0, { error: messages.amountZero }),
+  amount: money().refine((v) => !isValidMoneyInput(normaliseNumberText(v)) || Number(normaliseNumberText(v)) !== 0, { error: messages.amountZero }),
   description: req(),
   purchase: z.string(),
 });

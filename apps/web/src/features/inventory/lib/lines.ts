@@ -5,10 +5,11 @@
 import { z } from 'zod';
 import { messages } from '@pos/domain/validation';
 import { isValidMoneyInput, parseQuantity, tryParseMoney, tryParseScaled } from '@pos/domain/money';
+import { normaliseNumberText } from '@/components/ui/number-input';
 import { purchaseQuantity, purchaseTotal, type PurchaseLineInput } from '@pos/domain/ledger';
 import type { LineVariantWire, ProductBrief, PurchaseItem, PurchaseOrderItem } from './types.ts';
 
-const isNum = (v: string) => isValidMoneyInput(v, { scale: 3, allowNegative: false });
+const isNum = (v: string) => isValidMoneyInput(normaliseNumberText(v), { scale: 3, allowNegative: false });
 const qty = () =>
   z
     .string({ error: messages.required })
@@ -153,4 +154,5 @@ export function rowTotal(quantity: string, purchasePrice: string): number {
 }
 
 /** "5." -> "5", ".5" -> "0.5": what every parser agrees on. */
-export const cleanNumber = (v: string) => v.trim().replace(/\.$/, '').replace(/^\./, '0.');
+/** A number field's text for the wire: Arabic-Indic digits and the locale's separator read as 0-9 and '.', no dangling '.'. */
+export const cleanNumber = (v: string) => normaliseNumberText(v.trim()).replace(/\.$/, '').replace(/^\./, '0.');

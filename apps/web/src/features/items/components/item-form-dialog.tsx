@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
 import { NumberInput } from '@/components/ui/number-input';
+import { MoneyInput } from '@/components/ui/money-input';
 import { Select } from '@/components/ui/select';
 import { toast } from '@/components/ui/toast';
 import { useSession } from '@/lib/session';
@@ -103,9 +104,9 @@ export function ItemFormDialog({ open, onClose, product }: ItemFormDialogProps) 
           <FormSelect control={control} name="department" label={t('items.department')} required placeholder={t('common.choose')} options={departments} />
         </div>
         <div className="form-row">
-          <NumberInput label={t('items.salePrice')} required error={e.basePrice?.message} {...register('basePrice')} />
+          <MoneyInput label={t('items.salePrice')} required error={e.basePrice?.message} {...register('basePrice')} />
           <Input label={t('items.saleUnit')} required error={e.saleUnit?.message} {...register('saleUnit')} />
-          <NumberInput label={t('items.purchasePrice')} required error={e.cost?.message} {...register('cost')} />
+          <MoneyInput label={t('items.purchasePrice')} required error={e.cost?.message} {...register('cost')} />
           <Input label={t('items.purchaseUnit')} required error={e.purchaseUnit?.message} {...register('purchaseUnit')} />
         </div>
         <Checkbox label={t('items.manageInventory')} {...register('manageInventory')} />
@@ -223,7 +224,7 @@ export function ItemFormDialog({ open, onClose, product }: ItemFormDialogProps) 
                       <Input aria-label={t('items.variantBarcodeN', { n: i + 1 })} {...register(`variants.${i}.barcode`)} />
                     </td>
                     <td>
-                      <NumberInput aria-label={t('items.variantPriceN', { n: i + 1 })} placeholder={basePrice} {...register(`variants.${i}.price`)} />
+                      <MoneyInput aria-label={t('items.variantPriceN', { n: i + 1 })} placeholder={basePrice} {...register(`variants.${i}.price`)} />
                     </td>
                     <td>
                       <NumberInput aria-label={t('items.variantStockN', { n: i + 1 })} {...register(`variants.${i}.quantity`)} />
@@ -276,7 +277,7 @@ export function ItemFormDialog({ open, onClose, product }: ItemFormDialogProps) 
                 return (
                   <tr key={row.id}>
                     <td>
-                      <NumberInput aria-label={t('items.rulePriceN', { n: i + 1 })} error={pe?.basePrice?.message} {...register(`prices.${i}.basePrice`)} />
+                      <MoneyInput aria-label={t('items.rulePriceN', { n: i + 1 })} error={pe?.basePrice?.message} {...register(`prices.${i}.basePrice`)} />
                     </td>
                     <td>
                       <NumberInput allowDecimal={false} aria-label={t('items.ruleDate')} error={pe?.date?.message} {...register(`prices.${i}.date`)} />

@@ -5,13 +5,16 @@
 import { z } from 'zod';
 import { messages } from '@pos/domain/validation';
 import { isValidMoneyInput } from '@pos/domain/money';
+import { normaliseNumberText } from '@/components/ui/number-input';
 import { generateVariants, randomBarcode, type VariantGroup } from '@pos/domain/variants';
 import { WEEKDAY_NAMES } from '@pos/domain/calendar';
 import { iri } from '@/features/list-table/lib/refs';
 import type { Product } from './types.ts';
 
 const req = () => z.string({ error: messages.required }).trim().min(1, { error: messages.required });
-const isNum = (v: string) => isValidMoneyInput(v, { scale: 6, allowNegative: false });
+// Money fields may show the store locale's separator or Arabic-Indic digits: read in the wire's form.
+const isNum = (v: string) => isValidMoneyInput(normaliseNumberText(v), { scale: 6, allowNegative: false });
+const wireMoney = (v: string) => normaliseNumberText(v.trim());
 const reqNumber = () => req().refine(isNum, { error: messages.number });
 const optNumber = () => z.string().trim().refine((v) => v === '' || isNum(v), { error: messages.number });
 const optInt = (min: number, max: number) =>
@@ -180,8 +183,8 @@ export function itemPayload(v: ItemForm, product: Product | null): Record<string
   const body: Record<string, unknown> = {
     name: v.name.trim(),
     barcode: String(v.barcode).trim(),
-    basePrice: v.basePrice.trim(),
-    cost: v.cost.trim(),
+    basePrice: wireMoney(v.basePrice),
+    cost: wireMoney(v.cost),
     saleUnit: v.saleUnit.trim(),
     purchaseUnit: v.purchaseUnit.trim(),
     department: iri('departments', v.department),
@@ -205,7 +208,7 @@ export function itemPayload(v: ItemForm, product: Product | null): Record<string
     isAvailable: true,
     isActive: product ? product.isActive : true,
     prices: v.prices.map((p) => ({
-      basePrice: p.basePrice.trim(),
+      basePrice: wireMoney(p.basePrice),
       date: intOrNull(p.date),
       day: textOrNull(p.day),
       week: intOrNull(p.week),
@@ -227,7 +230,7 @@ export function itemPayload(v: ItemForm, product: Product | null): Record<string
       attributeName: row.attributeName,
       attributeValue: row.attributeValue.trim(),
       barcode: row.barcode.trim(),
-      price: row.price.trim() === '' ? null : row.price.trim(),
+      price: row.price.trim() === '' ? null : wireMoney(row.price),
       quantity: row.quantity.trim() === '' ? '0' : row.quantity.trim(),
     }));
   }

@@ -19,3 +19,8 @@ export async function findOrder(orderNumber: string, storeId?: number | null, si
   const page = await apiFetch<HydraCollection<Order>>('/orders', { query: { orderId: n, 'store.id': storeId ?? undefined }, signal });
   return page['hydra:member']?.[0] ?? null;
 }
+
+/** GET /api/admin/order/{id} -> {order}: one order as the server presents it now (refundable quantities, payments). */
+export function getOrder(id: number, signal?: AbortSignal): Promise<{ order: Order }> {
+  return apiFetch<{ order: Order }>(`/admin/order/${id}`, { signal });
+}

@@ -118,17 +118,6 @@ describe('PaymentPanel', () => {
     expect(received()).toHaveValue('12.34');
   });
 
-  it('offers rounding to 10 and removes it', async () => {
-    fillCart();
-    renderPanel();
-    await userEvent.click(screen.getByRole('button', { name: /Round to 10/ }));
-    expect(cartStore.get().adjustment).toBe(-234);
-    expect(screen.getByTestId('payment-total')).toHaveTextContent('$10.00');
-    expect(received()).toHaveValue('10.00');
-    await userEvent.click(screen.getByRole('button', { name: /Remove rounding/ }));
-    expect(cartStore.get().adjustment).toBe(0);
-  });
-
   it("requires a customer name when asked: 'Add customer name'", async () => {
     fillCart();
     renderPanel({ requireCustomerName: true });
@@ -242,6 +231,39 @@ describe('PaymentPanel', () => {
       await userEvent.type(received(), '20.505');
       expect(received()).toHaveValue('20,50');
       expect(screen.getByTestId('change-amount')).toHaveTextContent('8,16 €');
+    });
+
+    it('cash rounding is the store\'s: its own line on the cash part only, no one-tap rounding', async () => {
+      inStore({ currency: 'USD', locale: 'en-US', cashRoundingStep: 5 });
+      fillCart(); // 12.34
+      renderPanel();
+      expect(screen.queryByRole('button', { name: /Round to/ })).toBeNull();
+      // Cash (the default type): 12.34 rounds to 12.35, shown as its own line.
+      expect(screen.getByTestId('payment-rounding')).toHaveTextContent('Cash rounding$0.01');
+      expect(screen.getByTestId('payment-due')).toHaveTextContent('$12.35');
+      expect(received()).toHaveValue('12.35');
+      await userEvent.clear(received());
+      await userEvent.type(received(), '20');
+      expect(screen.getByTestId('change-amount')).toHaveTextContent('$7.65');
+      // A card pays the exact amount: no rounding.
+      await userEvent.click(screen.getByRole('radio', { name: 'Credit Card' }));
+      expect(received()).toHaveValue('12.34');
+      expect(screen.queryByTestId('payment-rounding')).toBeNull();
+      // Card 10.00 + cash: only the cash part 2.34 is rounded (to 2.35).
+      await userEvent.clear(received());
+      await userEvent.type(received(), '10{Enter}');
+      await userEvent.click(screen.getByRole('radio', { name: 'Cash' }));
+      expect(received()).toHaveValue('2.35');
+      expect(screen.getByTestId('payment-due')).toHaveTextContent('$12.35');
+    });
+
+    it('a store that does not round shows no rounding line', () => {
+      inStore({ currency: 'USD', locale: 'en-US', cashRoundingStep: 0 });
+      fillCart();
+      renderPanel();
+      expect(screen.queryByTestId('payment-rounding')).toBeNull();
+      expect(screen.queryByRole('button', { name: /Round to/ })).toBeNull();
+      expect(received()).toHaveValue('12.34');
     });
   });
 

@@ -1,21 +1,22 @@
 import { useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type KeyboardEvent, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { canSettle, isPaymentTypeAvailable, roundingAdjustment } from '@pos/domain/tender';
+import { canSettle, isPaymentTypeAvailable } from '@pos/domain/tender';
 import { CREDIT_NOT_ALLOWED_MESSAGE, creditCheck, customerBalance } from '@pos/domain/ledger';
 import { minorToCents } from '@pos/domain/format';
 import { parseMoney, sumCents } from '@pos/domain/money';
 import { Button } from '@/components/ui/button';
-import { NumberInput } from '@/components/ui/number-input';
+import { MoneyInput } from '@/components/ui/money-input';
 import { toast } from '@/components/ui/toast';
 import { HttpError } from '@/lib/api-client';
 import { useMoney, type Money } from '@/lib/money';
 import { useSession } from '@/lib/session';
+import { paymentTypeName } from '@/lib/payment-type-name';
 import { errorText } from '@/lib/form-errors';
 import type { Customer, Order, PaymentType } from '@/features/catalogue-cache/types';
 import { emptyCart, setPaymentType } from '@/features/cart/cart-logic';
 import { cartStore, updateCart, useCart } from '@/features/cart/cart-store';
-import { computeCartTotals } from '@/features/cart/cart-totals';
+import { cashRoundingOf, computeCartTotals, type CartTotals } from '@/features/cart/cart-totals';
 import type { CartDefaults } from '@/features/cart/cart-types';
 import { saveOrder } from '@/features/payment/api/save-order';
 import { buildSaleBody } from '@/features/payment/build-sale';
@@ -57,6 +58,15 @@ export interface PaymentPanelProps {
 
 let rowSeq = 0;
 
+const isCash = (r: TenderRow) => r.type.canHaveChangeDue === true;
+
+/** What is due for these tenders: the total plus the store's cash rounding of the cash part (issue 19). */
+function dueFor(totals: CartTotals, stepMinor: number, list: readonly TenderRow[], cashPending = false): { due: number; rounding: number } {
+  const exact = sumCents(list.filter((r) => !isCash(r)).map((r) => r.receivedCents));
+  const rounding = cashRoundingOf(totals, stepMinor, exact, cashPending || list.some(isCash));
+  return { due: totals.grandTotalCents + rounding, rounding };
+}
+
 /** Credit needs a customer who may buy on credit, within the credit limit (@pos/domain/ledger). */
 function creditProblem(customer: Customer | null, payments: ReturnType<typeof wirePayments>, t: TFunction<'sale'>, currency: Money): string | null {
   const newCredit = sumCents(payments.filter((p) => p.type.type === 'credit').map((p) => parseMoney(p.total)));
@@ -86,8 +96,8 @@ export function PaymentPanel({
   const notes = useCart((s) => s.notes);
   const uuid = useCart((s) => s.uuid);
   const totals = useMemo(
-    () => computeCartTotals({ added, tax, discount, discountAmount, discountRateType, adjustment }),
-    [added, tax, discount, discountAmount, discountRateType, adjustment],
+    () => computeCartTotals({ added, tax, discount, discountAmount, discountRateType, adjustment }, currency),
+    [added, tax, discount, discountAmount, discountRateType, adjustment, currency],
   );
   const grand = totals.grandTotalCents;
   const [rows, setRows] = useState<TenderRow[]>([]);
@@ -104,17 +114,11 @@ export function PaymentPanel({
   // A new sale (new uuid) starts with no tender; a refund starts with its original tenders (issue 19).
   const refundPayments = useCart((s) => s.refundPayments);
   useEffect(() => {
-    const total = computeCartTotals(cartStore.get()).grandTotalCents;
+    const total = computeCartTotals(cartStore.get(), currency).grandTotalCents;
     setRows(refundPayments?.length && total < 0 ? refundTenders(total, refundPayments, paymentTypes) : []);
     setNoteCounts({});
-  }, [uuid, refundPayments, paymentTypes]);
+  }, [uuid, refundPayments, paymentTypes, currency]);
   const isAdmin = !!useSession().user?.roles.includes('ROLE_ADMIN');
-
-  // The field resets to what is still to be paid after every change of the total or the rows.
-  useEffect(() => {
-    setField(amountText(remaining(grand, rows)));
-    setTouched(false);
-  }, [grand, rows, amountText]);
 
   const type = useMemo(() => {
     const usable = (p: PaymentType) => isPaymentTypeAvailable({ type: p.type, hasCustomer: !!customer, lineCount: added.length });
@@ -122,9 +126,19 @@ export function PaymentPanel({
     return paymentTypes.find((p) => p.id === defaults.paymentType?.id && usable(p)) ?? paymentTypes.find(usable) ?? null;
   }, [selectedType, paymentTypes, defaults.paymentType, customer, added.length]);
 
+  const step = currency.cashRoundingStep;
+  // What the field starts at: what is still to be paid, the cash part rounded when the selected type is cash.
+  const fieldDue = dueFor(totals, step, rows, type?.canHaveChangeDue === true).due;
+  // The field resets to what is still to be paid after every change of the total or the rows.
+  useEffect(() => {
+    setField(amountText(remaining(fieldDue, rows)));
+    setTouched(false);
+  }, [fieldDue, rows, amountText]);
+
   const fieldCents = parseReceived(field, parse);
   const all = tendered(rows, fieldCents, type);
-  const change = changeDueOf(grand, all);
+  const { due, rounding } = dueFor(totals, step, all);
+  const change = changeDueOf(due, all);
   const doneEnabled = takesPayment
     ? canSettle({ lineCount: added.length, saving, changeDueCents: change }) && fieldCents !== null
     : added.length > 0 && !saving;
@@ -133,7 +147,7 @@ export function PaymentPanel({
 
   /** A card (any type that cannot give change) paying more than is due: refused, naming what is due. */
   const overTender = useCallback(
-    (p: PaymentType, before: readonly TenderRow[]) => t('messages.overTender', { name: p.name, due: currency.format(Math.max(remaining(grand, before), 0)) }),
+    (p: PaymentType, before: readonly TenderRow[]) => t('messages.overTender', { name: paymentTypeName(p, t), due: currency.format(Math.max(remaining(grand, before), 0)) }),
     [t, currency, grand],
   );
 
@@ -180,8 +194,9 @@ export function PaymentPanel({
         }
       }
       const list = tendered(rows, pending, type);
-      if (!canSettle({ lineCount: cart.added.length, saving, changeDueCents: changeDueOf(grand, list) })) return;
-      payments = wirePayments(grand, list);
+      const listDue = dueFor(totals, step, list).due;
+      if (!canSettle({ lineCount: cart.added.length, saving, changeDueCents: changeDueOf(listDue, list) })) return;
+      payments = wirePayments(listDue, list);
       const credit = creditProblem(cart.customer, payments, t, currency);
       if (credit) {
         toast.error(credit);
@@ -189,7 +204,7 @@ export function PaymentPanel({
       }
     }
     const status = mode === 'order' ? 'Pending' : 'Completed';
-    const body = buildSaleBody({ cart, totals: computeCartTotals(cart), payments, storeId, terminalId, status, suspend });
+    const body = buildSaleBody({ cart, totals: computeCartTotals(cart, currency), payments, storeId, terminalId, status, suspend });
     setSaving(true);
     try {
       const { order } = await saveOrder(body, cart.orderId, { customer: cart.customer });
@@ -214,7 +229,7 @@ export function PaymentPanel({
     } finally {
       setSaving(false);
     }
-  }, [saving, requireCustomerName, mode, takesPayment, field, type, rows, grand, storeId, terminalId, defaults, onSaved, onCompleted, t, parse, currency, overTender]);
+  }, [saving, requireCustomerName, mode, takesPayment, field, type, rows, grand, totals, step, storeId, terminalId, defaults, onSaved, onCompleted, t, parse, currency, overTender]);
 
   useImperativeHandle(ref, () => ({
     focusPayment: () => fieldRef.current?.focus(),
@@ -236,7 +251,6 @@ export function PaymentPanel({
     setNoteCounts((c) => ({ ...c, [minor]: (c[minor] ?? 0) + (noteMode === 'add' ? 1 : -1) }));
   };
 
-  const rounding = roundingAdjustment(totals.totalCents);
   const money = currency.format;
 
   return (
@@ -246,17 +260,25 @@ export function PaymentPanel({
         <strong data-testid="payment-total">{money(grand)}</strong>
       </div>
 
-      {added.length > 0 && (rounding !== 0 || adjustment !== 0) && (
+      {/* The store's cash rounding (issue 19): its own line, only when the store rounds and cash is tendered. */}
+      {takesPayment && step > 0 && rounding !== 0 && (
+        <>
+          <div className="row payment-rounding" data-testid="payment-rounding">
+            <span className="grow">{t('payment.cashRounding')}</span>
+            <span className={rounding < 0 ? 'text-danger' : 'text-success'}>{money(rounding)}</span>
+          </div>
+          <div className="payment-total">
+            <span>{t('payment.amountDue')}</span>
+            <strong data-testid="payment-due">{money(due)}</strong>
+          </div>
+        </>
+      )}
+      {/* A cart saved by an older till with the old one-tap rounding: it can be taken off. */}
+      {added.length > 0 && adjustment !== 0 && (
         <div className="row payment-rounding">
-          {adjustment === 0 ? (
-            <Button size="sm" variant="secondary" onClick={() => updateCart((s) => ({ ...s, adjustment: roundingAdjustment(computeCartTotals(s).totalCents) }))}>
-              {t('payment.roundTo10')} <span className={rounding < 0 ? 'text-danger' : 'text-success'}>({money(rounding)})</span>
-            </Button>
-          ) : (
-            <Button size="sm" variant="ghost" onClick={() => updateCart((s) => ({ ...s, adjustment: 0 }))}>
-              {t('payment.removeRounding')} <span className={adjustment < 0 ? 'text-danger' : 'text-success'}>({money(adjustment)})</span>
-            </Button>
-          )}
+          <Button size="sm" variant="ghost" onClick={() => updateCart((s) => ({ ...s, adjustment: 0 }))}>
+            {t('payment.removeRounding')} <span className={adjustment < 0 ? 'text-danger' : 'text-success'}>({money(adjustment)})</span>
+          </Button>
         </div>
       )}
 
@@ -276,7 +298,7 @@ export function PaymentPanel({
                   onClick={() => selectType(p)}
                   title={`alt+p+${i + 1}`}
                 >
-                  {p.name}
+                  {paymentTypeName(p, t)}
                   {displayShortcuts && <kbd className="shortcut-hint">alt+p+{i + 1}</kbd>}
                 </Button>
               );
@@ -284,11 +306,9 @@ export function PaymentPanel({
           </div>
 
           <div className="payment-received row">
-            <NumberInput
+            <MoneyInput
               label={t('payment.received')}
               value={field}
-              decimals={currency.digits}
-              decimalSeparator={currency.separator}
               allowNegative
               ref={fieldRef}
               containerClassName="grow"
@@ -309,7 +329,7 @@ export function PaymentPanel({
 
           <div className="quick-cash">
             <div className="row">
-              <Button size="sm" variant="success" disabled={!added.length} onClick={() => { setField(amountText(remaining(grand, rows))); setTouched(true); }}>
+              <Button size="sm" variant="success" disabled={!added.length} onClick={() => { setField(amountText(remaining(fieldDue, rows))); setTouched(true); }}>
                 {t('payment.exact')}
               </Button>
               <div className="row" role="radiogroup" aria-label={t('payment.noteMode')}>
@@ -334,12 +354,12 @@ export function PaymentPanel({
             <ul className="payment-rows" aria-label={t('payment.payments')}>
               {rows.map((r) => (
                 <li key={r.key} className="row">
-                  <span className="grow">{r.type.name}</span>
+                  <span className="grow">{paymentTypeName(r.type, t)}</span>
                   <span>{money(r.receivedCents)}</span>
                   <button
                     type="button"
                     className="btn btn-ghost btn-sm"
-                    aria-label={t('payment.removePayment', { name: r.type.name })}
+                    aria-label={t('payment.removePayment', { name: paymentTypeName(r.type, t) })}
                     // Refunding a card in cash is an administrator's choice (issue 19): the card row of a refund stays.
                     disabled={r.key.startsWith('refund-') && !r.type.canHaveChangeDue && !isAdmin}
                     title={r.key.startsWith('refund-') && !r.type.canHaveChangeDue && !isAdmin ? t('refund.cardToCashAdmin') : undefined}

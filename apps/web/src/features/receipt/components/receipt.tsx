@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@pos/domain/format';
 import { useMoney } from '@/lib/money';
+import { paymentTypeName } from '@/lib/payment-type-name';
 import { quantityToString } from '@pos/domain/money';
 import type { Order, Setting } from '@/features/catalogue-cache/types';
 import { receiptFigures } from '@/features/receipt/receipt-figures';
@@ -71,9 +72,9 @@ export function Receipt({ order, settings, ref }: { order: Order; settings: Sett
           {f.roundingCents !== 0 && <tr><td>{t('receipt.rounding')}</td><td className="num" data-testid="receipt-rounding">{money(f.roundingCents)}</td></tr>}
           {f.payments.map((p, i) => (
             p.cash ? (
-              <tr key={i}><td>{t('receipt.cashTendered')}{p.name && p.name !== 'Cash' ? ` (${p.name})` : ''}</td><td className="num" data-testid="receipt-tendered">{money(p.tenderedCents)}</td></tr>
+              <tr key={i}><td>{t('receipt.cashTendered')}{p.name && p.name !== 'Cash' ? ` (${paymentTypeName({ name: p.name, type: p.kind }, t)})` : ''}</td><td className="num" data-testid="receipt-tendered">{money(p.tenderedCents)}</td></tr>
             ) : (
-              <tr key={i}><td>{p.name}</td><td className="num">{money(p.receivedCents)}</td></tr>
+              <tr key={i}><td>{paymentTypeName({ name: p.name, type: p.kind }, t)}</td><td className="num">{money(p.receivedCents)}</td></tr>
             )
           ))}
           {f.changeCents !== 0 && <tr><td>{t('receipt.change')}</td><td className="num" data-testid="receipt-change">{money(f.changeCents)}</td></tr>}
