@@ -236,6 +236,8 @@ export const device = pgTable('device', {
   ipAddress: varchar('ip_address', { length: 255 }).notNull(),
   port: integer('port').notNull(),
   prints: integer('prints').notNull().default(1),
+  /** Paper width in millimetres: 80 (48 columns) or 58 (32 columns). */
+  paperWidth: integer('paper_width').notNull().default(80),
   ...active,
   ...timestamps,
   ...uuidCol,

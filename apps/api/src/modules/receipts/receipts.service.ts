@@ -28,9 +28,9 @@ export function parseRecipients(to: string | null | undefined): string[] {
 const money = (v: number | string | null | undefined) => parseMoney(v ?? 0);
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-interface ReceiptSettings { shopName: string; footer: string }
+export interface ReceiptSettings { shopName: string; footer: string }
 
-async function receiptSettings(db: Db): Promise<ReceiptSettings> {
+export async function receiptSettings(db: Db): Promise<ReceiptSettings> {
   const rows = await db.select().from(setting).where(eq(setting.type, 'sale_receipt'));
   const get = (name: string) => rows.find((r) => r.name === name)?.value?.trim();
   return { shopName: get('shop_name') || 'Shop name', footer: get('receipt_footer') || RECEIPT_FOOTER };
