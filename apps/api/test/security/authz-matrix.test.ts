@@ -32,6 +32,7 @@ const TILL_WRITES: RegExp[] = [
   /^\/api\/admin\/customer(\/|$)/, /^\/api\/customers(\/|$)/, /^\/api\/customer_payments(\/|$)/,
   /^\/api\/admin\/closing(\/|$)/, /^\/api\/closings(\/|$)/,
   /^\/api\/admin\/expense(\/|$)/, /^\/api\/expenses(\/|$)/,
+  /^\/api\/print\/(order|job)\//,
 ];
 
 beforeAll(async () => {
