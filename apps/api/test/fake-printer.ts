@@ -1,0 +1,61 @@
+/**
+ * A network receipt printer for tests (issue 26): a TCP server on 127.0.0.1 that keeps the bytes
+ * of every connection, and a decoder of what an ESC/POS printer does with them, written from the
+ * command reference (not with our encoder). Used by the API tests and the Playwright journey.
+ */
+import net from 'node:net';
+
+/** A network receipt printer: every connection's bytes, in order. */
+export class FakePrinter {
+  jobs: Buffer[] = [];
+  private server = net.createServer((s) => {
+    const chunks: Buffer[] = [];
+    s.on('data', (c) => chunks.push(c));
+    s.on('end', () => { this.jobs.push(Buffer.concat(chunks)); s.end(); });
+  });
+  constructor(public port = 0) {}
+  async start(): Promise<this> {
+    await new Promise<void>((r) => this.server.listen(this.port, '127.0.0.1', r));
+    this.port = (this.server.address() as net.AddressInfo).port;
+    return this;
+  }
+  /** The bytes of connection `i` once they have all arrived. */
+  async job(i: number): Promise<Buffer> {
+    for (let n = 0; n < 100 && this.jobs.length <= i; n++) await new Promise((r) => setTimeout(r, 20));
+    return this.jobs[i];
+  }
+  stop() { return new Promise<void>((r) => this.server.close(() => r())); }
+}
+
+/**
+ * What an ESC/POS printer does with the bytes, decoded by hand from the command reference (not by
+ * our encoder): the printed text (line feeds kept), the cuts (GS V) and the drawer kicks (ESC p).
+ */
+export function decode(b: Buffer): { text: string; cuts: number; kicks: number } {
+  let text = '';
+  let cuts = 0;
+  let kicks = 0;
+  for (let i = 0; i < b.length;) {
+    const c = b[i];
+    if (c === 0x1b) { // ESC
+      const op = String.fromCharCode(b[i + 1]);
+      if (op === 'p') { kicks++; i += 5; } else if (op === '@') i += 2; else i += 3; // ESC E/a/t/M/-/d n
+    } else if (c === 0x1d) { // GS
+      const op = String.fromCharCode(b[i + 1]);
+      if (op === 'V') { cuts++; i += b[i + 2] >= 65 ? 4 : 3; } else if (op === 'k') i += 4 + b[i + 3]; else i += 3; // GS k m n d1..dn; GS ! h w H n
+    } else if (c === 0x1c) i += 2; // FS .
+    else { if (c === 0x0a || (c >= 0x20 && c < 0x7f)) text += String.fromCharCode(c); i++; }
+  }
+  return { text, cuts, kicks };
+}
+export const printed = (b: Buffer) => decode(b).text;
+
+
+/** A loopback port nothing listens on (a printer that is off). */
+export async function freePort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as net.AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
