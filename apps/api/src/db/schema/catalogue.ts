@@ -95,6 +95,8 @@ export const product = pgTable('product', {
   name: varchar('name', { length: 255 }).notNull(),
   sku: varchar('sku', { length: 255 }),
   barcode: varchar('barcode', { length: 255 }),
+  /** ean13 | ean8 | upca | upce: the barcode's GS1 check digit is validated (issue 26); null: any code. */
+  barcodeType: varchar('barcode_type', { length: 10 }),
   baseQuantity: integer('base_quantity').default(1),
   isAvailable: boolean('is_available').notNull().default(true),
   basePrice: money('base_price').notNull().default('0'),
