@@ -15,10 +15,22 @@ CREATE TABLE "print_job" (
 	"printed_at" timestamp with time zone
 );
 --> statement-breakpoint
+CREATE TABLE "receipt_email" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"order_id" integer NOT NULL,
+	"user_id" integer,
+	"recipient" varchar(254) NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "device" ADD COLUMN "paper_width" integer DEFAULT 80 NOT NULL;--> statement-breakpoint
 ALTER TABLE "product" ADD COLUMN "barcode_type" varchar(10);--> statement-breakpoint
 ALTER TABLE "print_job" ADD CONSTRAINT "print_job_device_id_device_id_fk" FOREIGN KEY ("device_id") REFERENCES "public"."device"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "print_job" ADD CONSTRAINT "print_job_order_id_order_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."order"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "print_job" ADD CONSTRAINT "print_job_user_id_user_account_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."user_account"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "receipt_email" ADD CONSTRAINT "receipt_email_order_id_order_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."order"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "receipt_email" ADD CONSTRAINT "receipt_email_user_id_user_account_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."user_account"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "print_job_due_idx" ON "print_job" USING btree ("status","next_attempt_at");--> statement-breakpoint
-CREATE INDEX "print_job_device_idx" ON "print_job" USING btree ("device_id","created_at");
+CREATE INDEX "print_job_device_idx" ON "print_job" USING btree ("device_id","created_at");--> statement-breakpoint
+CREATE INDEX "receipt_email_user_idx" ON "receipt_email" USING btree ("user_id","created_at");--> statement-breakpoint
+CREATE INDEX "receipt_email_order_idx" ON "receipt_email" USING btree ("order_id","created_at");

@@ -36,3 +36,18 @@ export const printJob = pgTable('print_job', {
   index('print_job_due_idx').on(t.status, t.nextAttemptAt),
   index('print_job_device_idx').on(t.deviceId, t.createdAt),
 ]);
+
+/**
+ * Receipts sent by e-mail (issue 26): to whom, by whom, when. The record of what left the shop, and
+ * what the rate limit counts (per cashier and per order, in PostgreSQL: every API process sees it).
+ */
+export const receiptEmail = pgTable('receipt_email', {
+  id: serial('id').primaryKey(),
+  orderId: integer('order_id').notNull().references(() => order.id, { onDelete: 'cascade' }),
+  userId: integer('user_id').references(() => userAccount.id, { onDelete: 'set null' }),
+  recipient: varchar('recipient', { length: 254 }).notNull(),
+  createdAt: at('created_at').notNull().defaultNow(),
+}, (t) => [
+  index('receipt_email_user_idx').on(t.userId, t.createdAt),
+  index('receipt_email_order_idx').on(t.orderId, t.createdAt),
+]);

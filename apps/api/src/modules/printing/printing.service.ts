@@ -9,7 +9,7 @@ import type { Db } from '../../db/client.ts';
 import { device, order, printJob } from '../../db/schema/index.ts';
 import type { AuthInfo } from '../../plugins/auth.ts';
 import { presentOrderById } from '../sales/order.presenter.ts';
-import { receiptSettings } from '../receipts/receipts.service.ts';
+import { receiptSettings } from './receipt-header.ts';
 import { drawerBytes, receiptBytes } from './escpos.ts';
 import { deliver, jobStatus, type JobStatus } from './print-queue.ts';
 import { receiptDoc } from './receipt-doc.ts';
