@@ -5,6 +5,7 @@ import { caller } from '../../plugins/auth.ts';
 import { parseBody, parseId } from '../../resources/engine.ts';
 import { deliver, requeue, sweep } from './print-queue.ts';
 import { openDrawer, printReceipt, visibleJob } from './printing.service.ts';
+import { labelsBody, labelsPdf } from './labels.ts';
 
 /** A device as an id or its IRI (/api/devices/3). */
 const deviceRef = z.union([z.number().int().positive().max(2147483647), z.string().regex(/^(\/api\/devices\/)?\d{1,9}$/)])
@@ -49,6 +50,15 @@ export default async function printingRoutes(app: FastifyInstance) {
     if (!(await requeue(db, id))) throw notFound('Print job not found');
     await deliver(db, id);
     return visibleJob(db, caller(request), id);
+  });
+
+  app.post('/api/labels', {
+    config: { auth: 'admin' },
+    schema: { tags, summary: 'Shelf/product labels as a PDF sheet: {store, layout (preset or mm), items[{product, variant?, copies?}] and/or purchase}' },
+  }, async (request, reply) => {
+    const { pdf, count } = await labelsPdf(db, caller(request), parseBody(labelsBody, request.body ?? {}));
+    reply.header('content-type', 'application/pdf').header('content-disposition', 'attachment; filename="labels.pdf"').header('x-label-count', String(count));
+    return reply.send(pdf);
   });
 
   if (SWEEP_MS > 0) {
