@@ -64,7 +64,7 @@ async function scanLabels(pdf: Buffer, layout: LabelLayout): Promise<Array<Array
             data.set([rgb[from], rgb[from + 1], rgb[from + 2], 255], (y * w + x) * 4);
           }
         }
-        const found = await readBarcodes({ data, width: w, height: h, colorSpace: 'srgb' } as ImageData, { formats: ['EAN13', 'Code128'] });
+        const found = await readBarcodes({ data, width: w, height: h, colorSpace: 'srgb' } as unknown as Parameters<typeof readBarcodes>[0], { formats: ['EAN13', 'Code128'] });
         cells.push(found[0] ? `${found[0].format} ${found[0].text}` : null);
       }
     }
@@ -72,7 +72,7 @@ async function scanLabels(pdf: Buffer, layout: LabelLayout): Promise<Array<Array
   }
   return pages;
 }
-const pageText = (pdf: Buffer, i = 0) => mupdf.Document.openDocument(pdf, 'application/pdf').loadPage(i).toStructuredText().asText();
+const pageText = (pdf: Buffer, i = 0) => mupdf.Document.openDocument(pdf, 'application/pdf').loadPage(i).toStructuredText('preserve-whitespace').asText();
 
 describe('labels (PDF)', () => {
   it('a single 50 x 30 mm label: the name, the price and an EAN-13 that scans back to the code', async () => {
