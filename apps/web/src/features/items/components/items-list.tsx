@@ -11,6 +11,7 @@ import { ListTable } from '@/features/list-table/components/list-table';
 import { ActiveSwitch } from '@/features/list-table/components/active-switch';
 import { money } from '@/features/list-table/lib/amounts';
 import { ItemFormDialog } from './item-form-dialog.tsx';
+import { LabelsDialog } from './labels-dialog.tsx';
 import { exportItemsUrl, useImportItems } from '../api/import-items.ts';
 import type { Product } from '../lib/types.ts';
 
@@ -35,6 +36,7 @@ export function ItemsList() {
   const { t, i18n } = useTranslation('backoffice');
   const [editing, setEditing] = useState<Product | null>(null);
   const [open, setOpen] = useState(false);
+  const [labelsFor, setLabelsFor] = useState<Product | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const importer = useImportItems();
   const lng = i18n.language;
@@ -103,6 +105,9 @@ export function ItemsList() {
               >
                 <span aria-hidden="true">✎</span> {t('common.edit')}
               </Button>
+              <Button size="sm" variant="secondary" aria-label={t('labels.forNamed', { name: p.name })} onClick={() => setLabelsFor(p)}>
+                {t('labels.button')}
+              </Button>
             </div>
           );
         },
@@ -156,6 +161,7 @@ export function ItemsList() {
           </>
         }
       />
+      {labelsFor && <LabelsDialog product={labelsFor} onClose={() => setLabelsFor(null)} />}
       {open && (
         <ItemFormLoader
           key={editing?.id ?? 'new'}
