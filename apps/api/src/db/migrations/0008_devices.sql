@@ -24,6 +24,8 @@ CREATE TABLE "receipt_email" (
 );
 --> statement-breakpoint
 ALTER TABLE "device" ADD COLUMN "paper_width" integer DEFAULT 80 NOT NULL;--> statement-breakpoint
+ALTER TABLE "device" ADD COLUMN "delivered_by" varchar(10) DEFAULT 'server' NOT NULL;--> statement-breakpoint
+ALTER TABLE "device" ADD COLUMN "agent_key_hash" varchar(64);--> statement-breakpoint
 ALTER TABLE "product" ADD COLUMN "barcode_type" varchar(10);--> statement-breakpoint
 ALTER TABLE "print_job" ADD CONSTRAINT "print_job_device_id_device_id_fk" FOREIGN KEY ("device_id") REFERENCES "public"."device"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "print_job" ADD CONSTRAINT "print_job_order_id_order_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."order"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint

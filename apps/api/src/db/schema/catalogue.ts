@@ -240,6 +240,10 @@ export const device = pgTable('device', {
   prints: integer('prints').notNull().default(1),
   /** Paper width in millimetres: 80 (48 columns) or 58 (32 columns). */
   paperWidth: integer('paper_width').notNull().default(80),
+  /** 'server': the server sends jobs to ipAddress:port; 'agent': a print agent on the shop's network fetches them (issue 26). */
+  deliveredBy: varchar('delivered_by', { length: 10 }).notNull().default('server'),
+  /** SHA-256 of the print agent's key (hex); null: no agent. */
+  agentKeyHash: varchar('agent_key_hash', { length: 64 }),
   ...active,
   ...timestamps,
   ...uuidCol,

@@ -7,46 +7,23 @@
  * delivers any due job (a sweep every few seconds), so several processes share one queue and a
  * process that dies mid-delivery leaves the job to the next sweep once its lease ends.
  */
-import net from 'node:net';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rowsOf } from '../../db/raw.ts';
+import { sendToPrinter } from './printer-socket.ts';
 
 export const MAX_ATTEMPTS = 6;
 const LEASE_S = 30;
-/** How long a printer may take to accept the connection and the bytes. */
-export const SEND_TIMEOUT_MS = 4000;
 
 export interface JobStatus { id: number; status: string; attempts: number; lastError: string | null; printedAt: string | null; opensDrawer: boolean; kind: string }
 
 interface Claimed { id: number; payload: Buffer; host: string; port: number; attempts: number }
 
-/** Sends the bytes to host:port and waits until the printer has them (the socket closed cleanly). */
-export function sendToPrinter(host: string, port: number, bytes: Uint8Array, timeoutMs = SEND_TIMEOUT_MS): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ host, port });
-    let done = false;
-    const finish = (err?: Error) => {
-      if (done) return;
-      done = true;
-      socket.destroy();
-      if (err) reject(err); else resolve();
-    };
-    socket.setTimeout(timeoutMs, () => finish(new Error(`The printer at ${host}:${port} did not answer within ${timeoutMs / 1000} s`)));
-    socket.on('error', (e: NodeJS.ErrnoException) => finish(new Error(describe(e, host, port))));
-    socket.on('connect', () => { socket.end(Buffer.from(bytes), () => finish()); });
-  });
-}
-
-function describe(e: NodeJS.ErrnoException, host: string, port: number): string {
-  if (e.code === 'ECONNREFUSED') return `The printer at ${host}:${port} refused the connection (off, or another port)`;
-  if (e.code === 'EHOSTUNREACH' || e.code === 'ENETUNREACH') return `The printer at ${host}:${port} cannot be reached on the network`;
-  if (e.code === 'ENOTFOUND') return `The printer's host name ${host} is unknown`;
-  return `The printer at ${host}:${port} failed: ${e.code ?? e.message}`;
-}
-
-/** Claims one due job (a given one, or the oldest due), leased to this process. */
-async function claim(db: Db, jobId?: number): Promise<Claimed | null> {
+/**
+ * Claims one due job, leased to the caller: a given one, or the oldest due one of the printers the
+ * server reaches itself, or (`agentDevice`) of the printer a print agent relays for.
+ */
+export async function claim(db: Db, jobId?: number, agentDevice?: number): Promise<Claimed | null> {
   const res = await db.execute(sql`
     update print_job j set status = 'sending', attempts = j.attempts + 1, lease_until = now() + make_interval(secs => ${LEASE_S})
     from device d
@@ -54,6 +31,7 @@ async function claim(db: Db, jobId?: number): Promise<Claimed | null> {
       select id from print_job
       where (status = 'queued' and next_attempt_at <= now() or status = 'sending' and lease_until < now())
         ${jobId != null ? sql`and id = ${jobId}` : sql``}
+        ${agentDevice != null ? sql`and device_id = ${agentDevice}` : sql`and device_id in (select id from device where delivered_by = 'server')`}
       order by next_attempt_at, id
       for update skip locked limit 1)
       and d.id = j.device_id
@@ -61,7 +39,8 @@ async function claim(db: Db, jobId?: number): Promise<Claimed | null> {
   return rowsOf<Claimed>(res)[0] ?? null;
 }
 
-async function settle(db: Db, job: Claimed, error: Error | null): Promise<void> {
+/** Records the outcome of a delivery attempt (by this server or by a print agent). */
+export async function settle(db: Db, job: Pick<Claimed, 'id' | 'attempts'>, error: Error | null): Promise<void> {
   if (!error) {
     await db.execute(sql`update print_job set status = 'printed', printed_at = now(), last_error = null, lease_until = null where id = ${job.id}`);
     return;

@@ -20,10 +20,23 @@ async function activeDevice(db: Db, id: number) {
   return d;
 }
 
-async function queue(db: Db, row: typeof printJob.$inferInsert): Promise<JobStatus> {
+/** How long the till's request waits for a print agent to take a new job before answering 'queued'. */
+const AGENT_WAIT_MS = 3000;
+
+async function queue(db: Db, row: typeof printJob.$inferInsert, viaAgent: boolean): Promise<JobStatus> {
   const [job] = await db.insert(printJob).values(row).returning({ id: printJob.id });
-  await deliver(db, job.id);
-  return (await jobStatus(db, job.id))!;
+  if (!viaAgent) {
+    await deliver(db, job.id);
+    return (await jobStatus(db, job.id))!;
+  }
+  // The agent polls about every second: wait a little for its answer, so the till learns it at once.
+  const until = Date.now() + AGENT_WAIT_MS;
+  let status = (await jobStatus(db, job.id))!;
+  while ((status.status === 'queued' || status.status === 'sending') && status.attempts <= 1 && Date.now() < until && !status.lastError) {
+    await new Promise((r) => setTimeout(r, 100));
+    status = (await jobStatus(db, job.id))!;
+  }
+  return status;
 }
 
 /** A receipt of an order of the caller's stores on a printer; cash sales and refunds kick the drawer (not copies). */
@@ -38,13 +51,13 @@ export async function printReceipt(db: Db, auth: AuthInfo, orderId: number, inpu
   const first = doc.cash ? receiptBytes(doc, printer.paperWidth, true) : one;
   const copies = input.copy ? 1 : Math.max(1, printer.prints);
   const payload = Buffer.concat([first, ...Array.from({ length: copies - 1 }, () => one)]);
-  return queue(db, { deviceId: printer.id, kind: input.copy ? 'copy' : 'receipt', orderId, userId: auth.userId, payload, opensDrawer: doc.cash });
+  return queue(db, { deviceId: printer.id, kind: input.copy ? 'copy' : 'receipt', orderId, userId: auth.userId, payload, opensDrawer: doc.cash }, printer.deliveredBy === 'agent');
 }
 
 /** "No sale": opens the drawer; the job row records who and when. */
 export async function openDrawer(db: Db, auth: AuthInfo, input: { device: number }): Promise<JobStatus> {
   const printer = await activeDevice(db, input.device);
-  return queue(db, { deviceId: printer.id, kind: 'drawer', userId: auth.userId, payload: Buffer.from(drawerBytes(printer.paperWidth)), opensDrawer: true });
+  return queue(db, { deviceId: printer.id, kind: 'drawer', userId: auth.userId, payload: Buffer.from(drawerBytes(printer.paperWidth)), opensDrawer: true }, printer.deliveredBy === 'agent');
 }
 
 /** A job the caller queued (an administrator: any job); else 404. */

@@ -30,7 +30,7 @@ export const devicesResource: ResourceDef<typeof device.$inferSelect> = {
   filters: { name: partial(device.name), ipAddress: partial(device.ipAddress), isActive: bool(device.isActive), id: exact(device.id, 'int') },
   sorts: { id: device.id, name: device.name, ipAddress: device.ipAddress, port: device.port },
   async present(rows) {
-    return rows.map((d) => ({ id: d.id, name: d.name, ipAddress: d.ipAddress, port: d.port, prints: d.prints, paperWidth: d.paperWidth, isActive: d.isActive, ...stamps(d) }));
+    return rows.map((d) => ({ id: d.id, name: d.name, ipAddress: d.ipAddress, port: d.port, prints: d.prints, paperWidth: d.paperWidth, deliveredBy: d.deliveredBy, isActive: d.isActive, ...stamps(d) }));
   },
   create: {
     schema: body,
