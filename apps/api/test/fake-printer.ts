@@ -8,9 +8,15 @@ import net from 'node:net';
 /** A network receipt printer: every connection's bytes, in order. */
 export class FakePrinter {
   jobs: Buffer[] = [];
+  /** What the paper sensor says to DLE EOT 4; null: a printer that does not answer status queries. */
+  paper: 'ok' | 'out' | null = 'ok';
   private server = net.createServer((s) => {
     const chunks: Buffer[] = [];
-    s.on('data', (c) => chunks.push(c));
+    s.on('data', (c) => {
+      // DLE EOT 4 (paper roll sensor): 0x12 fixed bits, + 0x60 when the paper has run out.
+      if (c[0] === 0x10 && c[1] === 0x04 && c[2] === 0x04 && this.paper) s.write(Buffer.from([this.paper === 'out' ? 0x72 : 0x12]));
+      chunks.push(c);
+    });
     s.on('end', () => { this.jobs.push(Buffer.concat(chunks)); s.end(); });
   });
   constructor(public port = 0) {}
@@ -44,6 +50,7 @@ export function decode(b: Buffer): { text: string; cuts: number; kicks: number }
       const op = String.fromCharCode(b[i + 1]);
       if (op === 'V') { cuts++; i += b[i + 2] >= 65 ? 4 : 3; } else if (op === 'k') i += 4 + b[i + 3]; else i += 3; // GS k m n d1..dn; GS ! h w H n
     } else if (c === 0x1c) i += 2; // FS .
+    else if (c === 0x10) i += 3; // DLE EOT n (a status query)
     else { if (c === 0x0a || (c >= 0x20 && c < 0x7f)) text += String.fromCharCode(c); i++; }
   }
   return { text, cuts, kicks };

@@ -118,6 +118,32 @@ describe('receipts on a network printer (ESC/POS)', () => {
     } finally { await back.stop(); }
   });
 
+  it('out of paper: the till is told, nothing is printed; with paper again Retry prints; a printer that never answers the status query still prints', async () => {
+    const id = await sell([{ received: '10.47', type: pay.card }]);
+    printer.paper = 'out';
+    const before = printer.jobs.length;
+    const res = await print(id, { device: printerId, copy: true });
+    expect(res.statusCode).toBe(202);
+    expect(res.json()).toMatchObject({ status: 'queued', lastError: `The printer at 127.0.0.1:${printer.port} is out of paper` });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(printer.jobs.slice(before).map((b) => decode(b).text).join('')).not.toContain('TOTAL');
+
+    printer.paper = 'ok';
+    const retried = await t.app.inject({ method: 'POST', url: `/api/print/job/${res.json().id}/retry`, headers: cashier });
+    expect(retried.json()).toMatchObject({ status: 'printed' });
+    let printedText = '';
+    for (let n = 0; n < 100 && !/TOTAL/.test(printedText); n++) {
+      printedText = printer.jobs.slice(before).map((b) => decode(b).text).join('');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(printedText).toMatch(/TOTAL +\$10\.47/);
+
+    printer.paper = null;
+    const silent = await print(id, { device: printerId, copy: true });
+    expect(silent.json()).toMatchObject({ status: 'printed' });
+    printer.paper = 'ok';
+  });
+
   it('a failed job is retried from the till and the job belongs to its cashier', async () => {
     const port = await freePort();
     const dev = (await t.app.inject({ method: 'POST', url: '/api/devices', headers: admin, payload: { name: 'Side', ipAddress: '127.0.0.1', port } })).json().id;
