@@ -37,10 +37,11 @@ export class FakePrinter {
  * What an ESC/POS printer does with the bytes, decoded by hand from the command reference (not by
  * our encoder): the printed text (line feeds kept), the cuts (GS V) and the drawer kicks (ESC p).
  */
-export function decode(b: Buffer): { text: string; cuts: number; kicks: number } {
+export function decode(b: Buffer): { text: string; cuts: number; kicks: number; images: Array<{ width: number; height: number; black: number }> } {
   let text = '';
   let cuts = 0;
   let kicks = 0;
+  const images: Array<{ width: number; height: number; black: number }> = [];
   for (let i = 0; i < b.length;) {
     const c = b[i];
     if (c === 0x1b) { // ESC
@@ -48,12 +49,21 @@ export function decode(b: Buffer): { text: string; cuts: number; kicks: number }
       if (op === 'p') { kicks++; i += 5; } else if (op === '@') i += 2; else i += 3; // ESC E/a/t/M/-/d n
     } else if (c === 0x1d) { // GS
       const op = String.fromCharCode(b[i + 1]);
-      if (op === 'V') { cuts++; i += b[i + 2] >= 65 ? 4 : 3; } else if (op === 'k') i += 4 + b[i + 3]; else i += 3; // GS k m n d1..dn; GS ! h w H n
+      if (op === 'V') { cuts++; i += b[i + 2] >= 65 ? 4 : 3; } else if (op === 'k') i += 4 + b[i + 3];
+      else if (op === 'v' && b[i + 2] === 0x30) { // GS v 0 m xL xH yL yH d1...dk: a raster image, x bytes (8 dots each) by y dots
+        const x = b[i + 4] + 256 * b[i + 5];
+        const y = b[i + 6] + 256 * b[i + 7];
+        const data = b.subarray(i + 8, i + 8 + x * y);
+        let black = 0;
+        for (const byte of data) for (let bit = 0; bit < 8; bit++) black += (byte >> bit) & 1;
+        images.push({ width: x * 8, height: y, black });
+        i += 8 + x * y;
+      } else i += 3; // GS ! h w H n
     } else if (c === 0x1c) i += 2; // FS .
     else if (c === 0x10) i += 3; // DLE EOT n (a status query)
     else { if (c === 0x0a || (c >= 0x20 && c < 0x7f)) text += String.fromCharCode(c); i++; }
   }
-  return { text, cuts, kicks };
+  return { text, cuts, kicks, images };
 }
 export const printed = (b: Buffer) => decode(b).text;
 

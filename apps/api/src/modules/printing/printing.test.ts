@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
+import { PNG } from 'pngjs';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { decode, FakePrinter, freePort, printed } from '../../../test/fake-printer.ts';
 import { hashPassword } from '../../lib/passwords.ts';
@@ -90,6 +91,29 @@ describe('receipts on a network printer (ESC/POS)', () => {
     expect(text.split('\n').find((l) => l.startsWith('TOTAL'))).toHaveLength(32);
     expect(decode(printer.jobs[before + 1]).kicks).toBe(0);
     await t.app.inject({ method: 'PUT', url: `/api/devices/${printerId}`, headers: admin, payload: { paperWidth: 80 } });
+  });
+
+  it("the shop's logo (setting receipt_logo, a PNG) prints above the receipt as a raster image; a damaged one is left out", async () => {
+    // A 96 x 48 PNG, black left half, white right half.
+    const png = new PNG({ width: 96, height: 48 });
+    for (let y = 0; y < 48; y++) for (let x = 0; x < 96; x++) png.data.set(x < 48 ? [0, 0, 0, 255] : [255, 255, 255, 255], (y * 96 + x) * 4);
+    const logo = `data:image/png;base64,${PNG.sync.write(png).toString('base64')}`;
+    const made = await t.app.inject({ method: 'POST', url: '/api/settings', headers: admin, payload: { name: 'receipt_logo', type: 'sale_receipt', value: logo } });
+    expect(made.statusCode, made.body).toBe(201);
+    const id = await sell([{ received: '10.47', type: pay.card }]);
+    const before = printer.jobs.length;
+    expect((await print(id, { device: printerId, copy: true })).json().status).toBe('printed');
+    const { images, text } = decode(await printer.job(before));
+    expect(images).toHaveLength(1);
+    expect(images[0]).toMatchObject({ width: 96, height: 48 });
+    // Half of the dots are black (dithering keeps pure black and white as they are).
+    expect(images[0].black).toBe(48 * 48);
+    expect(text).toMatch(/TOTAL +\$10\.47/);
+
+    await t.app.inject({ method: 'PUT', url: `/api/settings/${made.json().id}`, headers: admin, payload: { value: 'data:image/png;base64,AAAA' } });
+    expect((await print(id, { device: printerId, copy: true })).json().status).toBe('printed');
+    expect(decode(await printer.job(before + 1)).images).toHaveLength(0);
+    await t.app.inject({ method: 'DELETE', url: `/api/settings/${made.json().id}`, headers: admin });
   });
 
   it('printer off: the job is queued with the reason, retried, and printed once the printer is back', async () => {

@@ -15,7 +15,8 @@ export type Block =
   | { t: 'text'; text: string; center?: boolean; bold?: boolean }
   | { t: 'row'; left: string; right: string; bold?: boolean }
   | { t: 'rule' }
-  | { t: 'barcode'; value: string };
+  | { t: 'barcode'; value: string }
+  | { t: 'logo'; png: Buffer };
 
 export interface ReceiptDoc {
   blocks: Block[];
@@ -23,7 +24,7 @@ export interface ReceiptDoc {
   cash: boolean;
 }
 
-export interface ReceiptHeader { shopName: string; footer: string }
+export interface ReceiptHeader { shopName: string; footer: string; logo?: Buffer }
 
 /** The order's receipt. `copy`: a reprint, titled so and never opening the drawer. */
 export function receiptDoc(o: OrderDto, header: ReceiptHeader, copy = false): ReceiptDoc {
@@ -36,7 +37,8 @@ export function receiptDoc(o: OrderDto, header: ReceiptHeader, copy = false): Re
   const isRefund = o.returnedFrom != null;
   const number = String(o.orderId ?? o.id);
 
-  const blocks: Block[] = [{ t: 'title', text: header.shopName }];
+  const blocks: Block[] = header.logo ? [{ t: 'logo', png: header.logo }] : [];
+  blocks.push({ t: 'title', text: header.shopName });
   if (o.store?.name) blocks.push({ t: 'text', text: o.store.name, center: true });
   blocks.push({ t: 'text', text: `${isRefund ? 'Refund' : 'Receipt'}${copy ? ' (copy)' : ''}`, center: true, bold: true });
   blocks.push({ t: 'row', left: `Order# ${number}`, right: o.createdAt ? formatDateTime(o.createdAt, o.store?.timeZone ?? undefined, 'en') : '' });
@@ -88,7 +90,7 @@ export function docText(doc: ReceiptDoc, columns: number): string {
     else if (b.t === 'title') out.push(center(b.text, columns));
     else if (b.t === 'text') out.push(b.center ? center(b.text, columns) : b.text);
     else if (b.t === 'row') out.push(row(b.left, b.right, columns));
-    else out.push(center(`[${b.value}]`, columns));
+    else if (b.t === 'barcode') out.push(center(`[${b.value}]`, columns));
   }
   return out.join('\n');
 }

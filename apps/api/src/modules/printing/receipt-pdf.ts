@@ -19,14 +19,24 @@ const BARCODE_H = 14 * MM;
 export async function receiptPdf(doc: ReceiptDoc): Promise<Buffer> {
   const barcode = doc.blocks.find((b) => b.t === 'barcode');
   const png = barcode ? await bwipjs.toBuffer({ bcid: 'code128', text: barcode.value, scale: 2, height: 10, includetext: true }) : null;
-  const lines = docText({ ...doc, blocks: doc.blocks.filter((b) => b.t !== 'barcode') }, PDF_COLUMNS).split('\n');
-  const height = 2 * MARGIN + lines.length * LINE + (png ? BARCODE_H + LINE : 0);
+  const logo = doc.blocks.find((b) => b.t === 'logo');
+  const LOGO_H = logo ? 16 * MM : 0;
+  const lines = docText({ ...doc, blocks: doc.blocks.filter((b) => b.t !== 'barcode' && b.t !== 'logo') }, PDF_COLUMNS).split('\n');
+  const height = 2 * MARGIN + lines.length * LINE + (png ? BARCODE_H + LINE : 0) + LOGO_H;
   const pdf = new PDFDocument({ size: [WIDTH, height], margin: MARGIN, info: { Title: 'Receipt' } });
   const chunks: Buffer[] = [];
   pdf.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => { pdf.on('end', () => resolve(Buffer.concat(chunks))); pdf.on('error', reject); });
   pdf.font('Courier').fontSize(SIZE);
   let y = MARGIN;
+  if (logo) {
+    try {
+      pdf.image(logo.png, MARGIN, y, { fit: [WIDTH - 2 * MARGIN, LOGO_H - 2], align: 'center' });
+    } catch {
+      // a damaged logo is no logo
+    }
+    y += LOGO_H;
+  }
   const footerAt = lines.length - 1;
   lines.forEach((line, i) => {
     if (i === footerAt && png) {
