@@ -113,6 +113,21 @@ describe('labels (PDF)', () => {
     expect((await labels({ store: 2, layout: 'a4-3x8', purchase: p.id })).statusCode).toBe(404);
   });
 
+  it('price changes: one label for each item of the store whose price changed since the given time, with the new price', async () => {
+    const since = new Date().toISOString();
+    expect((await labels({ store: 1, layout: 'a4-3x8', priceChangedSince: since })).json().violations).toEqual([{ propertyPath: 'priceChangedSince', message: 'No item of this store changed its price since then.' }]);
+    const put = await t.app.inject({ method: 'PUT', url: `/api/products/${ids.soap}`, headers: admin, payload: { basePrice: '4.75' } });
+    expect(put.statusCode, put.body).toBe(200);
+    // A change that is not a price (the name) does not count.
+    await t.app.inject({ method: 'PUT', url: `/api/products/${ids.pen}`, headers: admin, payload: { name: 'Ballpoint pen, blue' } });
+    const res = await labels({ store: 1, layout: 'single-50x30', priceChangedSince: since });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['x-label-count']).toBe('1');
+    expect(pageText(res.rawPayload)).toContain('$4.75');
+    expect(await scanLabels(res.rawPayload, LABEL_PRESETS['single-50x30'])).toEqual([['Code128 SOAP-77']]);
+    expect((await labels({ store: 1, layout: 'a4-3x8', priceChangedSince: 'yesterday' })).json().violations[0].propertyPath).toBe('priceChangedSince');
+  });
+
   it('bad input: a grid that does not fit its page, an unknown item, another store, nothing to print: 422 naming the field', async () => {
     const tooWide = await labels({ store: 1, items: [{ product: ids.pen }], layout: { pageWidth: 210, pageHeight: 297, columns: 3, rows: 8, labelWidth: 80, labelHeight: 37, marginTop: 0, marginLeft: 0, gapX: 0, gapY: 0 } });
     expect(tooWide.statusCode).toBe(422);

@@ -1,12 +1,13 @@
 /**
  * Shelf and product labels as PDF sheets (issue 26): name, price in the store's currency and a
  * barcode (EAN-13 when the code is one, with a valid check digit, else Code 128) rendered by
- * bwip-js, laid out by label-layout.ts. Sources: products picked by hand, or the lines of a
- * purchase (one label per unit received), in a store of the caller.
+ * bwip-js, laid out by label-layout.ts. Sources: products picked by hand, the lines of a purchase
+ * (one label per unit received), or the items whose price changed since a time (new shelf-edge
+ * labels after a price change), in a store of the caller.
  */
 import bwipjs from 'bwip-js/node';
 import PDFDocument from 'pdfkit';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { notFound, validationError } from '@pos/domain/errors';
 import { gs1Problem } from '@pos/domain/barcode';
@@ -24,7 +25,9 @@ export const labelsBody = z.object({
   layout: layoutField,
   items: z.array(z.object({ product: id, variant: id.optional(), copies: z.number().int().min(1).max(500).optional() }).strict()).max(1000).optional(),
   purchase: id.optional(),
-}).strict().refine((b) => (b.items?.length ?? 0) > 0 || b.purchase != null, { path: ['items'], message: 'Give items or a purchase.' });
+  /** One label for every item of the store whose price changed at or after this time (ISO 8601). */
+  priceChangedSince: z.iso.datetime({ offset: true, error: 'This value is not a valid date and time (ISO 8601).' }).optional(),
+}).strict().refine((b) => (b.items?.length ?? 0) > 0 || b.purchase != null || b.priceChangedSince != null, { path: ['items'], message: 'Give items, a purchase or a date of price changes.' });
 
 export const MAX_LABELS = 5000;
 
@@ -41,7 +44,18 @@ async function collect(db: Db, input: z.infer<typeof labelsBody>, currency: stri
       if (units > 0) wanted.push({ product: line.itemId, copies: units });
     }
   }
+  if (input.priceChangedSince != null) {
+    const changed = await db.select({ id: product.id }).from(product)
+      .where(and(gte(product.priceChangedAt, new Date(input.priceChangedSince)), sql`${input.store} = any(${product.storeIds})`, eq(product.isActive, true)))
+      .orderBy(asc(product.name));
+    for (const c of changed) wanted.push({ product: c.id, copies: 1 });
+  }
   const total = wanted.reduce((n, w) => n + w.copies, 0);
+  if (total === 0) {
+    throw validationError([input.priceChangedSince != null && !input.items?.length && input.purchase == null
+      ? { propertyPath: 'priceChangedSince', message: 'No item of this store changed its price since then.' }
+      : { propertyPath: 'items', message: 'Nothing to print.' }]);
+  }
   if (total > MAX_LABELS) throw validationError([{ propertyPath: 'items', message: `At most ${MAX_LABELS} labels at once (${total} asked).` }]);
   const products = new Map((await db.select().from(product).where(inArray(product.id, [...new Set(wanted.map((w) => w.product)), 0]))).map((p) => [p.id, p]));
   const variantIds = wanted.flatMap((w) => (w.variant ? [w.variant] : []));

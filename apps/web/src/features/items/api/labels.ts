@@ -7,7 +7,9 @@ export type LabelLayoutName = (typeof LABEL_LAYOUTS)[number];
 export interface LabelsRequest {
   store: number;
   layout: LabelLayoutName;
-  items: Array<{ product: number; variant?: number; copies: number }>;
+  items?: Array<{ product: number; variant?: number; copies: number }>;
+  /** ISO 8601: one label per item whose price changed since then. */
+  priceChangedSince?: string;
 }
 
 /** POST /api/labels: the PDF sheet as a Blob (refusals as HttpError, with the field named). */

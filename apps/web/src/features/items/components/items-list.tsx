@@ -36,7 +36,8 @@ export function ItemsList() {
   const { t, i18n } = useTranslation('backoffice');
   const [editing, setEditing] = useState<Product | null>(null);
   const [open, setOpen] = useState(false);
-  const [labelsFor, setLabelsFor] = useState<Product | null>(null);
+  /** The item whose labels are printed; 'changes': labels for price changes. */
+  const [labelsFor, setLabelsFor] = useState<Product | 'changes' | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const importer = useImportItems();
   const lng = i18n.language;
@@ -150,6 +151,9 @@ export function ItemsList() {
             <Button variant="secondary" onClick={() => window.open(exportItemsUrl(), '_blank', 'noopener')}>
               <span aria-hidden="true">⇩</span> {t('items.export')}
             </Button>
+            <Button variant="secondary" onClick={() => setLabelsFor('changes')}>
+              {t('labels.priceChangesButton')}
+            </Button>
             <Button
               onClick={() => {
                 setEditing(null);
@@ -161,7 +165,7 @@ export function ItemsList() {
           </>
         }
       />
-      {labelsFor && <LabelsDialog product={labelsFor} onClose={() => setLabelsFor(null)} />}
+      {labelsFor && <LabelsDialog product={labelsFor === 'changes' ? null : labelsFor} onClose={() => setLabelsFor(null)} />}
       {open && (
         <ItemFormLoader
           key={editing?.id ?? 'new'}

@@ -50,3 +50,18 @@ describe('LabelsDialog', () => {
     expect(open).not.toHaveBeenCalled();
   });
 });
+
+describe('LabelsDialog (price changes)', () => {
+  it('asks for one label per item whose price changed since the chosen day', async () => {
+    fetchMock.mockResolvedValueOnce(new Response('%PDF-1.3', { status: 200, headers: { 'content-type': 'application/pdf' } }));
+    const user = userEvent.setup();
+    renderWithProviders(<LabelsDialog product={null} onClose={() => {}} />);
+    expect(screen.getByRole('dialog', { name: 'Labels for price changes' })).toBeInTheDocument();
+    const since = screen.getByLabelText('Prices changed since');
+    await user.clear(since);
+    await user.type(since, '2026-11-20');
+    await user.click(screen.getByRole('button', { name: 'Print labels' }));
+    await waitFor(() => expect(open).toHaveBeenCalled());
+    expect(JSON.parse(String(fetchMock.mock.calls[0][1]?.body))).toEqual({ store: 1, layout: 'a4-3x8', priceChangedSince: new Date('2026-11-20T00:00:00').toISOString() });
+  });
+});
