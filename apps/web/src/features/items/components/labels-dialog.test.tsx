@@ -25,7 +25,7 @@ describe('LabelsDialog', () => {
     fetchMock.mockResolvedValueOnce(new Response('%PDF-1.3', { status: 200, headers: { 'content-type': 'application/pdf' } }));
     const onClose = vi.fn();
     const user = userEvent.setup();
-    renderWithProviders(<LabelsDialog product={{ id: 9, name: 'Ballpoint pen', basePrice: 2.5 }} onClose={onClose} />);
+    renderWithProviders(<LabelsDialog product={{ id: 9, name: 'Ballpoint pen' }} onClose={onClose} />);
     await user.selectOptions(screen.getByLabelText('Sheet'), 'single-50x30');
     await user.clear(screen.getByLabelText('Copies'));
     await user.type(screen.getByLabelText('Copies'), '12');
@@ -38,7 +38,7 @@ describe('LabelsDialog', () => {
 
   it("a copies count out of range cannot be sent; the server's refusal is shown", async () => {
     const user = userEvent.setup();
-    renderWithProviders(<LabelsDialog product={{ id: 9, name: 'Ballpoint pen', basePrice: 2.5 }} onClose={() => {}} />);
+    renderWithProviders(<LabelsDialog product={{ id: 9, name: 'Ballpoint pen' }} onClose={() => {}} />);
     await user.clear(screen.getByLabelText('Copies'));
     await user.type(screen.getByLabelText('Copies'), '0');
     expect(screen.getByRole('button', { name: 'Print labels' })).toBeDisabled();
