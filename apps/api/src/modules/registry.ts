@@ -9,7 +9,9 @@ import purchasingRoutes from './purchasing/purchasing.routes.ts';
 import expensesRoutes from './cash/expenses.routes.ts';
 import closingRoutes from './cash/closing.routes.ts';
 import stockRoutes from './stock/stock.routes.ts';
+import printingRoutes from './printing/printing.routes.ts';
+import printAgentRoutes from './printing/agent.routes.ts';
 import setupRoutes from '../setup/setup.routes.ts';
 
 /** Route modules with business rules (sales, purchasing, closing...). Each registers its own routes. */
-export const modules: FastifyPluginAsync[] = [authRoutes, catalogueRoutes, catalogueSyncRoutes, purchasingRoutes, expensesRoutes, closingRoutes, receiptsRoutes, salesRoutes, customersRoutes, stockRoutes, setupRoutes];
+export const modules: FastifyPluginAsync[] = [authRoutes, catalogueRoutes, catalogueSyncRoutes, purchasingRoutes, expensesRoutes, closingRoutes, receiptsRoutes, salesRoutes, customersRoutes, stockRoutes, printingRoutes, printAgentRoutes, setupRoutes];

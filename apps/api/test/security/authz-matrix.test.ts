@@ -32,6 +32,7 @@ const TILL_WRITES: RegExp[] = [
   /^\/api\/admin\/customer(\/|$)/, /^\/api\/customers(\/|$)/, /^\/api\/customer_payments(\/|$)/,
   /^\/api\/admin\/closing(\/|$)/, /^\/api\/closings(\/|$)/,
   /^\/api\/admin\/expense(\/|$)/, /^\/api\/expenses(\/|$)/,
+  /^\/api\/print\/(order|job)\//,
 ];
 
 beforeAll(async () => {
@@ -64,9 +65,16 @@ type Who = keyof Principals;
 const UNAUTHENTICATED: Who[] = ['anonymous', 'expired', 'tampered', 'forged', 'foreign', 'algNone', 'inactive'];
 const SIGNED_IN: Who[] = ['cashierA', 'adminA', 'adminB'];
 
+/**
+ * Public routes that take another credential than a user's token: the print agent's key (header
+ * X-Print-Agent-Key). No user's token opens them: every caller of the matrix must be refused.
+ */
+const OWN_CREDENTIAL = /^\/api\/print\/agent\//;
+
 /** What a caller may get on a route of this access rule; a string names the violation. */
-function judge(access: string, who: Who, status: number): string | null {
+function judge(access: string, who: Who, status: number, url = ''): string | null {
   if (status >= 500) return `server error ${status}`;
+  if (access === 'public' && OWN_CREDENTIAL.test(url)) return status === 401 ? null : `print agent route answered ${status} without its key`;
   if (access === 'public') return status === 401 || status === 403 ? `public route refused with ${status}` : null;
   if (UNAUTHENTICATED.includes(who)) return status === 401 ? null : `expected 401, got ${status}`;
   if (access === 'admin' && who === 'cashierA') return status === 403 ? null : `cashier on an admin route: expected 403, got ${status}`;
@@ -91,7 +99,7 @@ describe('authorisation matrix (from app.routeTable)', () => {
       // Signed-in callers only write to ids that do not exist: the matrix must not delete the demo shop.
       const res = await inject(app, r.method, url, P[who].headers, isWrite ? {} : undefined);
       cases++;
-      const verdict = judge(r.auth, who, res.statusCode);
+      const verdict = judge(r.auth, who, res.statusCode, url);
       if (verdict) failures.push(`${r.method.toUpperCase()} ${url} [${r.auth}] as ${P[who].name}: ${verdict} ${res.body.slice(0, 160)}`);
       else if (res.statusCode >= 400) {
         const shape = errorShapeProblem(res);

@@ -95,6 +95,10 @@ export const product = pgTable('product', {
   name: varchar('name', { length: 255 }).notNull(),
   sku: varchar('sku', { length: 255 }),
   barcode: varchar('barcode', { length: 255 }),
+  /** ean13 | ean8 | upca | upce: the barcode's GS1 check digit is validated (issue 26); null: any code. */
+  barcodeType: varchar('barcode_type', { length: 10 }),
+  /** When the sale price last changed (a trigger, migration 0008): labels for price changes (issue 26). */
+  priceChangedAt: timestamp('price_changed_at', { withTimezone: true, mode: 'date' }),
   baseQuantity: integer('base_quantity').default(1),
   isAvailable: boolean('is_available').notNull().default(true),
   basePrice: money('base_price').notNull().default('0'),
@@ -236,6 +240,12 @@ export const device = pgTable('device', {
   ipAddress: varchar('ip_address', { length: 255 }).notNull(),
   port: integer('port').notNull(),
   prints: integer('prints').notNull().default(1),
+  /** Paper width in millimetres: 80 (48 columns) or 58 (32 columns). */
+  paperWidth: integer('paper_width').notNull().default(80),
+  /** 'server': the server sends jobs to ipAddress:port; 'agent': a print agent on the shop's network fetches them (issue 26). */
+  deliveredBy: varchar('delivered_by', { length: 10 }).notNull().default('server'),
+  /** SHA-256 of the print agent's key (hex); null: no agent. */
+  agentKeyHash: varchar('agent_key_hash', { length: 64 }),
   ...active,
   ...timestamps,
   ...uuidCol,

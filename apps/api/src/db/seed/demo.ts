@@ -145,7 +145,7 @@ export async function seedDemoShop(db: Db, opts: { bcryptRounds: number; log?: F
       { name: 'shop_name', value: 'Demo Shop', description: 'Name printed on receipts', type: 'sale_receipt' },
       { name: 'receipt_footer', value: 'Thank you for your visit', description: 'Receipt footer', type: 'sale_receipt' },
     ]);
-    await tx.insert(s.device).values([{ name: 'Receipt printer', ipAddress: '192.0.2.10', port: 9100, prints: 1 }]);
+    await tx.insert(s.device).values([{ name: 'Receipt printer', ipAddress: '127.0.0.1', port: 9100, prints: 1 }]);
     void terminals;
   });
   opts.log?.info('demo shop seeded');

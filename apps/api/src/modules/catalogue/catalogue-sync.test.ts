@@ -32,13 +32,13 @@ const decodeAll = (p: SyncPayload) => {
   const ctx = decodeContext(p.dict);
   return new Map(p.products.map((r) => [r[P.id], decodeProduct(r, ctx)]));
 };
-/** /api/products as the reference client walks it, without the server stamps the sync leaves out. */
+/** /api/products as the reference client walks it, without the server stamps and the back-office-only barcode type the sync leaves out. */
 async function referenceProducts(who: Api) {
   const out = [];
   for (let page = 1; ; page++) {
     const list = members(await who.get(`/api/products?itemsPerPage=100&page=${page}&isActive=true`));
     if (!list.length) break;
-    for (const { createdAt: _c, updatedAt: _u, uuid: _id, ...p } of list) {
+    for (const { createdAt: _c, updatedAt: _u, uuid: _id, barcodeType: _bt, ...p } of list) {
       out.push({ ...p, variants: p.variants.map(({ createdAt: _vc, updatedAt: _vu, uuid: _vid, ...v }: any) => v) });
     }
   }

@@ -87,7 +87,7 @@ export async function presentProductsJson(ids: number[], ctx: ResourceCtx): Prom
       where ps.product_id = any(${idList}) and ps.store_id = any(${storeList}) group by 1)
     select coalesce(json_agg(json_build_object(
       '@id', '/api/products/' || "product"."id", '@type', 'Product', 'id', "product"."id", 'name', "product"."name", 'sku', "product"."sku", 'barcode', "product"."barcode",
-      'baseQuantity', "product"."base_quantity", 'isAvailable', "product"."is_available", 'basePrice', "product"."base_price",
+      'barcodeType', "product"."barcode_type", 'baseQuantity', "product"."base_quantity", 'isAvailable', "product"."is_available", 'basePrice', "product"."base_price",
       'cost', "product"."cost", 'quantity', "product"."quantity", 'purchaseUnit', "product"."purchase_unit", 'saleUnit', "product"."sale_unit",
       'manageInventory', "product"."manage_inventory", 'isActive', "product"."is_active",
       'department', case when "department"."id" is null then null else json_build_object('@id', '/api/departments/' || "department"."id", '@type', 'Department',

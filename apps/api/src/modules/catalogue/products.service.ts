@@ -12,6 +12,7 @@ import {
 } from '../../db/schema/index.ts';
 import type { ResourceCtx } from '../../resources/engine.ts';
 import { moveStock, type StockReason } from '../../lib/stock.ts';
+import { GS1_TYPES, gs1Message, gs1Problem, type Gs1Type } from '@pos/domain/barcode';
 import { INVALID_VARIANTS, assertBarcodesFree, assertVisible, intField, replaceLinks, scopes, visibleIds, type BarcodeClaim, optDecimal, optText, orNull, stockQty } from './shared.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -157,6 +158,8 @@ function storesFromDropdown(raw: unknown): unknown {
 const productFields = z.object({
   name: text(),
   barcode: barcodeText(),
+  /** ean13 | ean8 | upca | upce: the barcode must carry a valid GS1 check digit; null or absent: any code. */
+  barcodeType: z.enum(GS1_TYPES as [Gs1Type, ...Gs1Type[]], { error: 'This value should be one of ean13, ean8, upca, upce.' }).nullable().optional(),
   sku: optText(),
   basePrice: decimal({ min: 0 }),
   cost: decimal({ min: 0 }),
@@ -179,11 +182,14 @@ const productFields = z.object({
   groups: orNull(groupsField(), false),
   prices: orNull(z.array(priceRow, { error: 'This value should be of type array.' }).max(1000), false),
 });
-export const productBody = z.preprocess(storesFromDropdown, productFields);
+export const productBody = z.preprocess(storesFromDropdown, productFields.superRefine((p, ctx) => {
+  const problem = p.barcodeType ? gs1Problem(p.barcode, p.barcodeType) : null;
+  if (problem && p.barcodeType) ctx.addIssue({ code: 'custom', path: ['barcode'], message: gs1Message(p.barcodeType, problem) });
+}));
 export type ProductInput = z.output<typeof productBody>;
 
-/** The product body (update, a merge): every field optional; the barcode is not editable and ignored. */
-export const productUpdateBody = z.preprocess(storesFromDropdown, productFields.omit({ barcode: true, groups: true }).partial());
+/** The product body (update, a merge): every field optional; the barcode (and its type) is not editable and ignored. */
+export const productUpdateBody = z.preprocess(storesFromDropdown, productFields.omit({ barcode: true, barcodeType: true, groups: true }).partial());
 export type ProductUpdateInput = z.output<typeof productUpdateBody>;
 
 // ---------------------------------------------------------------------------------------------
@@ -345,7 +351,7 @@ export async function createProduct(tx: Tx, input: ProductInput, ctx: ResourceCt
     ...variants.flatMap((v, i) => (v.barcode ? [{ code: v.barcode, propertyPath: `variants[${i}].barcode` }] : [])),
   ]);
   const [row] = await tx.insert(product).values({
-    ...scalarFields(input), name: input.name, barcode: input.barcode,
+    ...scalarFields(input), name: input.name, barcode: input.barcode, barcodeType: input.barcodeType ?? null,
     baseQuantity: input.baseQuantity ?? 1, isAvailable: input.isAvailable ?? true, isActive: input.isActive ?? true,
     manageInventory: input.manageInventory ?? false,
   }).returning({ id: product.id });

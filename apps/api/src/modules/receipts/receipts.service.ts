@@ -1,25 +1,32 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, gt, or, sql } from 'drizzle-orm';
 import { AppError, notFound, validationError } from '@pos/domain/errors';
 import { formatDateTime, formatMoney } from '@pos/domain/format';
 import { currencyDigits, isCurrencyCode } from '@pos/domain/currency';
 import { mulPriceQty, parseMinor, parseQuantity, quantityToString, sumCents } from '@pos/domain/money';
 import type { Db } from '../../db/client.ts';
-import { order, setting } from '../../db/schema/index.ts';
+import { order, receiptEmail } from '../../db/schema/index.ts';
+import { receiptDoc } from '../printing/receipt-doc.ts';
+import { receiptSettings, type ReceiptSettings } from '../printing/receipt-header.ts';
+import { receiptPdf } from '../printing/receipt-pdf.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import type { AuthInfo } from '../../plugins/auth.ts';
 import { presentOrderById, type OrderDto } from '../sales/order.presenter.ts';
 
 export const NOT_CONFIGURED = 'E-mail is not configured on this server';
 export const NO_ADDRESS = 'The customer has no e-mail address';
-export const RECEIPT_FOOTER = 'Thank you for your visit';
 
 const EMAIL_RE = /^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/;
 
-/** Splits "a@x.com, b@y.com" into addresses; every one must be valid (propertyPath "to"). */
+export const ONE_ADDRESS = 'A receipt goes to one address: the customer\'s, or one typed at the till.';
+
+/**
+ * The typed address (propertyPath "to"): one valid address (issue 26: a receipt cannot be sent to
+ * a list of strangers); "a, b" is refused.
+ */
 export function parseRecipients(to: string | null | undefined): string[] {
   if (!to || !to.trim()) return [];
   const list = to.split(/[,;]/).map((s) => s.trim()).filter(Boolean);
-  if (list.length > 10) throw validationError([{ propertyPath: 'to', message: 'This value is too long.' }]);
+  if (list.length > 1) throw validationError([{ propertyPath: 'to', message: ONE_ADDRESS }], ONE_ADDRESS);
   for (const a of list) {
     if (!EMAIL_RE.test(a) || a.length > 254) throw validationError([{ propertyPath: 'to', message: 'This value is not a valid email address.' }]);
   }
@@ -27,14 +34,6 @@ export function parseRecipients(to: string | null | undefined): string[] {
 }
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-interface ReceiptSettings { shopName: string; footer: string }
-
-async function receiptSettings(db: Db): Promise<ReceiptSettings> {
-  const rows = await db.select().from(setting).where(eq(setting.type, 'sale_receipt'));
-  const get = (name: string) => rows.find((r) => r.name === name)?.value?.trim();
-  return { shopName: get('shop_name') || 'Shop name', footer: get('receipt_footer') || RECEIPT_FOOTER };
-}
 
 /**
  * The receipt as plain text and HTML: the same figures the till's receipt preview prints (issue 19):
@@ -107,6 +106,21 @@ export function renderReceipt(o: OrderDto, s: ReceiptSettings): { subject: strin
  * Guarantees: an order of a store the caller is not in is a 404 (no existence leak); with no SMTP
  * configured nothing is sent and a 422 says so; nothing is written to the database.
  */
+/** Per cashier and per order, over the last hour (issue 26): a till cannot be used to send mail in bulk. */
+export const EMAIL_LIMITS = { perUserPerHour: 30, perOrderPerHour: 3 } as const;
+
+async function assertUnderEmailLimits(db: Db, userId: number, orderId: number): Promise<void> {
+  const since = sql`now() - interval '1 hour'`;
+  const [row] = await db.select({
+    byUser: sql<number>`count(*) filter (where ${receiptEmail.userId} = ${userId})::int`,
+    byOrder: sql<number>`count(*) filter (where ${receiptEmail.orderId} = ${orderId})::int`,
+  }).from(receiptEmail).where(and(gt(receiptEmail.createdAt, since), or(eq(receiptEmail.userId, userId), eq(receiptEmail.orderId, orderId))));
+  if (row.byUser >= EMAIL_LIMITS.perUserPerHour || row.byOrder >= EMAIL_LIMITS.perOrderPerHour) {
+    const which = row.byOrder >= EMAIL_LIMITS.perOrderPerHour ? `this receipt was sent ${row.byOrder} times` : `${row.byUser} receipts were sent from this account`;
+    throw new AppError(429, 'RATE_LIMITED', `Too many e-mails: ${which} in the last hour. Try again later.`);
+  }
+}
+
 export async function emailReceipt(db: Db, mailer: Mailer, auth: AuthInfo, orderId: number, to?: string | null): Promise<{ message: string; to: string[] }> {
   const rows = await db.select({ id: order.id, storeId: order.storeId }).from(order).where(eq(order.id, orderId)).limit(1);
   const row = rows[0];
@@ -119,7 +133,14 @@ export async function emailReceipt(db: Db, mailer: Mailer, auth: AuthInfo, order
     recipients.push(email);
   }
   if (!mailer.configured) throw new AppError(422, 'VALIDATION_FAILED', NOT_CONFIGURED);
-  const receipt = renderReceipt(dto, await receiptSettings(db));
-  await mailer.send({ to: recipients.join(', '), subject: receipt.subject, text: receipt.text, html: receipt.html });
+  await assertUnderEmailLimits(db, auth.userId, orderId);
+  const settings = await receiptSettings(db);
+  const receipt = renderReceipt(dto, settings);
+  const pdf = await receiptPdf(receiptDoc(dto, settings, true));
+  await mailer.send({
+    to: recipients.join(', '), subject: receipt.subject, text: receipt.text, html: receipt.html,
+    attachments: [{ filename: `receipt-${dto.orderId ?? dto.id}.pdf`, content: pdf, contentType: 'application/pdf' }],
+  });
+  await db.insert(receiptEmail).values({ orderId, userId: auth.userId, recipient: recipients[0] });
   return { message: `Receipt sent to ${recipients.join(', ')}`, to: recipients };
 }

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { text, flag } from '@pos/domain/wire-fields';
@@ -6,12 +7,18 @@ import type { ResourceDef } from '../engine.ts';
 import { bool, exact, partial } from '../filters.ts';
 import { intField, stamps } from '../../modules/catalogue/shared.ts';
 
+/** A printer's address: an IPv4/IPv6 address or a host name (letters, digits, hyphens, dots). */
+const HOST_RE = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+const address = text().refine((v) => isIP(v) !== 0 || HOST_RE.test(v), 'This value is not a valid IP address or host name.');
+
 const body = z.object({
   name: text(),
-  ipAddress: text(),
+  ipAddress: address,
   port: intField(1, 65535),
   /** Copies per print, at least 1. */
   prints: intField(1, 100).optional(),
+  /** Paper width in mm: 80 (48 columns, the default) or 58 (32 columns). */
+  paperWidth: z.union([z.literal(58), z.literal(80)]).optional(),
   isActive: flag().optional(),
 });
 
@@ -23,7 +30,7 @@ export const devicesResource: ResourceDef<typeof device.$inferSelect> = {
   filters: { name: partial(device.name), ipAddress: partial(device.ipAddress), isActive: bool(device.isActive), id: exact(device.id, 'int') },
   sorts: { id: device.id, name: device.name, ipAddress: device.ipAddress, port: device.port },
   async present(rows) {
-    return rows.map((d) => ({ id: d.id, name: d.name, ipAddress: d.ipAddress, port: d.port, prints: d.prints, isActive: d.isActive, ...stamps(d) }));
+    return rows.map((d) => ({ id: d.id, name: d.name, ipAddress: d.ipAddress, port: d.port, prints: d.prints, paperWidth: d.paperWidth, deliveredBy: d.deliveredBy, isActive: d.isActive, ...stamps(d) }));
   },
   create: {
     schema: body,

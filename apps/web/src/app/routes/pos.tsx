@@ -46,7 +46,8 @@ import { PosScreen } from '@/features/sale/components/pos-screen';
 import { PosToolbar, type ToolbarAction } from '@/features/sale/components/pos-toolbar';
 import { SearchBar } from '@/features/sale/components/search-bar';
 import { setPreferences, usePreferences, type PosMode } from '@/features/sale/preferences-store';
-import { resolveLocalScan, resolveScan, type FoundOutcome } from '@/features/sale/scan';
+import { resolveLocalScan, resolveScan, scaleRuleFor, type FoundOutcome } from '@/features/sale/scan';
+import { getMoney } from '@/lib/money';
 import { SHORTCUTS } from '@/features/shortcuts/shortcut-list';
 import { useShortcuts } from '@/features/shortcuts/use-shortcuts';
 
@@ -188,9 +189,12 @@ export function PosRoute() {
     }
     setScanning(true);
     try {
-      const outcome = await resolveScan({ code, qtyMilli, lookup: scanLookup, byId, visible, findBarcode: (c) => findBarcode(c) });
-      if (outcome.kind === 'not-found') {
-        toast.error(t('messages.codeNotFound', { code: outcome.code }), { placement: 'top', duration: 1000 });
+      const outcome = await resolveScan({
+        code, qtyMilli, lookup: scanLookup, byId, visible, findBarcode: (c) => findBarcode(c),
+        scaleRule: scaleRuleFor(settings, storeId), currency: getMoney().currency,
+      });
+      if (outcome.kind === 'not-found' || outcome.kind === 'misread') {
+        toast.error(t(outcome.kind === 'misread' ? 'messages.codeMisread' : 'messages.codeNotFound', { code: outcome.code }), { placement: 'top', duration: outcome.kind === 'misread' ? 3000 : 1000 });
         return;
       }
       applyScan(outcome);

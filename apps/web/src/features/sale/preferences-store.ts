@@ -2,7 +2,7 @@
  * The cashier's preferences, persisted in localStorage 'pos-default-data' (spec 3
  * "Persisted preferences").
  */
-import type { Discount, PaymentType, Tax } from '@/features/catalogue-cache/types';
+import type { Device, Discount, PaymentType, Tax } from '@/features/catalogue-cache/types';
 import { createStore, useStore } from '@/features/catalogue-cache/create-store';
 
 export type PosMode = 'pos' | 'order' | 'payment';
@@ -11,6 +11,8 @@ export interface Preferences {
   defaultTax: Tax | null;
   defaultDiscount: Discount | null;
   defaultPaymentType: PaymentType | null;
+  /** This till's network receipt printer; none: the browser's print dialog. */
+  receiptPrinter: Device | null;
   enableShortcuts: boolean;
   displayShortcuts: boolean;
   enableTouch: boolean;
@@ -24,6 +26,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   defaultTax: null,
   defaultDiscount: null,
   defaultPaymentType: null,
+  receiptPrinter: null,
   enableShortcuts: true,
   displayShortcuts: false,
   enableTouch: false,

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { buildScanLookup } from '@/features/catalogue-cache/product-index';
 import type { Product } from '@/features/catalogue-cache/types';
-import { resolveScan } from './scan';
+import { resolveScan, scaleRuleFor } from './scan';
 
 const milk: Product = { id: 1, name: 'Milk', barcode: '100', basePrice: 2.5 };
 const shirt: Product = { id: 3, name: 'Shirt', barcode: '300', basePrice: 20, variants: [{ id: 31, barcode: '3001', attributeValue: 'S' }] };
@@ -36,5 +36,40 @@ describe('resolveScan', () => {
     const findBarcode = vi.fn().mockResolvedValue(null);
     expect(await resolveScan({ ...base, code: '999', findBarcode })).toEqual({ kind: 'not-found', code: '999' });
     expect(await resolveScan({ ...base, code: '400', findBarcode })).toEqual({ kind: 'not-found', code: '400' });
+  });
+});
+
+describe('scale barcodes and misreads (issue 26)', () => {
+  const cheese: Product = { id: 5, name: 'Cheese by weight', barcode: '12345', basePrice: 18 };
+  const all = [...products, cheese];
+  const input = { ...base, lookup: buildScanLookup(all), byId: new Map(all.map((p) => [p.id, p])), findBarcode: vi.fn().mockResolvedValue(null) };
+  // EAN-13: 21 | 12345 | 01250 | check digit (by hand: weights 1,3,... from the left: 2+3+1+6+3+12+5+0+1+6+5+0 = 44 -> 6).
+  const priced = '2112345012506';
+
+  it("a price-embedded label adds the item at the label's price, in the store's currency", async () => {
+    const rule = scaleRuleFor([{ id: 1, name: 'scale_barcode', value: '{"prefixes":["21"],"itemDigits":5,"embeds":"price"}' }], 1);
+    expect(await resolveScan({ ...input, code: priced, scaleRule: rule, currency: 'USD' })).toMatchObject({ kind: 'add', product: cheese, qtyMilli: 2000, priceCents: 1250 });
+    // The same digits in a JPY store are 1,250 yen (hundredths: 125000).
+    expect(await resolveScan({ ...input, code: priced, scaleRule: rule, currency: 'JPY' })).toMatchObject({ priceCents: 125000 });
+  });
+
+  it('a weight-embedded label adds the weight as the quantity (grams -> kg)', async () => {
+    const rule = scaleRuleFor([{ id: 1, name: 'scale_barcode', value: '{"prefixes":["21"],"itemDigits":5,"embeds":"weight","store":1}' }], 1);
+    expect(await resolveScan({ ...input, code: priced, scaleRule: rule })).toMatchObject({ kind: 'add', product: cheese, qtyMilli: 1250, priceCents: null });
+  });
+
+  it("the store's own rule wins over the general one; a malformed rule is none", () => {
+    const general = { id: 1, name: 'scale_barcode', value: '{"prefixes":["21"],"itemDigits":5,"embeds":"price"}' };
+    const mine = { id: 2, name: 'scale_barcode', value: '{"prefixes":["23"],"itemDigits":5,"embeds":"weight","store":2}' };
+    expect(scaleRuleFor([general, mine], 2)).toEqual({ prefixes: ['23'], itemDigits: 5, embeds: 'weight' });
+    expect(scaleRuleFor([general, mine], 1)).toEqual({ prefixes: ['21'], itemDigits: 5, embeds: 'price' });
+    expect(scaleRuleFor([{ id: 3, name: 'scale_barcode', value: '{"prefixes":["99"]}' }], 1)).toBeNull();
+  });
+
+  it('an EAN with a wrong check digit that nobody knows is a misread (scan again), not "not found"', async () => {
+    expect(await resolveScan({ ...input, code: '4006381333932' })).toEqual({ kind: 'misread', code: '4006381333932' });
+    expect(await resolveScan({ ...input, code: '4006381333931' })).toEqual({ kind: 'not-found', code: '4006381333931' });
+    // Without a rule a scale label with a bad check digit is a misread too.
+    expect(await resolveScan({ ...input, code: '2112345012507' })).toEqual({ kind: 'misread', code: '2112345012507' });
   });
 });

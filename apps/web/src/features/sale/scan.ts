@@ -1,20 +1,26 @@
 /**
  * What the search box does with Enter (spec 2.5, reference 4.1): an exact hit in the cached
  * lookup (product barcode, variant barcode or name) among the products visible at this till,
- * else the barcodes endpoint (weighed / price-embedded codes), else '{code} not found'.
+ * else a scale barcode by the store's rule (prefix 2x: item code + embedded price or weight, issue
+ * 26), else the barcodes endpoint (weighed / price-embedded codes registered one by one), else
+ * 'misread' for an EAN/UPC whose check digit is wrong (scan it again), else '{code} not found'.
  */
+import { z } from 'zod';
+import { decodeScaleBarcode, gs1Problem, gs1Shape, type ScaleBarcodeRule } from '@pos/domain/barcode';
+import { minorToCents } from '@pos/domain/format';
 import { tryParseMoney, tryParseScaled } from '@pos/domain/money';
-import type { Product, Variant } from '@/features/catalogue-cache/types';
+import type { Product, Setting, Variant } from '@/features/catalogue-cache/types';
 import type { ScanHit } from '@/features/catalogue-cache/product-index';
 import type { BarcodeRecord } from './api/find-barcode';
 
 export type ScanOutcome =
   | { kind: 'add'; product: Product; variant: Variant | null; qtyMilli: number; priceCents: number | null }
   | { kind: 'choose-variant'; product: Product; qtyMilli: number }
-  | { kind: 'not-found'; code: string };
+  | { kind: 'not-found'; code: string }
+  | { kind: 'misread'; code: string };
 
 /** An outcome that changes the cart (a line, or the variant chooser). */
-export type FoundOutcome = Exclude<ScanOutcome, { kind: 'not-found' }>;
+export type FoundOutcome = Exclude<ScanOutcome, { kind: 'not-found' } | { kind: 'misread' }>;
 
 export interface ScanInput {
   code: string;
@@ -26,6 +32,34 @@ export interface ScanInput {
   /** The catalogue's full product (a barcode record may embed a thinner one). */
   byId: Pick<ReadonlyMap<number, Product>, 'get'>;
   findBarcode: (code: string) => Promise<BarcodeRecord | null>;
+  /** The store's scale barcode rule (settings 'scale_barcode'), and its currency for an embedded price. */
+  scaleRule?: ScaleBarcodeRule | null;
+  currency?: string;
+}
+
+const ruleSchema = z.object({
+  prefixes: z.array(z.string().regex(/^2\d$/)).min(1),
+  itemDigits: z.number().int().min(4).max(6),
+  embeds: z.enum(['price', 'weight']),
+  store: z.number().int().optional(),
+});
+
+/**
+ * The scale barcode rule of a store: a setting named 'scale_barcode' whose value is JSON
+ * `{prefixes: ["21", "22"], itemDigits: 5, embeds: "price" | "weight", store?: id}`; a rule naming
+ * the store wins over one naming none. A malformed value is no rule.
+ */
+export function scaleRuleFor(settings: readonly Setting[], storeId: number | null | undefined): ScaleBarcodeRule | null {
+  let general: ScaleBarcodeRule | null = null;
+  for (const s of settings) {
+    if (s.name !== 'scale_barcode' || !s.value) continue;
+    let parsed: z.infer<typeof ruleSchema> | null = null;
+    try { parsed = ruleSchema.parse(JSON.parse(s.value)); } catch { continue; }
+    const { store, ...rule } = parsed;
+    if (store != null && store === storeId) return rule;
+    if (store == null) general ??= rule;
+  }
+  return general;
 }
 
 /**
@@ -43,10 +77,23 @@ export function resolveLocalScan({ code, qtyMilli, lookup, visible }: Pick<ScanI
 export async function resolveScan(input: ScanInput): Promise<ScanOutcome> {
   const local = resolveLocalScan(input);
   if (local) return local;
-  const { code, qtyMilli, byId, findBarcode } = input;
+  const { code, qtyMilli, byId, findBarcode, lookup, visible } = input;
   const text = code.trim();
+  const scale = decodeScaleBarcode(text, input.scaleRule);
+  const hit = scale ? lookup.get(scale.itemCode) : undefined;
+  if (scale && hit && visible(hit.product)) {
+    return {
+      kind: 'add', product: hit.product, variant: hit.variant ?? null,
+      // Weight: grams are thousandths of a kilogram; price: the package's price, one of it.
+      qtyMilli: scale.grams !== undefined ? scale.grams : qtyMilli,
+      priceCents: scale.price !== undefined ? minorToCents(scale.price, input.currency) : null,
+    };
+  }
   const record = await findBarcode(text);
-  if (!record?.item) return { kind: 'not-found', code: text };
+  if (!record?.item) {
+    const shape = gs1Shape(text);
+    return shape && gs1Problem(text, shape)?.problem === 'checkDigit' ? { kind: 'misread', code: text } : { kind: 'not-found', code: text };
+  }
   const product = byId.get(record.item.id) ?? record.item;
   const measured = record.measurement === null || record.measurement === undefined || record.measurement === '' ? null : tryParseScaled(record.measurement, 3);
   const price = record.price === null || record.price === undefined || record.price === '' ? null : tryParseMoney(record.price);

@@ -117,6 +117,24 @@ describe('ItemFormDialog (Create item)', () => {
     expect(onClose).toHaveBeenCalled();
   });
 
+  it('an EAN-13 with a wrong check digit is refused in the form, saying what it should end in (issue 26)', async () => {
+    const api = fakeApi({ ...options, 'POST /products': (req: { body: unknown }) => ({ id: 98, ...(req.body as object) }) });
+    const user = userEvent.setup();
+    renderWithProviders(<ItemFormDialog open onClose={() => {}} product={null} />);
+    await screen.findByRole('option', { name: 'Grocery' });
+    const barcode = screen.getByRole('textbox', { name: /^Barcode/ });
+    await user.clear(barcode);
+    await user.type(barcode, '4006381333932');
+    await user.selectOptions(screen.getByLabelText('Barcode type'), 'ean13');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(barcode).toHaveAccessibleDescription('The check digit of this EAN-13 is wrong (it should end in 1).'));
+    expect(api.find('POST', '/products')).toHaveLength(0);
+    await user.clear(barcode);
+    await user.type(barcode, '4006381333931');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(barcode).not.toHaveAccessibleDescription(/check digit/));
+  });
+
   it('keeps the form open and marks fields on a 422', async () => {
     fakeApi({ ...options, 'POST /products': () => unprocessable([{ propertyPath: 'barcode', message: 'This barcode is already used.' }], 'barcode: This barcode is already used.') });
     const onClose = vi.fn();

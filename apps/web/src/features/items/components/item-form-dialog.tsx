@@ -29,7 +29,7 @@ export interface ItemFormDialogProps {
 }
 
 const FIELDS = [
-  'name', 'barcode', 'department', 'saleUnit', 'basePrice', 'purchaseUnit', 'cost', 'manageInventory', 'taxes',
+  'name', 'barcode', 'barcodeType', 'department', 'saleUnit', 'basePrice', 'purchaseUnit', 'cost', 'manageInventory', 'taxes',
   'categories', 'suppliers', 'brands', 'terminals', 'stores', 'variants', 'prices',
 ];
 
@@ -101,6 +101,14 @@ export function ItemFormDialog({ open, onClose, product }: ItemFormDialogProps) 
               </Button>
             )}
           </div>
+          <FormSelect
+            control={control}
+            name="barcodeType"
+            label={t('items.barcodeType')}
+            disabled={!!product}
+            placeholder={t('items.barcodeTypeAny')}
+            options={[{ value: 'ean13', label: 'EAN-13' }, { value: 'ean8', label: 'EAN-8' }, { value: 'upca', label: 'UPC-A' }, { value: 'upce', label: 'UPC-E' }]}
+          />
           <FormSelect control={control} name="department" label={t('items.department')} required placeholder={t('common.choose')} options={departments} />
         </div>
         <div className="form-row">

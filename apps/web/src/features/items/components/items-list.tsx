@@ -11,6 +11,7 @@ import { ListTable } from '@/features/list-table/components/list-table';
 import { ActiveSwitch } from '@/features/list-table/components/active-switch';
 import { money } from '@/features/list-table/lib/amounts';
 import { ItemFormDialog } from './item-form-dialog.tsx';
+import { LabelsDialog } from './labels-dialog.tsx';
 import { exportItemsUrl, useImportItems } from '../api/import-items.ts';
 import type { Product } from '../lib/types.ts';
 
@@ -35,6 +36,8 @@ export function ItemsList() {
   const { t, i18n } = useTranslation('backoffice');
   const [editing, setEditing] = useState<Product | null>(null);
   const [open, setOpen] = useState(false);
+  /** The item whose labels are printed; 'changes': labels for price changes. */
+  const [labelsFor, setLabelsFor] = useState<Product | 'changes' | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const importer = useImportItems();
   const lng = i18n.language;
@@ -103,6 +106,9 @@ export function ItemsList() {
               >
                 <span aria-hidden="true">✎</span> {t('common.edit')}
               </Button>
+              <Button size="sm" variant="secondary" aria-label={t('labels.forNamed', { name: p.name })} onClick={() => setLabelsFor(p)}>
+                {t('labels.button')}
+              </Button>
             </div>
           );
         },
@@ -145,6 +151,9 @@ export function ItemsList() {
             <Button variant="secondary" onClick={() => window.open(exportItemsUrl(), '_blank', 'noopener')}>
               <span aria-hidden="true">⇩</span> {t('items.export')}
             </Button>
+            <Button variant="secondary" onClick={() => setLabelsFor('changes')}>
+              {t('labels.priceChangesButton')}
+            </Button>
             <Button
               onClick={() => {
                 setEditing(null);
@@ -156,6 +165,7 @@ export function ItemsList() {
           </>
         }
       />
+      {labelsFor && <LabelsDialog product={labelsFor === 'changes' ? null : labelsFor} onClose={() => setLabelsFor(null)} />}
       {open && (
         <ItemFormLoader
           key={editing?.id ?? 'new'}

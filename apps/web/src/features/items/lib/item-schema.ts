@@ -8,6 +8,7 @@ import { isValidMoneyInput } from '@pos/domain/money';
 import { normaliseNumberText } from '@/components/ui/number-input';
 import { generateVariants, randomBarcode, type VariantGroup } from '@pos/domain/variants';
 import { WEEKDAY_NAMES } from '@pos/domain/calendar';
+import { GS1_TYPES, gs1Message, gs1Problem, type Gs1Type } from '@pos/domain/barcode';
 import { iri } from '@/features/list-table/lib/refs';
 import type { Product } from './types.ts';
 
@@ -57,6 +58,8 @@ export const itemSchema = z
   .object({
     name: req(),
     barcode: req(),
+    /** '' (any code) or a GS1 type whose check digit is validated (issue 26). */
+    barcodeType: z.string(),
     department: req(),
     saleUnit: req(),
     basePrice: reqNumber(),
@@ -74,6 +77,9 @@ export const itemSchema = z
     prices: z.array(priceRuleSchema),
   })
   .superRefine((v, ctx) => {
+    const type = (GS1_TYPES as readonly string[]).includes(v.barcodeType) ? (v.barcodeType as Gs1Type) : null;
+    const problem = type ? gs1Problem(v.barcode.trim(), type) : null;
+    if (type && problem) ctx.addIssue({ code: 'custom', path: ['barcode'], message: gs1Message(type, problem) });
     // Spec 5: "variants must be valid". A row needs a value, a barcode and a numeric (or empty) price;
     // barcodes must differ from each other and from the item's.
     const seen = new Set<string>([v.barcode.trim()]);
@@ -104,6 +110,7 @@ export function itemDefaults(product: Product | null, storeId: number | null): I
     return {
       name: '',
       barcode: randomBarcode(),
+      barcodeType: '',
       department: '',
       saleUnit: 'pcs',
       basePrice: '',
@@ -125,6 +132,7 @@ export function itemDefaults(product: Product | null, storeId: number | null): I
   return {
     name: product.name,
     barcode: str(product.barcode),
+    barcodeType: str(product.barcodeType),
     department: product.department ? String(product.department.id) : '',
     saleUnit: str(product.saleUnit),
     basePrice: str(product.basePrice),
@@ -183,6 +191,7 @@ export function itemPayload(v: ItemForm, product: Product | null): Record<string
   const body: Record<string, unknown> = {
     name: v.name.trim(),
     barcode: String(v.barcode).trim(),
+    ...(v.barcodeType ? { barcodeType: v.barcodeType } : {}),
     basePrice: wireMoney(v.basePrice),
     cost: wireMoney(v.cost),
     saleUnit: v.saleUnit.trim(),

@@ -42,6 +42,8 @@ export interface Product {
   id: number;
   name: string;
   barcode?: string | null;
+  /** ean13 | ean8 | upca | upce (check digit validated) or null (issue 26). */
+  barcodeType?: string | null;
   basePrice: number | string;
   cost?: number | string | null;
   saleUnit?: string | null;

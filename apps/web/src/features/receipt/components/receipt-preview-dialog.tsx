@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
@@ -8,6 +9,8 @@ import { errorText } from '@/lib/form-errors';
 import type { Order, Setting } from '@/features/catalogue-cache/types';
 import { useEmailReceipt } from '@/features/receipt/api/email-receipt';
 import { printReceipt } from '@/features/receipt/print-receipt';
+import { useNetworkPrint, useRetryPrint, type PrintJob } from '@/features/receipt/api/network-print';
+import { usePreferences } from '@/features/sale/preferences-store';
 import { Receipt } from './receipt';
 
 export interface ReceiptPreviewDialogProps {
@@ -19,7 +22,12 @@ export interface ReceiptPreviewDialogProps {
   autoPrint?: boolean;
 }
 
-/** The receipt with Print and e-mail: 'Receipt' right after the sale (auto-print), 'Receipt (copy)' when printed again. */
+/**
+ * The receipt with Print and e-mail: 'Receipt' right after the sale (auto-print), 'Receipt (copy)'
+ * when printed again. With a receipt printer chosen for this till (Settings > General) and an
+ * order the server has, printing goes to that printer (the server sends ESC/POS; cash opens the
+ * drawer); a printer that does not answer is said so, with Retry and the browser's print.
+ */
 export function ReceiptPreviewDialog({ order, settings, onClose, locale, autoPrint = false }: ReceiptPreviewDialogProps) {
   const { t } = useTranslation('sale');
   const node = useRef<HTMLDivElement>(null);
@@ -27,13 +35,41 @@ export function ReceiptPreviewDialog({ order, settings, onClose, locale, autoPri
   const customerEmail = order && typeof order.customer === 'object' ? (order.customer?.email ?? '') : '';
   const [to, setTo] = useState('');
   const send = useEmailReceipt();
+  const printer = usePreferences((p) => p.receiptPrinter);
+  const netPrint = useNetworkPrint();
+  const retry = useRetryPrint();
+  const [job, setJob] = useState<PrintJob | null>(null);
+  const [printError, setPrintError] = useState<string | null>(null);
+  const printedOnce = useRef(false);
+
+  const print = () => {
+    if (!order) return;
+    if (!printer || order.localRef) {
+      printReceipt(node.current);
+      return;
+    }
+    const copy = !autoPrint || printedOnce.current;
+    printedOnce.current = true;
+    setPrintError(null);
+    netPrint.mutate({ orderId: order.id, device: printer.id, copy }, {
+      onSuccess: setJob,
+      onError: (error) => { setJob(null); setPrintError(errorText(error)); },
+    });
+  };
+  const printRef = useRef(print);
+  printRef.current = print;
 
   useEffect(() => {
+    setJob(null);
+    setPrintError(null);
+    printedOnce.current = false;
     if (!order || !autoPrint) return;
     // After the receipt has rendered into the dialog.
-    const timer = setTimeout(() => printReceipt(node.current), 0);
+    const timer = setTimeout(() => printRef.current(), 0);
     return () => clearTimeout(timer);
   }, [order, autoPrint]);
+
+  const problem = printError ?? (job && job.status !== 'printed' ? (job.lastError ?? t('receipt.printerWaiting')) : null);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -61,7 +97,7 @@ export function ReceiptPreviewDialog({ order, settings, onClose, locale, autoPri
       size="sm"
       footer={
         <div className="row">
-          <Button onClick={() => printReceipt(node.current)}>{t('receipt.print')}</Button>
+          <Button onClick={print} loading={netPrint.isPending}>{t('receipt.print')}</Button>
           <Button
             variant="secondary"
             aria-pressed={emailOpen}
@@ -76,6 +112,20 @@ export function ReceiptPreviewDialog({ order, settings, onClose, locale, autoPri
         </div>
       }
     >
+      {problem && (
+        <Alert variant="warning" className="stack">
+          <span>{t('receipt.printerProblem', { printer: printer?.name ?? '', error: problem })}</span>
+          <span className="row">
+            {job && (
+              <Button size="sm" loading={retry.isPending} onClick={() => retry.mutate(job.id, { onSuccess: setJob, onError: (e) => setPrintError(errorText(e)) })}>
+                {t('receipt.printerRetry')}
+              </Button>
+            )}
+            <Button size="sm" variant="secondary" onClick={() => printReceipt(node.current)}>{t('receipt.printInBrowser')}</Button>
+          </span>
+        </Alert>
+      )}
+      {job?.status === 'printed' && <p role="status" className="muted">{t('receipt.printerSent', { printer: printer?.name ?? '' })}</p>}
       {order && <div className="receipt-preview"><Receipt order={order} settings={settings} locale={locale} ref={node} /></div>}
       {emailOpen && (
         <form className="stack receipt-email" noValidate onSubmit={submit}>

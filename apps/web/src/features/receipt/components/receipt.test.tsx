@@ -89,7 +89,7 @@ describe('ReceiptPreviewDialog', () => {
     fetchMock.mockResolvedValueOnce(jsonResponse({ message: 'sent', to: ['carla@example.com'] }));
     renderWithProviders(<ReceiptPreviewDialog order={order} settings={[]} onClose={() => {}} />);
     await userEvent.click(screen.getByRole('button', { name: 'E-mail' }));
-    const to = screen.getByLabelText('E-mail to (comma separated emails)');
+    const to = screen.getByLabelText('E-mail to (one address)');
     expect(to).toHaveValue('carla@example.com');
     await userEvent.click(screen.getByRole('button', { name: 'Send' }));
     expect(await screen.findByText('Receipt sent to carla@example.com')).toBeInTheDocument();

@@ -10,7 +10,7 @@ import { setPreferences, usePreferences } from '@/features/sale/preferences-stor
 /**
  * Settings > General (spec 2.5): Refresh Browser Cache; Enable Touch support (experimental);
  * Show customer input; Require customer name (only while the input is shown); default tax,
- * discount and payment type, each clearable. Everything is kept in 'pos-default-data'.
+ * discount and payment type, each clearable; this till's receipt printer (none: the browser prints). Everything is kept in 'pos-default-data'.
  */
 export function GeneralSettings() {
   const { t } = useTranslation('sale');
@@ -18,6 +18,7 @@ export function GeneralSettings() {
   const taxes = useCatalogue((s) => s.catalogue.taxes);
   const discounts = useCatalogue((s) => s.catalogue.discounts);
   const paymentTypes = useCatalogue((s) => s.catalogue.paymentTypes);
+  const devices = useCatalogue((s) => s.catalogue.devices);
   const [refreshing, setRefreshing] = useState(false);
 
   return (
@@ -59,6 +60,13 @@ export function GeneralSettings() {
         value={prefs.defaultPaymentType ? String(prefs.defaultPaymentType.id) : ''}
         options={paymentTypes.map((x) => ({ value: String(x.id), label: x.name }))}
         onChange={(e) => setPreferences({ defaultPaymentType: paymentTypes.find((x) => String(x.id) === e.target.value) ?? null })}
+      />
+      <Select
+        label={t('settings.receiptPrinter')}
+        placeholder={t('settings.browserPrint')}
+        value={prefs.receiptPrinter ? String(prefs.receiptPrinter.id) : ''}
+        options={devices.map((x) => ({ value: String(x.id), label: x.ipAddress ? `${x.name} (${x.ipAddress}:${x.port})` : x.name }))}
+        onChange={(e) => setPreferences({ receiptPrinter: devices.find((x) => String(x.id) === e.target.value) ?? null })}
       />
     </div>
   );

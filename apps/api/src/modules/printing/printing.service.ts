@@ -1,0 +1,68 @@
+/**
+ * Printing on the shop's network printers (issue 26): a receipt (sale or refund, or a copy) or a
+ * drawer opening is rendered to ESC/POS once, queued (print-queue.ts) and given its first delivery
+ * attempt at once, so the till learns in the same answer whether the printer took it.
+ */
+import { eq } from 'drizzle-orm';
+import { notFound, validationError } from '@pos/domain/errors';
+import type { Db } from '../../db/client.ts';
+import { device, order, printJob } from '../../db/schema/index.ts';
+import type { AuthInfo } from '../../plugins/auth.ts';
+import { presentOrderById } from '../sales/order.presenter.ts';
+import { receiptSettings } from './receipt-header.ts';
+import { drawerBytes, receiptBytes } from './escpos.ts';
+import { deliver, jobStatus, type JobStatus } from './print-queue.ts';
+import { receiptDoc } from './receipt-doc.ts';
+
+async function activeDevice(db: Db, id: number) {
+  const [d] = await db.select().from(device).where(eq(device.id, id)).limit(1);
+  if (!d || !d.isActive) throw validationError([{ propertyPath: 'device', message: 'This printer does not exist or is not active.' }]);
+  return d;
+}
+
+/** How long the till's request waits for a print agent to take a new job before answering 'queued'. */
+const AGENT_WAIT_MS = 3000;
+
+async function queue(db: Db, row: typeof printJob.$inferInsert, viaAgent: boolean): Promise<JobStatus> {
+  const [job] = await db.insert(printJob).values(row).returning({ id: printJob.id });
+  if (!viaAgent) {
+    await deliver(db, job.id);
+    return (await jobStatus(db, job.id))!;
+  }
+  // The agent polls about every second: wait a little for its answer, so the till learns it at once.
+  const until = Date.now() + AGENT_WAIT_MS;
+  let status = (await jobStatus(db, job.id))!;
+  while ((status.status === 'queued' || status.status === 'sending') && status.attempts <= 1 && Date.now() < until && !status.lastError) {
+    await new Promise((r) => setTimeout(r, 100));
+    status = (await jobStatus(db, job.id))!;
+  }
+  return status;
+}
+
+/** A receipt of an order of the caller's stores on a printer; cash sales and refunds kick the drawer (not copies). */
+export async function printReceipt(db: Db, auth: AuthInfo, orderId: number, input: { device: number; copy?: boolean }): Promise<JobStatus> {
+  const [o] = await db.select({ id: order.id, storeId: order.storeId, isSuspended: order.isSuspended }).from(order).where(eq(order.id, orderId)).limit(1);
+  if (!o || !auth.storeIds.includes(o.storeId)) throw notFound('Order not found');
+  if (o.isSuspended) throw validationError([{ propertyPath: 'order', message: 'A held order has no receipt yet.' }]);
+  const printer = await activeDevice(db, input.device);
+  const doc = receiptDoc(await presentOrderById(db, orderId), await receiptSettings(db), !!input.copy);
+  const one = receiptBytes(doc, printer.paperWidth, false);
+  // The drawer opens once, with the first copy.
+  const first = doc.cash ? receiptBytes(doc, printer.paperWidth, true) : one;
+  const copies = input.copy ? 1 : Math.max(1, printer.prints);
+  const payload = Buffer.concat([first, ...Array.from({ length: copies - 1 }, () => one)]);
+  return queue(db, { deviceId: printer.id, kind: input.copy ? 'copy' : 'receipt', orderId, userId: auth.userId, payload, opensDrawer: doc.cash }, printer.deliveredBy === 'agent');
+}
+
+/** "No sale": opens the drawer; the job row records who and when. */
+export async function openDrawer(db: Db, auth: AuthInfo, input: { device: number }): Promise<JobStatus> {
+  const printer = await activeDevice(db, input.device);
+  return queue(db, { deviceId: printer.id, kind: 'drawer', userId: auth.userId, payload: Buffer.from(drawerBytes(printer.paperWidth)), opensDrawer: true }, printer.deliveredBy === 'agent');
+}
+
+/** A job the caller queued (an administrator: any job); else 404. */
+export async function visibleJob(db: Db, auth: AuthInfo, id: number): Promise<JobStatus> {
+  const [j] = await db.select({ userId: printJob.userId }).from(printJob).where(eq(printJob.id, id)).limit(1);
+  if (!j || (!auth.isAdmin && j.userId !== auth.userId)) throw notFound('Print job not found');
+  return (await jobStatus(db, id))!;
+}

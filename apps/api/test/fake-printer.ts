@@ -1,0 +1,78 @@
+/**
+ * A network receipt printer for tests (issue 26): a TCP server on 127.0.0.1 that keeps the bytes
+ * of every connection, and a decoder of what an ESC/POS printer does with them, written from the
+ * command reference (not with our encoder). Used by the API tests and the Playwright journey.
+ */
+import net from 'node:net';
+
+/** A network receipt printer: every connection's bytes, in order. */
+export class FakePrinter {
+  jobs: Buffer[] = [];
+  /** What the paper sensor says to DLE EOT 4; null: a printer that does not answer status queries. */
+  paper: 'ok' | 'out' | null = 'ok';
+  private server = net.createServer((s) => {
+    const chunks: Buffer[] = [];
+    s.on('data', (c) => {
+      // DLE EOT 4 (paper roll sensor): 0x12 fixed bits, + 0x60 when the paper has run out.
+      if (c[0] === 0x10 && c[1] === 0x04 && c[2] === 0x04 && this.paper) s.write(Buffer.from([this.paper === 'out' ? 0x72 : 0x12]));
+      chunks.push(c);
+    });
+    s.on('end', () => { this.jobs.push(Buffer.concat(chunks)); s.end(); });
+  });
+  constructor(public port = 0) {}
+  async start(): Promise<this> {
+    await new Promise<void>((r) => this.server.listen(this.port, '127.0.0.1', r));
+    this.port = (this.server.address() as net.AddressInfo).port;
+    return this;
+  }
+  /** The bytes of connection `i` once they have all arrived. */
+  async job(i: number): Promise<Buffer> {
+    for (let n = 0; n < 100 && this.jobs.length <= i; n++) await new Promise((r) => setTimeout(r, 20));
+    return this.jobs[i];
+  }
+  stop() { return new Promise<void>((r) => this.server.close(() => r())); }
+}
+
+/**
+ * What an ESC/POS printer does with the bytes, decoded by hand from the command reference (not by
+ * our encoder): the printed text (line feeds kept), the cuts (GS V) and the drawer kicks (ESC p).
+ */
+export function decode(b: Buffer): { text: string; cuts: number; kicks: number; images: Array<{ width: number; height: number; black: number }> } {
+  let text = '';
+  let cuts = 0;
+  let kicks = 0;
+  const images: Array<{ width: number; height: number; black: number }> = [];
+  for (let i = 0; i < b.length;) {
+    const c = b[i];
+    if (c === 0x1b) { // ESC
+      const op = String.fromCharCode(b[i + 1]);
+      if (op === 'p') { kicks++; i += 5; } else if (op === '@') i += 2; else i += 3; // ESC E/a/t/M/-/d n
+    } else if (c === 0x1d) { // GS
+      const op = String.fromCharCode(b[i + 1]);
+      if (op === 'V') { cuts++; i += b[i + 2] >= 65 ? 4 : 3; } else if (op === 'k') i += 4 + b[i + 3];
+      else if (op === 'v' && b[i + 2] === 0x30) { // GS v 0 m xL xH yL yH d1...dk: a raster image, x bytes (8 dots each) by y dots
+        const x = b[i + 4] + 256 * b[i + 5];
+        const y = b[i + 6] + 256 * b[i + 7];
+        const data = b.subarray(i + 8, i + 8 + x * y);
+        let black = 0;
+        for (const byte of data) for (let bit = 0; bit < 8; bit++) black += (byte >> bit) & 1;
+        images.push({ width: x * 8, height: y, black });
+        i += 8 + x * y;
+      } else i += 3; // GS ! h w H n
+    } else if (c === 0x1c) i += 2; // FS .
+    else if (c === 0x10) i += 3; // DLE EOT n (a status query)
+    else { if (c === 0x0a || (c >= 0x20 && c < 0x7f)) text += String.fromCharCode(c); i++; }
+  }
+  return { text, cuts, kicks, images };
+}
+export const printed = (b: Buffer) => decode(b).text;
+
+
+/** A loopback port nothing listens on (a printer that is off). */
+export async function freePort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as net.AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}

@@ -1,0 +1,76 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { jsonResponse, renderWithProviders } from '@/test/render';
+import type { Order } from '@/features/catalogue-cache/types';
+import { DEFAULT_PREFERENCES, setPreferences } from '@/features/sale/preferences-store';
+import { ReceiptPreviewDialog } from './receipt-preview-dialog';
+
+const print = vi.hoisted(() => vi.fn());
+// The browser's print dialog (a hidden frame's window.print) is outside the product: counted here.
+vi.mock('@/features/receipt/print-receipt', () => ({ printReceipt: print }));
+
+vi.setConfig({ testTimeout: 20_000 });
+
+const order: Order = {
+  id: 42, orderId: 7, createdAt: '2024-03-05T14:07:00', status: 'Completed',
+  items: [{ product: { id: 1, name: 'Soap', basePrice: 10 }, quantity: 1, price: 10, discount: 0, taxesTotal: 0, taxes: [] }],
+  payments: [{ total: 10, received: 20, due: 10, type: { id: 1, name: 'Cash', type: 'cash' } }],
+  store: { name: 'Main Street' },
+};
+const job = (over: Record<string, unknown> = {}) => ({ id: 5, status: 'printed', attempts: 1, lastError: null, opensDrawer: true, kind: 'receipt', ...over });
+
+const fetchMock = vi.fn<typeof fetch>();
+beforeEach(() => {
+  fetchMock.mockReset();
+  print.mockReset();
+  vi.stubGlobal('fetch', fetchMock);
+  setPreferences({ ...DEFAULT_PREFERENCES, receiptPrinter: { id: 3, name: 'Counter', ipAddress: '10.0.0.9', port: 9100 } });
+});
+afterEach(() => {
+  setPreferences({ ...DEFAULT_PREFERENCES });
+  vi.unstubAllGlobals();
+});
+
+const body = (i: number) => JSON.parse(String(fetchMock.mock.calls[i][1]?.body));
+
+describe('receipt on the till\'s network printer', () => {
+  it('after a sale the receipt goes to the printer (not the browser); Print again sends a copy', async () => {
+    fetchMock.mockResolvedValueOnce(jsonResponse(job(), 201));
+    renderWithProviders(<ReceiptPreviewDialog order={order} settings={[]} autoPrint onClose={() => {}} />);
+    expect(await screen.findByText('Sent to Counter')).toBeInTheDocument();
+    expect(fetchMock.mock.calls[0][0]).toBe('/api/print/order/42');
+    expect(body(0)).toEqual({ device: 3, copy: false });
+    expect(print).not.toHaveBeenCalled();
+
+    fetchMock.mockResolvedValueOnce(jsonResponse(job({ id: 6, kind: 'copy', opensDrawer: false }), 201));
+    await userEvent.click(screen.getByRole('button', { name: 'Print' }));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+    expect(body(1)).toEqual({ device: 3, copy: true });
+  });
+
+  it('a printer that does not answer is said so, with Retry and the browser print', async () => {
+    fetchMock.mockResolvedValueOnce(jsonResponse(job({ status: 'queued', lastError: 'The printer at 10.0.0.9:9100 refused the connection (off, or another port)' }), 202));
+    renderWithProviders(<ReceiptPreviewDialog order={order} settings={[]} autoPrint onClose={() => {}} />);
+    expect(await screen.findByText(/Printer Counter: The printer at 10\.0\.0\.9:9100 refused the connection/)).toBeInTheDocument();
+
+    fetchMock.mockResolvedValueOnce(jsonResponse(job(), 200));
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Sent to Counter')).toBeInTheDocument();
+    expect(fetchMock.mock.calls[1][0]).toBe('/api/print/job/5/retry');
+    expect(screen.queryByText(/refused the connection/)).toBeNull();
+  });
+
+  it('the browser print stays available when the printer fails, and an offline sale prints in the browser', async () => {
+    fetchMock.mockResolvedValueOnce(jsonResponse(job({ status: 'queued', lastError: 'The printer at 10.0.0.9:9100 did not answer within 4 s' }), 202));
+    const { unmount } = renderWithProviders(<ReceiptPreviewDialog order={order} settings={[]} autoPrint onClose={() => {}} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Print in browser' }));
+    expect(print).toHaveBeenCalledTimes(1);
+    unmount();
+
+    fetchMock.mockReset();
+    renderWithProviders(<ReceiptPreviewDialog order={{ ...order, localRef: 'abc' }} settings={[]} autoPrint onClose={() => {}} />);
+    await waitFor(() => expect(print).toHaveBeenCalledTimes(2));
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+});
