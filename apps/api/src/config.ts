@@ -39,6 +39,8 @@ export interface AppConfig {
   bcryptRounds: number;
   bodyLimit: number;
   loginMaxFailures: number;
+  /** DAILY_BACKUPS=off: no automatic daily backup into dataDir/backups (the one before a migration stays). */
+  dailyBackups: boolean;
 }
 
 function parseHttps(value: string | undefined): AppConfig['https'] {
@@ -86,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     bcryptRounds: Number(env.BCRYPT_ROUNDS ?? 10),
     bodyLimit: Number(env.BODY_LIMIT ?? 2 * 1024 * 1024),
     loginMaxFailures: Number(env.LOGIN_MAX_FAILURES ?? 10),
+    dailyBackups: (env.DAILY_BACKUPS ?? 'on') !== 'off',
     ...overrides,
   };
   return config;
