@@ -33,8 +33,12 @@ afterAll(async () => {
 const take = () => f.t.app.inject({ method: 'POST', url: '/api/admin/backups', headers: f.admin });
 const restore = (content: Buffer, headers = f.admin) => f.t.app.inject({ method: 'POST', url: '/api/admin/backups/restore', headers: { ...headers, ...multipart(content, 'file', 'shop.posbak').headers }, payload: multipart(content, 'file', 'shop.posbak').payload });
 const download = async (name: string) => {
-  const res = await f.t.app.inject({ method: 'GET', url: `/api/admin/backups/${name}`, headers: f.admin });
+  const res = await f.t.app.inject({ method: 'GET', url: `/api/admin/backups/${name}`, headers: { ...f.admin, 'accept-encoding': 'br, gzip' } });
   expect(res.statusCode).toBe(200);
+  // Sent as it is (gzip already), with its length, as an attachment under its own name.
+  expect(res.headers['content-encoding']).toBeUndefined();
+  expect(res.headers['content-length']).toBe(String(res.rawPayload.length));
+  expect(res.headers['content-disposition']).toBe(`attachment; filename="${name}"`);
   return res.rawPayload;
 };
 

@@ -43,7 +43,8 @@ export default async function backupRoutes(app: FastifyInstance) {
     return { backup: entry(result.name), tables: result.header.tables.length, rows: result.header.tables.reduce((n, t) => n + t.rows, 0), migration: result.header.migration.tag };
   });
 
-  app.get('/api/admin/backups/:name', { config: { auth: 'admin', queryToken: true }, schema: { tags, summary: 'Download one backup file (token also as ?bearer=)' } }, async (request, reply) => {
+  // compress: false: the file is gzip already, and its length is known (a download shows its progress).
+  app.get('/api/admin/backups/:name', { compress: false, config: { auth: 'admin', queryToken: true }, schema: { tags, summary: 'Download one backup file (token also as ?bearer=)' } }, async (request, reply) => {
     await owner(request);
     const dir = folder();
     const { name } = request.params as { name: string };
