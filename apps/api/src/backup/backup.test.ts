@@ -107,8 +107,13 @@ describe('backup and restore through the back office', () => {
     const notGzip = Buffer.from('id,name\n1,Milk\n');
     const newer = withHeader(file, (h) => { h.migration = { tag: '0099_future', hash: 'f'.repeat(64), createdAt: h.migration.createdAt + 1e9, count: 99 }; });
     const lying = withHeader(file, (h) => { h.tables.find((t: TableCheck) => t.table === 'order').rows += 1; });
+    // A row PostgreSQL refuses while the file is still being read (an extra column in the first row).
+    const plain = zlib.gunzipSync(file);
+    const rowStart = plain.indexOf(10, plain.indexOf(10) + 1) + 1;
+    const rowEnd = plain.indexOf(10, rowStart);
+    const badRow = zlib.gzipSync(Buffer.concat([plain.subarray(0, rowEnd), Buffer.from('\textra'), plain.subarray(rowEnd)]));
     for (const [bad, why] of [[damaged, /damaged|cut short/], [cut, /damaged|cut short/], [foreign, /not a POS backup/], [notGzip, /not a POS backup/],
-      [newer, /newer release.*0099_future/], [lying, /does not match its own header/]] as const) {
+      [newer, /newer release.*0099_future/], [lying, /does not match its own header/], [badRow, /cannot be loaded \(extra data after last expected column\)/]] as const) {
       const res = await restore(bad);
       expect(res.statusCode, res.body).toBe(422);
       expect(res.json().violations[0].propertyPath).toBe('file');
@@ -118,7 +123,7 @@ describe('backup and restore through the back office', () => {
     // A file refused at its header costs no safety copy; damage found while loading may leave one.
     const added = backupsOnDisk().filter((n) => !files.includes(n));
     expect(added.every((n) => n.endsWith('-pre-restore.posbak'))).toBe(true);
-    expect(added.length).toBeLessThanOrEqual(3);
+    expect(added.length).toBeLessThanOrEqual(4);
   });
 
   it('is for the owner only: cashiers and anonymous callers are refused, names are checked', async () => {

@@ -8,6 +8,9 @@ import zlib from 'node:zlib';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createThrowawayPg } from '../../test/helpers.ts';
+import { openDatabase } from '../db/client.ts';
+import { startEmbeddedPostgres } from '../db/embedded.ts';
+import { readBackupHeader } from './backup-file.ts';
 import { tableChecks } from '../db/table-checks.ts';
 import { appliedMigration, knownMigrations } from './schema-level.ts';
 
@@ -128,5 +131,67 @@ describe('npm run db:move', () => {
     const notPg = tool('db-move.ts', ['mysql://root@localhost/shop']);
     expect(notPg.code).toBe(1);
     expect(notPg.err).toMatch(/usage: npm run db:move/);
+  });
+});
+
+describe("a shop on the data folder's own PostgreSQL", () => {
+  let folder: string;
+  const name = `pos_move_embedded_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
+  beforeAll(async () => {
+    folder = fs.mkdtempSync(path.join(os.tmpdir(), 'pos-cli-shop-'));
+    await onMachine(`create database ${name}`);
+  });
+  afterAll(async () => {
+    await onMachine(`drop database if exists ${name} with (force)`);
+    fs.rmSync(folder, { recursive: true, force: true });
+  });
+  const own = { DATA_DIR: '', DATABASE_URL: '' };
+
+  it('is backed up while its server runs (through the socket) and when stopped (started for the command), then moved', async () => {
+    const server = await startEmbeddedPostgres(folder); // holds DATA_DIR/server.lock as a running server does
+    try {
+      const db = await openDatabase({ databaseUrl: server.url(), dataDir: '' });
+      await db.migrate();
+      await (db.db as unknown as { $client: pg.Pool }).$client.query("insert into store (name) values ('Corner Shop'), ('Second Shop')");
+      await db.close();
+      const running = tool('backup.ts', [], { ...own, DATA_DIR: folder });
+      expect(running.code, running.err).toBe(0);
+      expect((await readBackupHeader(running.out.split('\n')[0])).tables.find((t) => t.table === 'store')!.rows).toBe(2);
+      const move = tool('db-move.ts', [withDb(machinePg, name)], { ...own, DATA_DIR: folder });
+      expect(move.code).toBe(1);
+      expect(move.err).toMatch(/is running on this data folder: stop it first/);
+    } finally {
+      await server.stop();
+    }
+    const stopped = tool('backup.ts', [], { ...own, DATA_DIR: folder });
+    expect(stopped.code, stopped.err).toBe(0);
+    expect((await readBackupHeader(stopped.out.split('\n')[0])).tables.find((t) => t.table === 'store')!.rows).toBe(2);
+    expect(fs.existsSync(path.join(folder, 'server.lock'))).toBe(false); // the command stopped what it started
+
+    const move = tool('db-move.ts', [withDb(machinePg, name)], { ...own, DATA_DIR: folder });
+    expect(move.code, move.err).toBe(0);
+    const t = new pg.Client({ connectionString: withDb(machinePg, name) });
+    await t.connect();
+    try {
+      expect((await t.query('select name from store order by id')).rows.map((r) => r.name)).toEqual(['Corner Shop', 'Second Shop']);
+    } finally {
+      await t.end();
+    }
+  });
+
+  it('says clearly when there is no shop database or DATABASE_URL cannot be reached', () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'pos-cli-empty-'));
+    const none = tool('backup.ts', [], { ...own, DATA_DIR: empty });
+    expect(none.code).toBe(1);
+    expect(none.err).toMatch(/There is no shop database in /);
+    expect(fs.readdirSync(empty)).toEqual([]);
+    fs.rmSync(empty, { recursive: true, force: true });
+    fs.writeFileSync(path.join(folder, 'x.posbak'), 'x');
+    const unreachable = tool('restore.ts', [path.join(folder, 'x.posbak')], { DATABASE_URL: 'postgres://pos@127.0.0.1:1/pos' });
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.err).toMatch(/Cannot reach the database of DATABASE_URL/);
+    const unreachable2 = tool('backup.ts', [], { DATABASE_URL: 'postgres://pos@127.0.0.1:1/pos' });
+    expect(unreachable2.code).toBe(1);
+    expect(unreachable2.err).toMatch(/Cannot reach the database of DATABASE_URL at postgres:\/\/pos@127\.0\.0\.1:1\/pos/);
   });
 });

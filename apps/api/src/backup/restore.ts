@@ -81,9 +81,15 @@ export async function restoreBackup(url: string, file: string, opts: RestoreOpti
       for (const t of header.tables) {
         if (!tables.has(t.table)) throw new BackupFileError(`${name} is damaged: it has a table ${JSON.stringify(t.table)} that schema ${header.migration.tag} does not have. Nothing was changed.`);
         const stream = client.query(copyFrom(`copy ${q(t.table)} (${t.columns.map(q).join(', ')}) from stdin`));
+        // PostgreSQL may refuse a row while the file is still being read: whichever fails first
+        // ends the table (both promises observed, so neither is an unhandled rejection).
         const done = finished(stream);
+        const piping = reader.pipeTable(stream);
+        done.catch(() => {});
+        piping.catch(() => {});
         try {
-          await reader.pipeTable(stream);
+          await Promise.race([piping, done]);
+          await piping;
           stream.end();
           await done;
         } catch (e) {
