@@ -189,7 +189,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   if (!options.database) app.addHook('onClose', async () => { await database.close(); });
   // The daily backup: of the processes sharing this database, the one that claims the day takes it.
   if (!options.database && config.dailyBackups) {
-    const stop = scheduleDailyBackups({ url: database.url, dir: backupDir(config.dataDir), source: database.kind,
+    const stop = scheduleDailyBackups({ url: database.url, dir: backupDir(config.dataDir), source: database.kind, firstAfterMs: config.dailyBackupFirstCheckMs,
       log: (m) => app.log.info(m), onError: (e) => app.log.error(`Daily backup failed: ${(e as Error).message}`) });
     app.addHook('onClose', async () => stop());
   }

@@ -71,6 +71,33 @@ describe('the daily backup on a database shared by several servers', () => {
   });
 });
 
+describe('two API servers on one database', () => {
+  it('take the daily backup once between them', async () => {
+    const db = await createThrowawayPg('seeded');
+    const folders = [path.join(dir, 'app-a'), path.join(dir, 'app-b')];
+    // Real servers (buildApp opening DATABASE_URL itself, so its daily timer runs), checking at once.
+    const apps = await Promise.all(folders.map((folder) => buildApp({ logger: false, env: {
+      DATABASE_URL: db.url, DATA_DIR: folder, DAILY_BACKUP_FIRST_CHECK_MS: '50', SEED_DEMO: 'false', BCRYPT_ROUNDS: '4',
+    } })));
+    try {
+      await Promise.all(apps.map((a) => a.ready()));
+      const files = () => folders.flatMap((f) => listBackups(path.join(f, 'backups')));
+      for (let i = 0; i < 200 && files().length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 1500)); // time for a second backup, if the claim let one through
+      expect(files()).toHaveLength(1);
+      expect(files()[0].kind).toBe('daily');
+      const c = new pg.Client({ connectionString: db.url });
+      await c.connect();
+      const { rows } = await c.query('select file, finished_at is not null as done from pos_ops.backup_claim');
+      await c.end();
+      expect(rows).toEqual([{ file: files()[0].name, done: true }]);
+    } finally {
+      await Promise.all(apps.map((a) => a.close()));
+      await db.drop();
+    }
+  });
+});
+
 describe('backups of an older schema', () => {
   const withDb = (name: string) => PG_ADMIN_URL.replace(/\/[^/?]*(\?|$)/, `/${name}$1`);
   const name = `pos_old_${crypto.randomBytes(4).toString('hex')}`;
