@@ -16,7 +16,8 @@ COPY apps/api/package.json apps/api/
 COPY apps/web/package.json apps/web/
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+# (Dev dependencies stay: `npm prune --omit=dev` can follow once `npm start` never builds at start.)
+RUN npm run build
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
