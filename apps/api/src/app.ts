@@ -22,6 +22,7 @@ import { loadOrCreateSecret } from './setup/secret.ts';
 import { withRedaction } from './net/log-redaction.ts';
 import { tlsServerFactory, type TlsMaterial } from './net/tls.ts';
 import { registerTrustRoutes } from './net/trust-page.ts';
+import { backupDir, migrateWithBackup, scheduleDailyBackups } from './backup/schedule.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -182,8 +183,15 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
     });
   }
 
-  await database.migrate();
+  // A database with a schema gets a backup before its migrations (backup/schedule.ts).
+  await migrateWithBackup(database.url, () => database.migrate(), { dir: backupDir(config.dataDir), source: database.kind, log: (m) => app.log.info(m) });
   if (config.seedDemo) await seedDemoShop(database.db, { bcryptRounds: config.bcryptRounds, log: app.log });
   if (!options.database) app.addHook('onClose', async () => { await database.close(); });
+  // The daily backup: of the processes sharing this database, the one that claims the day takes it.
+  if (!options.database && config.dailyBackups) {
+    const stop = scheduleDailyBackups({ url: database.url, dir: backupDir(config.dataDir), source: database.kind, firstAfterMs: config.dailyBackupFirstCheckMs,
+      log: (m) => app.log.info(m), onError: (e) => app.log.error(`Daily backup failed: ${(e as Error).message}`) });
+    app.addHook('onClose', async () => stop());
+  }
   return app;
 }

@@ -39,6 +39,10 @@ export interface AppConfig {
   bcryptRounds: number;
   bodyLimit: number;
   loginMaxFailures: number;
+  /** DAILY_BACKUPS=off: no automatic daily backup into dataDir/backups (the one before a migration stays). */
+  dailyBackups: boolean;
+  /** When a started server first checks whether today's backup is due (then every 15 minutes). */
+  dailyBackupFirstCheckMs: number;
 }
 
 function parseHttps(value: string | undefined): AppConfig['https'] {
@@ -86,6 +90,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     bcryptRounds: Number(env.BCRYPT_ROUNDS ?? 10),
     bodyLimit: Number(env.BODY_LIMIT ?? 2 * 1024 * 1024),
     loginMaxFailures: Number(env.LOGIN_MAX_FAILURES ?? 10),
+    dailyBackups: (env.DAILY_BACKUPS ?? 'on') !== 'off',
+    dailyBackupFirstCheckMs: Number(env.DAILY_BACKUP_FIRST_CHECK_MS ?? 60_000),
     ...overrides,
   };
   return config;

@@ -22,6 +22,8 @@ export interface Database {
   db: Db;
   /** 'embedded': the shop's own PostgreSQL in the data folder; 'postgres': DATABASE_URL. */
   kind: 'embedded' | 'postgres';
+  /** The connection string of the database (for tools that open their own connection: backups). */
+  url: string;
   migrate(): Promise<void>;
   ping(): Promise<boolean>;
   /** Ends the pool, then (embedded) a fast shutdown of the shop's PostgreSQL. */
@@ -78,6 +80,7 @@ async function openPool(url: string, embedded: EmbeddedPg | undefined): Promise<
   return {
     db,
     kind: embedded ? 'embedded' : 'postgres',
+    url,
     migrate: () => migrate(db as any, { migrationsFolder }),
     ping: async () => { await pool.query('select 1'); return true; },
     close: async () => {

@@ -28,6 +28,9 @@ const PORT = 5432; // with no TCP listener the port only names the socket file
 
 export class EmbeddedPgError extends Error {}
 
+/** node-postgres connection string for a database of the server whose socket is in `socketDir`. */
+export const embeddedUrl = (socketDir: string, database = 'pos') => `postgresql://postgres@localhost:${PORT}/${database}?host=${encodeURIComponent(socketDir)}`;
+
 export interface EmbeddedPg {
   /** node-postgres connection string for a database of this server (default `pos`). */
   url(database?: string): string;
@@ -311,7 +314,7 @@ async function startLocked(dataDir: string, unlock: () => void, log: (m: string)
   watch.unref();
 
   return {
-    url: (database = 'pos') => `postgresql://postgres@localhost:${PORT}/${database}?host=${encodeURIComponent(socketDir)}`,
+    url: (database = 'pos') => embeddedUrl(socketDir, database),
     socketDir,
     pgdata,
     pid: pidNow,

@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres, EmbeddedPgError } from './embedded.ts';
+import { checksDiffer, copyColumns, q, sequencePositions, tableChecks, type Queryable, type TableCheck } from './table-checks.ts';
 
 /** Whether `dataDir` holds a PGlite database of the previous release. */
 export function isPgliteFolder(dataDir: string): boolean {
@@ -23,10 +24,6 @@ export function isPgliteFolder(dataDir: string): boolean {
 }
 
 type Log = (msg: string) => void;
-interface TableCheck { table: string; rows: number; sums: Record<string, string> }
-
-const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
-
 /** Moves an old PGlite folder over (see above); returns the folder it was kept as, or undefined. */
 export async function migratePgliteFolder(dataDir: string, migrationsFolder: string, log: Log): Promise<string | undefined> {
   dataDir = path.resolve(dataDir);
@@ -72,45 +69,24 @@ export async function migratePgliteFolder(dataDir: string, migrationsFolder: str
   return aside;
 }
 
-interface Queryable { query<T>(text: string, params?: unknown[]): Promise<{ rows: T[] }> }
-
-async function tableChecks(db: Queryable): Promise<TableCheck[]> {
-  const tables = (await db.query<{ t: string }>("select tablename as t from pg_tables where schemaname = 'public' order by 1")).rows.map((r) => r.t);
-  const out: TableCheck[] = [];
-  for (const table of tables) {
-    const cols = (await db.query<{ c: string }>(`select column_name as c from information_schema.columns
-      where table_schema = 'public' and table_name = $1 and data_type in ('numeric', 'integer', 'bigint', 'smallint') order by 1`, [table])).rows.map((r) => r.c);
-    const sel = [`count(*)::text as n`, ...cols.map((c, i) => `coalesce(sum(${q(c)}), 0)::text as s${i}`)].join(', ');
-    const [row] = (await db.query<Record<string, string>>(`select ${sel} from ${q(table)}`)).rows;
-    out.push({ table, rows: Number(row.n), sums: Object.fromEntries(cols.map((c, i) => [c, row[`s${i}`]])) });
-  }
-  return out;
-}
-
 async function copyTables(old: Queryable, target: pg.Client): Promise<TableCheck[]> {
   const before = await tableChecks(old);
   await target.query('begin');
   await target.query('set local session_replication_role = replica'); // no FK order needed, no triggers
   for (const { table, rows } of before) {
     if (!rows) continue;
-    const cols = (await target.query<{ c: string }>(`select attname as c from pg_attribute where attrelid = $1::regclass
-      and attnum > 0 and not attisdropped and attgenerated = '' order by attnum`, [`public.${q(table)}`])).rows.map((r) => q(r.c));
+    const cols = (await copyColumns(target, table)).map(q);
     await target.query(`delete from ${q(table)}`); // rows a migration seeded: the old folder's win
     for (let offset = 0; offset < rows; offset += 5000) {
       const { rows: [{ j }] } = await old.query<{ j: string }>(`select json_agg(t)::text as j from (select * from ${q(table)} order by ctid offset ${offset} limit 5000) t`);
       await target.query(`insert into ${q(table)} (${cols.join(', ')}) select ${cols.join(', ')} from json_populate_recordset(null::${q(table)}, $1::json)`, [j]);
     }
   }
-  const seqs = (await old.query<{ s: string; v: string | null }>("select sequencename as s, last_value::text as v from pg_sequences where schemaname = 'public'")).rows;
-  for (const { s, v } of seqs) if (v !== null) await target.query('select setval($1::regclass, $2::bigint, true)', [`public.${q(s)}`, v]);
-  await target.query('commit');
-  const after = await tableChecks(target as unknown as Queryable);
-  const byName = new Map(after.map((c) => [c.table, c]));
-  for (const b of before) {
-    const a = byName.get(b.table);
-    if (!a || JSON.stringify(a) !== JSON.stringify(b)) {
-      throw new Error(`verification failed for table ${b.table}: old ${JSON.stringify(b)}, new ${JSON.stringify(a)}`);
-    }
+  for (const { name, value } of await sequencePositions(old)) {
+    if (value !== null) await target.query('select setval($1::regclass, $2::bigint, true)', [`public.${q(name)}`, value]);
   }
+  await target.query('commit');
+  const difference = checksDiffer(before, await tableChecks(target as unknown as Queryable));
+  if (difference) throw new Error(`verification failed: ${difference}`);
   return before;
 }

@@ -12,6 +12,7 @@ import stockRoutes from './stock/stock.routes.ts';
 import printingRoutes from './printing/printing.routes.ts';
 import printAgentRoutes from './printing/agent.routes.ts';
 import setupRoutes from '../setup/setup.routes.ts';
+import backupRoutes from './backup/backup.routes.ts';
 
 /** Route modules with business rules (sales, purchasing, closing...). Each registers its own routes. */
-export const modules: FastifyPluginAsync[] = [authRoutes, catalogueRoutes, catalogueSyncRoutes, purchasingRoutes, expensesRoutes, closingRoutes, receiptsRoutes, salesRoutes, customersRoutes, stockRoutes, printingRoutes, printAgentRoutes, setupRoutes];
+export const modules: FastifyPluginAsync[] = [authRoutes, catalogueRoutes, catalogueSyncRoutes, purchasingRoutes, expensesRoutes, closingRoutes, receiptsRoutes, salesRoutes, customersRoutes, stockRoutes, printingRoutes, printAgentRoutes, setupRoutes, backupRoutes];

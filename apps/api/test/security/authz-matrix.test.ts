@@ -71,13 +71,17 @@ const SIGNED_IN: Who[] = ['cashierA', 'adminA', 'adminB'];
  */
 const OWN_CREDENTIAL = /^\/api\/print\/agent\//;
 
+/** Admin routes for the owner only (an administrator of every store): an admin of some stores gets 403. */
+const OWNER_ONLY: RegExp[] = [/^\/api\/admin\/backups(\/|$)/];
+
 /** What a caller may get on a route of this access rule; a string names the violation. */
-function judge(access: string, who: Who, status: number, url = ''): string | null {
+function judge(access: string, who: Who, status: number, url: string): string | null {
   if (status >= 500) return `server error ${status}`;
   if (access === 'public' && OWN_CREDENTIAL.test(url)) return status === 401 ? null : `print agent route answered ${status} without its key`;
   if (access === 'public') return status === 401 || status === 403 ? `public route refused with ${status}` : null;
   if (UNAUTHENTICATED.includes(who)) return status === 401 ? null : `expected 401, got ${status}`;
   if (access === 'admin' && who === 'cashierA') return status === 403 ? null : `cashier on an admin route: expected 403, got ${status}`;
+  if (access === 'admin' && OWNER_ONLY.some((re) => re.test(url))) return status === 403 ? null : `admin of some stores on an owner route: expected 403, got ${status}`;
   return status === 401 || status === 403 ? `allowed caller refused with ${status}` : null;
 }
 
@@ -99,7 +103,7 @@ describe('authorisation matrix (from app.routeTable)', () => {
       // Signed-in callers only write to ids that do not exist: the matrix must not delete the demo shop.
       const res = await inject(app, r.method, url, P[who].headers, isWrite ? {} : undefined);
       cases++;
-      const verdict = judge(r.auth, who, res.statusCode, url);
+      const verdict = judge(r.auth, who, res.statusCode, r.url);
       if (verdict) failures.push(`${r.method.toUpperCase()} ${url} [${r.auth}] as ${P[who].name}: ${verdict} ${res.body.slice(0, 160)}`);
       else if (res.statusCode >= 400) {
         const shape = errorShapeProblem(res);

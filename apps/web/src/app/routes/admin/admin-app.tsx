@@ -9,6 +9,7 @@ import { TouchKeyboard } from '@/features/touch/components/touch-keyboard';
 import { resetSession, useSession } from '@/lib/session';
 import { NotFoundRoute } from '../not-found';
 import { AdminLayoutRoute } from './admin-layout';
+import { AdminBackupsRoute } from './admin-backups';
 import { AdminDashboardRoute } from './admin-dashboard';
 import { AdminLoginRoute } from './admin-login';
 import { AdminForgotPasswordRoute, AdminResetPasswordRoute } from './admin-password';
@@ -39,6 +40,7 @@ export function AdminApp() {
         <Route element={<AdminLayoutRoute />}>
           <Route path="dashboard" element={<AdminDashboardRoute />} />
           <Route path="profile" element={<AdminProfileRoute />} />
+          <Route path="backups" element={<AdminBackupsRoute />} />
           <Route path="users" element={<AdminUsersRoute />} />
           <Route path="users/create" element={<AdminUserCreateRoute />} />
           <Route path="users/edit/:id" element={<AdminUserEditRoute />} />

@@ -14,7 +14,7 @@ export interface AdminShellProps {
 
 /**
  * The admin shell's chrome (spec 2.1, admin variant): a header with the language switch, a link to
- * the profile and Sign Out; a sidebar with Dashboard only; the page in the main area. Below the
+ * the profile and Sign Out; a sidebar (Dashboard, Backups); the page in the main area. Below the
  * 1224px breakpoint the sidebar becomes a bar under the header.
  */
 export function AdminShell({ user, signOut, children }: AdminShellProps) {
@@ -35,6 +35,7 @@ export function AdminShell({ user, signOut, children }: AdminShellProps) {
       <aside className="admin-sidebar">
         <nav aria-label={t('sidebar.label')}>
           <NavLink to="/admin/dashboard" className="admin-nav-link">{t('sidebar.dashboard')}</NavLink>
+          <NavLink to="/admin/backups" className="admin-nav-link">{t('backup:nav')}</NavLink>
         </nav>
       </aside>
       <main className="admin-main">{children}</main>
