@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run build -w @pos/api`: the API (and the @pos/domain code it uses) compiled once to
-// JavaScript for plain `node`: dist/server.js, dist/create-user.js and dist/print-agent.js (ES modules, source maps),
+// JavaScript for plain `node`: dist/server.js and the command line tools dist/{create-user,print-agent,backup,restore,db-move}.js (ES modules, source maps),
 // dist/migrations (Drizzle's folder, found next to the compiled code). npm packages stay outside
 // the bundle and load from node_modules as installed; only our own TypeScript is compiled.
 // Why esbuild, not tsc emit: ARCHITECTURE.md "Production build".
@@ -19,7 +19,14 @@ const tmp = `${out}.tmp`;
 fs.rmSync(tmp, { recursive: true, force: true });
 await build({
   absWorkingDir: api,
-  entryPoints: { server: 'src/server.ts', 'create-user': 'src/cli/create-user.ts', 'print-agent': 'src/cli/print-agent.ts' },
+  entryPoints: {
+    server: 'src/server.ts',
+    'create-user': 'src/cli/create-user.ts',
+    'print-agent': 'src/cli/print-agent.ts',
+    backup: 'src/cli/backup.ts',
+    restore: 'src/cli/restore.ts',
+    'db-move': 'src/cli/db-move.ts',
+  },
   outdir: tmp,
   bundle: true,
   // Shared code and lazily imported modules (net/certs.ts: @peculiar/x509 only when HTTPS needs a
