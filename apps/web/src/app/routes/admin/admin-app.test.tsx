@@ -32,7 +32,8 @@ const renderAdmin = (route: string) => renderWithProviders(null, { routes, route
 describe('admin shell', () => {
   it('/admin without a token is the admin login, and asks nothing', async () => {
     renderAdmin('/admin');
-    expect(await screen.findByRole('heading', { name: 'Login to Your Account' })).toBeInTheDocument();
+    // The admin pages are loaded lazily: the first import can take seconds on a busy machine.
+    expect(await screen.findByRole('heading', { name: 'Login to Your Account' }, { timeout: 15_000 })).toBeInTheDocument();
     expect(screen.getByText('POS Administration')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Forgot Password?' })).toHaveAttribute('href', '/admin/forgot-password');
     expect(fetchMock).not.toHaveBeenCalled();
