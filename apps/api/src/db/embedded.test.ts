@@ -18,12 +18,19 @@ import { rowsOf } from './raw.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const dirs: string[] = [];
+/** tmpfs mounted by the full-disk test, unmounted after the run. */
+const mounts: string[] = [];
 const tmpDir = () => { const d = fs.mkdtempSync(path.join(os.tmpdir(), 'pos-emb-')); dirs.push(d); return d; };
 const postmasterPid = (dir: string) => { try { return Number(fs.readFileSync(path.join(dir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]) || 0; } catch { return 0; } };
 const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
 const quiet = { log: () => {} };
 
 afterAll(() => {
+  for (const d of mounts) {
+    const pid = postmasterPid(d);
+    if (pid && alive(pid)) process.kill(pid, 'SIGQUIT');
+    spawnSync('umount', ['-l', d]);
+  }
   for (const d of dirs) {
     const pid = postmasterPid(d);
     if (pid && alive(pid)) process.kill(pid, 'SIGQUIT');
@@ -215,5 +222,53 @@ describe('the shop\'s own PostgreSQL', () => {
     ]);
     expect(snapshot(dir), 'nothing changed').toBe(before);
     expect(fs.existsSync(path.join(dir, 'server.lock')), 'lock released').toBe(false);
+  });
+
+  // A full disk needs a small file system of its own: a tmpfs, which only root may mount (CI runs
+  // as root). Elsewhere the test says why it cannot run; in CI it must run.
+  const canMount = process.getuid?.() === 0 && spawnSync('mount', ['--version']).status === 0;
+  const smallDisk = (mb: number) => {
+    const d = tmpDir();
+    const r = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${mb}m`, 'tmpfs', d], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`cannot mount a tmpfs: ${r.stderr}`);
+    mounts.push(d);
+    fs.writeFileSync(path.join(d, 'jwt-secret'), `${crypto.randomBytes(48).toString('base64url')}\n`, { mode: 0o600 });
+    return d;
+  };
+  const fill = (d: string) => spawnSync('dd', ['if=/dev/zero', `of=${path.join(d, 'filler')}`, 'bs=1M'], { encoding: 'utf8' });
+
+  it('a full disk, at the first start and under an existing database: one clear line, exit 1, nothing changed', { timeout: 300_000 }, async () => {
+    if (!canMount) {
+      console.warn('full-disk test not run: it mounts a small tmpfs, which needs root');
+      expect(process.env.CI, 'CI must run the full-disk test (as root)').toBeFalsy();
+      return;
+    }
+    // First start on a disk too small for a database: initdb runs out of space.
+    const tiny = smallDisk(12);
+    const s1 = startServer(tiny, await freePort());
+    expect((await s1.ready).ok).toBe(false);
+    expect(await s1.exited).toBe(1);
+    const said1 = s1.output().split('\n').filter((l) => l.startsWith('POS cannot start:'));
+    expect(said1, s1.output()).toHaveLength(1);
+    expect(said1[0]).toMatch(new RegExp(`^POS cannot start: The disk holding the data folder ${tiny} is full \\(\\d+ KB free\\): free some space, then start again\\. Nothing was changed\\.$`));
+    expect(fs.readdirSync(tiny).sort(), 'no half-made database, no lock left').toEqual(['jwt-secret']);
+
+    // A shop's database, then the disk fills up (a log, a download): the next start says so.
+    const disk = smallDisk(80);
+    const first = await startEmbeddedPostgres(disk);
+    await first.stop();
+    fill(disk);
+    const before = snapshot(disk);
+    const s2 = startServer(disk, await freePort());
+    expect((await s2.ready).ok).toBe(false);
+    expect(await s2.exited).toBe(1);
+    const said2 = s2.output().split('\n').filter((l) => l.startsWith('POS cannot start:'));
+    expect(said2, s2.output()).toHaveLength(1);
+    expect(said2[0]).toMatch(/^POS cannot start: The disk holding the data folder .* is full \(\d+ KB free\): free some space, then start again\. Nothing was changed\.$/);
+    expect(snapshot(disk), 'nothing changed').toBe(before);
+    // Space again: the same database starts.
+    fs.rmSync(path.join(disk, 'filler'));
+    const again = await startEmbeddedPostgres(disk);
+    await again.stop();
   });
 });

@@ -133,17 +133,33 @@ function reachableBinaries(bins: Binaries, user: RunAs | undefined): Binaries {
 const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; } };
 
 /** Takes `<dataDir>/server.lock` for this process; refuses when a live server holds it. */
+/** A full disk, said once and plainly (ENOSPC from us, or "No space left on device" from PostgreSQL's tools). */
+export function diskFullError(dataDir: string): EmbeddedPgError {
+  let free = '';
+  try { const st = fs.statfsSync(dataDir); free = ` (${Math.floor((st.bavail * st.bsize) / 1024)} KB free)`; } catch { /* unknown */ }
+  return new EmbeddedPgError(`The disk holding the data folder ${dataDir} is full${free}: free some space, then start again. Nothing was changed.`);
+}
+const NO_SPACE = /No space left on device|ENOSPC/;
+
 export function lockDataDir(dataDir: string): () => void {
   const file = path.join(dataDir, 'server.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = fs.openSync(file, 'wx', 0o600);
-      fs.writeSync(fd, JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), argv: process.argv.slice(1).join(' ') }));
-      fs.closeSync(fd);
+      try {
+        fs.writeSync(fd, JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), argv: process.argv.slice(1).join(' ') }));
+        fs.closeSync(fd);
+      } catch (e) {
+        // Created but not written (a full disk): take the empty file away again.
+        try { fs.closeSync(fd); } catch { /* closed */ }
+        fs.rmSync(file, { force: true });
+        throw e;
+      }
       return () => {
         try { if (JSON.parse(fs.readFileSync(file, 'utf8')).pid === process.pid) fs.unlinkSync(file); } catch { /* already gone */ }
       };
     } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOSPC') throw diskFullError(dataDir);
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
         throw new EmbeddedPgError(`Cannot write the lock file ${file}: ${(e as Error).message} (is the data folder read-only?)`);
       }
@@ -178,9 +194,12 @@ function chownTree(dir: string, user: RunAs) {
   execFileSync('chown', ['-R', `${user.uid}:${user.gid}`, dir]);
 }
 
-function run(bin: string, args: string[], user: RunAs | undefined) {
+function run(bin: string, args: string[], user: RunAs | undefined, dataDir?: string) {
   const r = spawnSync(bin, args, { encoding: 'utf8', ...(user ? { uid: user.uid, gid: user.gid } : {}), env: { ...process.env, LC_ALL: 'C' } });
-  if (r.status !== 0) throw new EmbeddedPgError(`${path.basename(bin)} failed: ${(r.stderr || r.stdout || String(r.error)).trim()}`);
+  if (r.status === 0) return;
+  const said = (r.stderr || r.stdout || String(r.error)).trim();
+  if (dataDir && NO_SPACE.test(said)) throw diskFullError(dataDir);
+  throw new EmbeddedPgError(`${path.basename(bin)} failed: ${said}`);
 }
 
 function postmasterPid(pgdata: string): number | undefined {
@@ -249,7 +268,12 @@ async function startLocked(dataDir: string, unlock: () => void, log: (m: string)
     fs.rmSync(tmp, { recursive: true, force: true });
     fs.mkdirSync(tmp, { mode: 0o700 });
     if (user) { fs.chownSync(dataDir, user.uid, user.gid); chownTree(tmp, user); }
-    run(bins.initdb, ['-D', tmp, '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--auth=trust'], user);
+    try {
+      run(bins.initdb, ['-D', tmp, '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--auth=trust'], user, dataDir);
+    } catch (e) {
+      fs.rmSync(tmp, { recursive: true, force: true }); // our own half-made folder, never the shop's data
+      throw e;
+    }
     fs.appendFileSync(path.join(tmp, 'postgresql.conf'), [
       '', '# POS: the shop\'s own server (apps/api/src/db/embedded.ts)',
       "listen_addresses = ''", `port = ${PORT}`, "unix_socket_permissions = 0700",
@@ -293,6 +317,7 @@ async function startLocked(dataDir: string, unlock: () => void, log: (m: string)
       // Backends of a killed postmaster may hold its shared memory for a moment: retry briefly.
       const why = tail(logFile);
       if (attempt < 40 && /pre-existing shared memory|already running|lock file .* already exists/i.test(why)) { await sleep(100); continue; }
+      if (NO_SPACE.test(why)) throw diskFullError(dataDir);
       throw new EmbeddedPgError(`PostgreSQL did not start (exit ${exited}); its log (${logFile}):\n${why}`);
     }
     child.unref();
