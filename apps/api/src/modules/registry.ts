@@ -10,6 +10,7 @@ import expensesRoutes from './cash/expenses.routes.ts';
 import closingRoutes from './cash/closing.routes.ts';
 import stockRoutes from './stock/stock.routes.ts';
 import setupRoutes from '../setup/setup.routes.ts';
+import staffRoutes from './staff/staff.routes.ts';
 
 /** Route modules with business rules (sales, purchasing, closing...). Each registers its own routes. */
-export const modules: FastifyPluginAsync[] = [authRoutes, catalogueRoutes, catalogueSyncRoutes, purchasingRoutes, expensesRoutes, closingRoutes, receiptsRoutes, salesRoutes, customersRoutes, stockRoutes, setupRoutes];
+export const modules: FastifyPluginAsync[] = [authRoutes, catalogueRoutes, catalogueSyncRoutes, purchasingRoutes, expensesRoutes, closingRoutes, receiptsRoutes, salesRoutes, customersRoutes, stockRoutes, staffRoutes, setupRoutes];

@@ -54,6 +54,13 @@ export interface ResourceDef<Row extends { id: number } = any> {
   /** Extra item routes are registered by modules; this only covers CRUD. */
 }
 
+/** The permission a resource's writes need when its definition does not say (issue 21.1). */
+const WRITE_PERMISSION: Record<string, Access> = {
+  products: 'products.manage', product_variants: 'products.manage', barcodes: 'products.manage', brands: 'products.manage',
+  categories: 'products.manage', departments: 'products.manage', discounts: 'products.manage', taxes: 'products.manage',
+  suppliers: 'purchasing', stores: 'settings', terminals: 'settings', devices: 'settings', payments: 'settings', settings: 'settings',
+};
+
 /** Fields the server owns; clients send them back on PUT and they are ignored. */
 const READ_ONLY = ['@id', '@type', '@context', 'id', 'uuid', 'createdAt', 'updatedAt', 'deletedAt'];
 
@@ -249,7 +256,7 @@ const MEMBERS = '\u0000members\u0000';
 /** Registers GET list, GET item, POST, PUT/PATCH and DELETE for a definition. */
 export function registerResource(app: FastifyInstance, def: ResourceDef) {
   const read: Access = def.access?.read ?? 'user';
-  const write: Access = def.access?.write ?? 'admin';
+  const write: Access = def.access?.write ?? WRITE_PERMISSION[def.path] ?? 'settings';
   const base = `/api/${def.path}`;
   const tags = [def.type];
 

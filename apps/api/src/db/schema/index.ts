@@ -6,3 +6,4 @@ export * from './sales.ts';
 export * from './purchasing.ts';
 export * from './cash.ts';
 export * from './stock-ops.ts';
+export * from './staff.ts';

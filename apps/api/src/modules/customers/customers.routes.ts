@@ -112,7 +112,7 @@ export default async function customersRoutes(app: FastifyInstance) {
   app.put('/api/customers/:id', { config: user, schema: { tags, summary: 'Update a customer (merge): {customer}' } }, update);
   app.patch('/api/customers/:id', { config: user, schema: { tags, summary: 'Update a customer (merge): {customer}' } }, update);
 
-  app.post('/api/customer_payments', { config: user, schema: { tags, summary: 'Receive a payment from a customer: the payment' } }, async (request, reply) => {
+  app.post('/api/customer_payments', { config: { auth: 'customer.payments' as const }, schema: { tags, summary: 'Receive a payment from a customer: the payment' } }, async (request, reply) => {
     const auth = caller(request);
     const input = parseBody(paymentBody, stripReadOnly(request.body));
     reply.status(201);

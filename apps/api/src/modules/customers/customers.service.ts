@@ -3,7 +3,7 @@ import { notFound, validationError } from '@pos/domain/errors';
 import { parseMoney, toDecimalString } from '@pos/domain/money';
 import type { Db } from '../../db/client.ts';
 import { customer, customerPayment, order } from '../../db/schema/index.ts';
-import type { AuthInfo } from '../../plugins/auth.ts';
+import { can, type AuthInfo } from '../../plugins/auth.ts';
 import type { ResourceDef } from '../../resources/engine.ts';
 import { exact, partial } from '../../resources/filters.ts';
 import { isoDate, num } from '../../lib/present.ts';
@@ -118,8 +118,8 @@ export async function addCustomerPayment(db: Db, input: { amount: string; descri
         throw validationError([{ propertyPath: 'orderId', message: `'Order' with ID '${input.orderId}' not found` }]);
       }
     }
-    // Without the administrator's say, a payment cannot exceed what is owed (no fake credit).
-    if (!auth.isAdmin) {
+    // Without the credit-terms permission, a payment cannot exceed what is owed (no fake credit).
+    if (!can(auth, 'customer.creditTerms')) {
       const owed = (await loadCustomerFigures(tx, [c.id])).get(c.id)?.balance ?? 0;
       if (parseMoney(input.amount) > owed) {
         throw validationError([{ propertyPath: 'amount', message: `This value should be less than or equal to ${toDecimalString(Math.max(owed, 0))} (what the customer owes).` }]);
@@ -144,12 +144,12 @@ export const customersResource: ResourceDef<CustomerRow> = {
     name: partial(customer.name),
     phone: partial(customer.phone),
     // The national ID is an administrator's to see: a non-admin cannot probe it through a filter.
-    cnic: (v, ctx) => (ctx.auth.isAdmin ? partial(customer.cnic)(v, ctx) : sql`false`),
+    cnic: (v, ctx) => (can(ctx.auth, 'customer.creditTerms') ? partial(customer.cnic)(v, ctx) : sql`false`),
     email: partial(customer.email),
     openingBalance: exact(customer.openingBalance, 'number'),
     q: (v, ctx) => {
       const like = `%${escapeLike(String(Array.isArray(v) ? v[0] : v).trim())}%`;
-      return or(sql`${customer.name} ilike ${like}`, sql`${customer.phone} ilike ${like}`, ctx.auth.isAdmin ? sql`${customer.cnic} ilike ${like}` : undefined);
+      return or(sql`${customer.name} ilike ${like}`, sql`${customer.phone} ilike ${like}`, can(ctx.auth, 'customer.creditTerms') ? sql`${customer.cnic} ilike ${like}` : undefined);
     },
   }),
   sorts: {

@@ -4,7 +4,7 @@ import { minorToString, parseQuantity, quantityToString } from '@pos/domain/mone
 import { ORDER_STATUS, type OrderStatus, type SaleInput } from '@pos/domain/schemas/sale';
 import { preparedQuery, saleTransaction, type Db, type Tx } from '../../db/client.ts';
 import { order, orderProduct } from '../../db/schema/index.ts';
-import { requireCaller, type AuthInfo } from '../../plugins/auth.ts';
+import { can, requireCaller, type AuthInfo } from '../../plugins/auth.ts';
 import { moveStocks, stockMoveParams } from '../../lib/stock.ts';
 import { type OrderDto } from './order.presenter.ts';
 import { type OrderRow, isUniqueViolation, requestHash, fail, notFoundRef, parseJson } from './sale-support.ts';
@@ -299,7 +299,7 @@ export async function deleteOrder(db: Db, id: number, actor: AuthInfo): Promise<
     if (row.status === ORDER_STATUS.DELETED) throw validationError([{ propertyPath: 'status', message: `${label} is already deleted` }]);
     if (row.status === ORDER_STATUS.RETURNED || row.status === ORDER_STATUS.PARTIALLY_RETURNED) throw validationError([{ propertyPath: 'status', message: `${label} has been returned and cannot be deleted` }]);
     if (row.returnedFromId != null) throw validationError([{ propertyPath: 'status', message: 'A return cannot be deleted' }]);
-    if (row.status !== ORDER_STATUS.PENDING && !actor.isAdmin) throw forbidden('Only an administrator can delete a completed order');
+    if (row.status !== ORDER_STATUS.PENDING && !can(actor, 'sale.void')) throw forbidden("Deleting a completed order needs the 'sale.void' permission.");
     if (row.stockApplied) {
       const net = await ledgerOf(tx, row.id);
       await applyMoves(tx, net.map((m) => ({ ...m, qtyMilli: -m.qtyMilli })), { orderId: row.id, reason: 'delete', userId: actor.userId });
@@ -313,7 +313,7 @@ export async function deleteOrder(db: Db, id: number, actor: AuthInfo): Promise<
 
 /** Restores a deleted order to its previous status (admin); a completed or dispatched one takes its stock again. */
 export async function restoreOrder(db: Db, id: number, actor: AuthInfo): Promise<void> {
-  if (!actor.isAdmin) throw forbidden('Only an administrator can restore an order');
+  if (!can(actor, 'sale.void')) throw forbidden("Restoring an order needs the 'sale.void' permission.");
   await withRetry(() => db.transaction(async (tx) => {
     const row = await lockOrder(tx, id, actor);
     if (row.status !== ORDER_STATUS.DELETED) {
