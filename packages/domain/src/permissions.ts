@@ -32,7 +32,7 @@ export const isPermission = (x: unknown): x is Permission => typeof x === 'strin
 export const BUILTIN_ROLES = ['owner', 'manager', 'cashier'] as const;
 export type BuiltinRole = (typeof BUILTIN_ROLES)[number];
 
-export const CASHIER_PERMISSIONS: readonly Permission[] = ['customer.payments', 'sale.refund', 'expenses'];
+export const CASHIER_PERMISSIONS: readonly Permission[] = ['customer.payments', 'sale.refund'];
 const MANAGER_EXCLUDED: readonly Permission[] = [];
 
 export const BUILTIN_PERMISSIONS: Record<BuiltinRole, readonly Permission[]> = {
