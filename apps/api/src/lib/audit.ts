@@ -6,7 +6,7 @@ import type { AuthInfo } from '../plugins/auth.ts';
  * Audit actions (issue 21.4). Written with `audit(tx, ...)` inside the transaction of the action,
  * so an action and its record are committed together or not at all.
  */
-export type AuditAction =
+export type AuditAction = `${string}.${string}` & (
   | 'auth.login' | 'auth.loginFailed' | 'auth.passwordChanged' | 'auth.passwordReset'
   | 'product.created' | 'product.updated' | 'product.deleted' | 'product.imported'
   | 'sale.discountOverLimit' | 'sale.priceOverride' | 'sale.voided' | 'sale.restored' | 'sale.refunded' | 'sale.cashRefundOfCard'
@@ -14,7 +14,9 @@ export type AuditAction =
   | 'closing.edited' | 'closing.closed'
   | 'user.created' | 'user.updated' | 'user.deleted' | 'user.pinSet'
   | 'role.created' | 'role.updated' | 'role.deleted'
-  | 'settings.changed' | 'customer.creditTerms' | 'customer.payment' | 'customer.erased';
+  | 'settings.changed' | 'customer.creditTerms' | 'customer.payment' | 'customer.erased'
+  /** Resource writes (resources/engine.ts): `<type>.created|updated|deleted`, e.g. product.updated, setting.updated. */
+  | `${string}.${'created' | 'updated' | 'deleted'}`);
 
 export interface AuditEntry {
   action: AuditAction;

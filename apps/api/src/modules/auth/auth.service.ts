@@ -7,6 +7,7 @@ import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { can, loadAuthInfo, mayEnterPortal, type AuthInfo, type TokenService } from '../../plugins/auth.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { isoDate, storeSettingsJson } from '../../lib/present.ts';
+import { audit } from '../../lib/audit.ts';
 
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 const FAILURE_WINDOW_MS = 15 * 60 * 1000;
@@ -77,8 +78,12 @@ export async function login(db: Db, tokens: TokenService, input: { username: str
   }
   const [user] = await db.select().from(userAccount).where(eq(userAccount.username, input.username)).limit(1);
   const ok = await verifyPassword(input.password, user?.password, input.bcryptRounds);
-  if (!user || !ok) throw unauthorized(INVALID_CREDENTIALS, 'INVALID_CREDENTIALS');
-  if (!user.isActive) throw unauthorized('Your account is disabled!', 'ACCOUNT_DISABLED');
+  const failed = async (reason: string) => audit(db, {
+    action: 'auth.loginFailed', actor: user ? { userId: user.id, displayName: user.displayName } : null, address: input.ip,
+    details: { username: input.username.slice(0, 180), reason },
+  });
+  if (!user || !ok) { await failed(user ? 'password' : 'unknown user'); throw unauthorized(INVALID_CREDENTIALS, 'INVALID_CREDENTIALS'); }
+  if (!user.isActive) { await failed('disabled'); throw unauthorized('Your account is disabled!', 'ACCOUNT_DISABLED'); }
   if (input.role) {
     const who = await loadAuthInfo(db, user.id);
     if (!who || !mayEnterPortal(who, input.role)) throw unauthorized('Cannot login in this portal', 'FORBIDDEN');
@@ -87,6 +92,7 @@ export async function login(db: Db, tokens: TokenService, input: { username: str
   // (many cashiers may sign in from one shop address).
   await db.delete(loginAttempt).where(eq(loginAttempt.key, keys[0].key));
   await db.update(loginAttempt).set({ failures: sql`greatest(${loginAttempt.failures} - 1, 0)` }).where(eq(loginAttempt.key, keys[1].key));
+  await audit(db, { action: 'auth.login', actor: { userId: user.id, displayName: user.displayName }, address: input.ip, details: input.role ? { portal: input.role } : null });
   return issueTokens(db, tokens, user, input.refreshTtl);
 }
 
