@@ -217,6 +217,13 @@ export function registerAuth(app: FastifyInstance, db: Db, tokens: TokenService)
       throw new Error(`Route ${route.method} ${route.url} has no access rule (config.auth must be public, user or a permission: ${PERMISSIONS.join(', ')})`);
     }
   });
+  // Cost prices and margins leave the server only for 'cost.view' (object answers; the product
+  // presenters that build JSON text in SQL leave them out themselves).
+  app.addHook('preSerialization', async (request, _reply, payload) => {
+    const auth = request.auth;
+    if (!auth || can(auth, 'cost.view') || !payload || typeof payload !== 'object') return payload;
+    return redactCosts(payload);
+  });
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config?.auth;
     if (!access) return; // not an /api route (static app, 404)
@@ -241,6 +248,18 @@ export function registerAuth(app: FastifyInstance, db: Db, tokens: TokenService)
     if (access !== 'user' && !can(auth, access)) throw forbidden('Access Denied.');
     request.auth = auth;
   });
+}
+
+/** Keys that carry cost prices and margins: null in answers to callers without 'cost.view'. */
+const COST_KEYS = new Set(['cost', 'purchasePrice', 'margin', 'profit']);
+
+/** A copy of a JSON answer with cost and margin fields nulled (issue 21.1 'cost.view'). */
+export function redactCosts(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactCosts);
+  if (!value || typeof value !== 'object' || value instanceof Date || Buffer.isBuffer(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = COST_KEYS.has(k) && v != null ? null : redactCosts(v);
+  return out;
 }
 
 /** The authenticated caller of a non-public route. */

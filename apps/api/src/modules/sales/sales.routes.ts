@@ -45,6 +45,8 @@ export default async function salesRoutes(app: FastifyInstance) {
       throw e;
     }
     const result = await createSale(db, parsed.input, { tokenUserId: userId }, { clientId: parsed.clientId, requestHash: parsed.requestHash });
+    // The caller was read by the sale itself: the answer is judged on them (costs: plugins/auth).
+    request.auth = result.actor ?? await requireCaller(db, userId);
     reply.status(result.replayed ? 200 : 201);
     if (result.replayed) reply.header('idempotent-replayed', 'true');
     return { order: result.order ?? await presentOrderById(db, result.id) };

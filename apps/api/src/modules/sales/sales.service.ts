@@ -29,6 +29,8 @@ export interface SaleResult {
   replayed: boolean;
   /** The presented order when it was built from what the sale wrote (else the route reads it back). */
   order?: OrderDto;
+  /** Who recorded it (read by the sale itself on the callerInQuery route). */
+  actor?: AuthInfo;
 }
 
 class Replay extends Error {
@@ -187,9 +189,10 @@ export async function createSale(db: Db, input: SaleInput, who: SaleCaller, opts
     // A sale that may need a permission (discounts, price overrides, returns, an approval) also runs
     // in one: the approval is used and the audit written with the order.
     const locks = input.refundingFrom != null || input.customerId != null || mayNeedPermission(input);
-    return await withRetry(() => (locks
+    const result = await withRetry(() => (locks
       ? saleTransaction(db, (tx) => createOrderOn(tx, input, who, clientId, { ...opts, inTx: true }, seen))
       : createOrderOn(db as unknown as Tx, input, who, clientId, { ...opts, inTx: false }, seen)));
+    return { ...result, actor: seen.actor };
   } catch (e) {
     if (e instanceof Replay) return { id: e.id, replayed: true };
     if (e instanceof AppError && e.status === 401) throw e;

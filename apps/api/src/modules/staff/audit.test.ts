@@ -22,13 +22,13 @@ afterAll(async () => { await t?.close(); });
 describe('append-only, enforced by the database', () => {
   it('UPDATE, DELETE and TRUNCATE of audit_log fail; the rows stay as written', async () => {
     await t.app.inject({ method: 'POST', url: '/api/auth/login_check', payload: { username: 'admin', password: 'not-the-password' } });
-    const [before] = (await s.db.execute(sql`select count(*)::int as n, max(id) as last from audit_log`)).rows as { n: number; last: number }[];
+    const [before] = ((await s.db.execute(sql`select count(*)::int as n, max(id) as last from audit_log`)) as any).rows as { n: number; last: number }[];
     expect(before.n).toBeGreaterThan(0);
     const refusal = (q: Promise<unknown>) => q.then(() => 'accepted', (e) => String(e?.cause?.message ?? e?.message));
     expect(await refusal(s.db.execute(sql`update audit_log set actor_name = 'someone else' where id = ${before.last}`))).toMatch(/append-only \(UPDATE refused\)/);
     expect(await refusal(s.db.execute(sql`delete from audit_log where id = ${before.last}`))).toMatch(/append-only \(DELETE refused\)/);
     expect(await refusal(s.db.execute(sql`truncate audit_log`))).toMatch(/append-only \(TRUNCATE refused\)/);
-    const [after] = (await s.db.execute(sql`select count(*)::int as n from audit_log`)).rows as { n: number }[];
+    const [after] = ((await s.db.execute(sql`select count(*)::int as n from audit_log`)) as any).rows as { n: number }[];
     expect(after.n).toBe(before.n);
   });
 });
