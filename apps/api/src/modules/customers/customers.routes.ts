@@ -7,6 +7,7 @@ import {
   addCustomerPayment, createCustomer, customerPaymentsResource, customersResource, presentCustomerById, updateCustomer,
 } from './customers.service.ts';
 import { assertCreditTerms } from './customer.access.ts';
+import { eraseCustomer } from './customer.erase.ts';
 
 const tags = ['Customers'];
 
@@ -111,6 +112,9 @@ export default async function customersRoutes(app: FastifyInstance) {
   };
   app.put('/api/customers/:id', { config: user, schema: { tags, summary: 'Update a customer (merge): {customer}' } }, update);
   app.patch('/api/customers/:id', { config: user, schema: { tags, summary: 'Update a customer (merge): {customer}' } }, update);
+
+  app.post('/api/customers/:id/erase', { config: { auth: 'customer.creditTerms' as const }, schema: { tags, summary: 'Erase a customer on request: personal data removed, sales kept anonymous' } }, async (request) =>
+    eraseCustomer(db, parseId((request.params as { id: string }).id), caller(request)));
 
   app.post('/api/customer_payments', { config: { auth: 'customer.payments' as const }, schema: { tags, summary: 'Receive a payment from a customer: the payment' } }, async (request, reply) => {
     const auth = caller(request);
