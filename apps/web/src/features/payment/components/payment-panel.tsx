@@ -10,7 +10,7 @@ import { NumberInput } from '@/components/ui/number-input';
 import { toast } from '@/components/ui/toast';
 import { HttpError } from '@/lib/api-client';
 import { useMoney, type Money } from '@/lib/money';
-import { useSession } from '@/lib/session';
+import { useCan } from '@/lib/permissions';
 import { errorText } from '@/lib/form-errors';
 import type { Customer, Order, PaymentType } from '@/features/catalogue-cache/types';
 import { emptyCart, setPaymentType } from '@/features/cart/cart-logic';
@@ -19,6 +19,7 @@ import { computeCartTotals } from '@/features/cart/cart-totals';
 import type { CartDefaults } from '@/features/cart/cart-types';
 import { saveOrder } from '@/features/payment/api/save-order';
 import { buildSaleBody } from '@/features/payment/build-sale';
+import { useSaveWithApproval } from '@/features/payment/components/approval-dialog';
 import {
   applyNote, changeDueOf, parseReceived, refundTenders, remaining, tendered, validateAdd, wirePayments,
   type QuickCashMode, type TenderRow,
@@ -75,6 +76,7 @@ export function PaymentPanel({
 }: PaymentPanelProps) {
   const currency = useMoney();
   const { t } = useTranslation('sale');
+  const { saveWithApproval, dialog: approvalDialog } = useSaveWithApproval(storeId);
   const added = useCart((s) => s.added);
   const tax = useCart((s) => s.tax);
   const discount = useCart((s) => s.discount);
@@ -108,7 +110,7 @@ export function PaymentPanel({
     setRows(refundPayments?.length && total < 0 ? refundTenders(total, refundPayments, paymentTypes) : []);
     setNoteCounts({});
   }, [uuid, refundPayments, paymentTypes]);
-  const isAdmin = !!useSession().user?.roles.includes('ROLE_ADMIN');
+  const isAdmin = useCan('refund.cashForNonCash');
 
   // The field resets to what is still to be paid after every change of the total or the rows.
   useEffect(() => {
@@ -192,7 +194,7 @@ export function PaymentPanel({
     const body = buildSaleBody({ cart, totals: computeCartTotals(cart), payments, storeId, terminalId, status, suspend });
     setSaving(true);
     try {
-      const { order } = await saveOrder(body, cart.orderId, { customer: cart.customer });
+      const { order } = await saveWithApproval(body, (b) => saveOrder(b, cart.orderId, { customer: cart.customer }));
       cartStore.set(emptyCart(defaults));
       setRows([]);
       setNoteCounts({});
@@ -214,7 +216,7 @@ export function PaymentPanel({
     } finally {
       setSaving(false);
     }
-  }, [saving, requireCustomerName, mode, takesPayment, field, type, rows, grand, storeId, terminalId, defaults, onSaved, onCompleted, t, parse, currency, overTender]);
+  }, [saving, requireCustomerName, mode, takesPayment, field, type, rows, grand, storeId, terminalId, defaults, onSaved, onCompleted, t, parse, currency, overTender, saveWithApproval]);
 
   useImperativeHandle(ref, () => ({
     focusPayment: () => fieldRef.current?.focus(),
@@ -388,6 +390,7 @@ export function PaymentPanel({
           </Button>
         </div>
       </div>
+      {approvalDialog}
     </section>
   );
 }
