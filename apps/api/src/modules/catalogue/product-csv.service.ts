@@ -10,7 +10,7 @@ import {
 } from '../../db/schema/index.ts';
 import type { ResourceCtx } from '../../resources/engine.ts';
 import { moveStock } from '../../lib/stock.ts';
-import { CsvSyntaxError, firstInvalidUtf8, formatRow, parseCsv, unneutralise } from './csv.ts';
+import { CsvSyntaxError, firstInvalidUtf8, formatRow, parseCsv, unneutralise } from '../../lib/csv.ts';
 import { BARCODE_USED, MAX_QUANTITY, QUANTITY_TOO_LARGE, canonicalDecimal, inIds, scopes, trimDecimal, type LinkTable } from './shared.ts';
 
 /**

@@ -3,7 +3,7 @@ import { and, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizz
 import { validationError, type Violation } from '@pos/domain/errors';
 import { auditLog, userStore } from '../../db/schema/index.ts';
 import { caller, type AuthInfo } from '../../plugins/auth.ts';
-import { formatRow } from '../catalogue/csv.ts';
+import { formatRow } from '../../lib/csv.ts';
 
 /**
  * The audit log (issue 21.4), read-only: there is no route that changes or deletes an entry, and

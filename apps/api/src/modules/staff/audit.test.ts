@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
-import { parseCsv } from '../catalogue/csv.ts';
+import { parseCsv } from '../../lib/csv.ts';
 import { staffShop } from './staff.fixtures.ts';
 
 let t: TestApp;
