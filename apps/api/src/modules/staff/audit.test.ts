@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { parseCsv } from '../../lib/csv.ts';
 import { staffShop } from './staff.fixtures.ts';
+import { multipart } from '../catalogue/test-support.ts';
 
 let t: TestApp;
 let s: Awaited<ReturnType<typeof staffShop>>;
@@ -64,6 +65,13 @@ describe('what is recorded', () => {
     const u = await s.staffUser('audited', 'cashier');
     await s.inject('PUT', `/api/admin/user/${u.id}`, s.owner, { role: 'manager' });
     expect((await s.auditRows('user.updated')).at(-1)).toMatchObject({ entityId: String(u.id), before: { role: 'cashier' }, after: { role: 'Manager' } });
+  });
+
+  it('a product import, with what it did', async () => {
+    const m = multipart('ID,Name,Barcode,Is Available?,Purchase price,Sale price,Available Quantity,Purchase Unit,Sale Unit\n,Audited Tea,7700000000099,1,1.20,2.40,0,pcs,pcs\n');
+    const res = await t.app.inject({ method: 'POST', url: '/api/products/import', payload: m.payload, headers: { ...s.owner, ...m.headers } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await s.auditRows('product.imported')).at(-1)).toMatchObject({ actorName: 'Admin', details: { created: 1, total: 1 } });
   });
 });
 
