@@ -1,6 +1,7 @@
 /**
  * Issue 21.6: a customer erased on request. Personal data removed, their sales kept (anonymous),
- * their balance kept; only with 'customer.creditTerms'; the audit entry names no person.
+ * their balance kept; only with 'customer.creditTerms'; the audit entry names no person. And
+ * customers per store or shared across the chain, as a setting.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
@@ -41,5 +42,32 @@ describe('erasing a customer', () => {
     expect(entries).toHaveLength(1);
     expect(JSON.stringify(entries)).not.toMatch(/Yasmin|Haddad|0555|12345/);
     expect((await s.inject('POST', '/api/customers/999999/erase', s.owner)).statusCode).toBe(404);
+  });
+});
+
+describe('per-store customers (setting customers_per_store)', () => {
+  it("a store's customer is hidden from another store's staff while the setting is on; shared when off", async () => {
+    const mall = await s.staffUser('mallmanager', 'manager', undefined, [2]);
+    const made = await s.inject('POST', '/api/customers', mall.headers, { name: 'Harbour Regular', phone: '0700 000 111' });
+    expect(made.statusCode, made.body).toBe(201);
+    const id = made.json().customer.id;
+    const seen = async () => (await s.inject('GET', `/api/customers/${id}`, s.cashier)).statusCode;
+    expect(await seen()).toBe(200); // shared by default, as before
+
+    const on = await s.inject('POST', '/api/settings', s.owner, { name: 'customers_per_store', value: 'true' });
+    expect(on.statusCode, on.body).toBe(201);
+    expect(await seen()).toBe(404);
+    const list = (await s.inject('GET', '/api/customers?itemsPerPage=1000', s.cashier)).json()['hydra:member'];
+    expect(list.map((c: any) => c.id)).not.toContain(id);
+    expect((await s.inject('PUT', `/api/customers/${id}`, s.cashier, { name: 'Renamed' })).statusCode).toBe(404);
+    const sale = await s.inject('POST', '/api/admin/order/create', s.cashier, { ...s.sale(), customer: `/api/customers/${id}` });
+    expect(sale.statusCode).toBe(422);
+    expect(sale.json().violations[0].propertyPath).toBe('customerId');
+    // Their own store and the owner still see them; customers from before (no store) stay shared.
+    expect((await s.inject('GET', `/api/customers/${id}`, mall.headers)).statusCode).toBe(200);
+    expect((await s.inject('GET', `/api/customers/${id}`, s.owner)).statusCode).toBe(200);
+
+    await s.inject('PUT', `/api/settings/${on.json().id}`, s.owner, { value: 'false' });
+    expect(await seen()).toBe(200);
   });
 });

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { customer, order } from '../../db/schema/index.ts';
 import type { AuthInfo } from '../../plugins/auth.ts';
 import { audit } from '../../lib/audit.ts';
+import { assertCustomerVisible } from './customer.scope.ts';
 
 /**
  * Erases a customer on request (issue 21.6): every personal field is blanked in one transaction
@@ -12,6 +13,7 @@ import { audit } from '../../lib/audit.ts';
  * The audit entry names the record only, never the person.
  */
 export async function eraseCustomer(db: Db, id: number, auth: AuthInfo) {
+  await assertCustomerVisible(db, id, auth);
   return db.transaction(async (tx) => {
     const [row] = await tx.select({ id: customer.id, erasedAt: customer.erasedAt }).from(customer).where(eq(customer.id, id)).for('update');
     if (!row) throw notFound('Customer not found');

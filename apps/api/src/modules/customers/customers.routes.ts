@@ -8,6 +8,7 @@ import {
 } from './customers.service.ts';
 import { assertCreditTerms } from './customer.access.ts';
 import { eraseCustomer } from './customer.erase.ts';
+import { assertCustomerVisible } from './customer.scope.ts';
 
 const tags = ['Customers'];
 
@@ -97,7 +98,7 @@ export default async function customersRoutes(app: FastifyInstance) {
     const auth = caller(request);
     const input = parseBody(createBody, stripReadOnly(request.body));
     await assertCreditTerms(db, auth, input, request.body);
-    const id = await createCustomer(db, input);
+    const id = await createCustomer(db, input, auth);
     reply.status(201);
     return { customer: await presentCustomerById(db, id, auth) };
   });
@@ -105,6 +106,7 @@ export default async function customersRoutes(app: FastifyInstance) {
   const update = async (request: any) => {
     const auth = caller(request);
     const id = parseId(request.params.id);
+    await assertCustomerVisible(db, id, auth);
     const input = parseBody(updateBody, stripReadOnly(request.body));
     await assertCreditTerms(db, auth, input, request.body, id);
     await updateCustomer(db, id, input);

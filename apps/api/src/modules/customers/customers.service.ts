@@ -11,6 +11,7 @@ import { own } from '../sales/orders.query.ts';
 import { presentOrders } from '../sales/order.presenter.ts';
 import { loadCustomerFigures, presentCustomerFields } from './customer.figures.ts';
 import { redactCustomer } from './customer.access.ts';
+import { customerScope } from './customer.scope.ts';
 
 type CustomerRow = typeof customer.$inferSelect;
 type PaymentRow = typeof customerPayment.$inferSelect;
@@ -67,7 +68,7 @@ export async function presentCustomers(db: Db, rows: CustomerRow[], auth: AuthIn
 }
 
 export async function presentCustomerById(db: Db, id: number, auth: AuthInfo) {
-  const rows = await db.select().from(customer).where(eq(customer.id, id));
+  const rows = await db.select().from(customer).where(and(eq(customer.id, id), customerScope(auth)));
   if (!rows.length) throw notFound('Customer not found');
   const [dto] = await presentCustomers(db, rows, auth);
   return dto;
@@ -90,8 +91,8 @@ function values(input: CustomerInput) {
 }
 
 /** Creates a customer; sale/paid/outstanding start at 0, balance at the opening balance. */
-export async function createCustomer(db: Db, input: CustomerInput & { name: string }): Promise<number> {
-  const [row] = await db.insert(customer).values({ ...values(input), name: input.name }).returning({ id: customer.id });
+export async function createCustomer(db: Db, input: CustomerInput & { name: string }, auth?: Pick<AuthInfo, 'storeIds'>): Promise<number> {
+  const [row] = await db.insert(customer).values({ ...values(input), name: input.name, storeId: auth?.storeIds[0] ?? null }).returning({ id: customer.id });
   return row.id;
 }
 
@@ -109,7 +110,7 @@ export async function updateCustomer(db: Db, id: number, input: CustomerInput): 
 export async function addCustomerPayment(db: Db, input: { amount: string; description: string; customerId: number; orderId: number | null }, auth: AuthInfo) {
   return db.transaction(async (tx) => {
     // The customer's row is locked: two payments at once cannot both fit under what is owed.
-    const [c] = await tx.select({ id: customer.id }).from(customer).where(eq(customer.id, input.customerId)).for('update');
+    const [c] = await tx.select({ id: customer.id }).from(customer).where(and(eq(customer.id, input.customerId), customerScope(auth))).for('update');
     if (!c) throw validationError([{ propertyPath: 'customer', message: `'Customer' with ID '${input.customerId}' not found` }]);
     let o: typeof order.$inferSelect | undefined;
     if (input.orderId != null) {
@@ -156,6 +157,7 @@ export const customersResource: ResourceDef<CustomerRow> = {
     id: customer.id, name: customer.name, phone: customer.phone, cnic: customer.cnic, email: customer.email,
     openingBalance: customer.openingBalance, createdAt: customer.createdAt,
   },
+  scope: (ctx) => customerScope(ctx.auth),
   present: (rows, ctx) => presentCustomers(ctx.db, rows, ctx.auth),
   access: { read: 'user' },
 };

@@ -14,6 +14,7 @@ import type { AuthInfo } from '../../plugins/auth.ts';
 import { type Cents, linkedToStore, fail, notFoundRef, safe } from './sale-support.ts';
 import type { OriginalOrder, PricedLine, PricingProduct, PaymentTypeRef, Pricing } from './sale-read.ts';
 import { settlePayments, type PaymentRow, type RefundableTender } from './sale-payments.ts';
+import { customerScope } from '../customers/customer.scope.ts';
 import { priceReturnLines } from './sale-return.ts';
 
 export type { PricedLine } from './sale-read.ts';
@@ -210,7 +211,7 @@ export async function priceSale(tx: Tx, input: SaleInput, opt: PriceOptions): Pr
     customerId = original.row.customerId;
     customerName = original.row.customerName;
   } else if (customerId != null) {
-    const [c] = await tx.select({ id: customer.id }).from(customer).where(eq(customer.id, customerId));
+    const [c] = await tx.select({ id: customer.id }).from(customer).where(and(eq(customer.id, customerId), customerScope(opt.actor)));
     if (!c) v.push({ propertyPath: 'customerId', message: notFoundRef('Customer', customerId) });
   }
   fail(v);
