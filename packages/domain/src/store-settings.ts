@@ -15,6 +15,8 @@ export interface StoreMoneySettings {
   cashRoundingStep: number;
   pricesIncludeTax: boolean;
   legacyTaxBase: boolean;
+  /** The largest line or order discount in percent without the 'discount.overLimit' permission (issue 21.1). */
+  maxDiscountPercent: number;
 }
 
 /** What a store had before these settings existed: nothing changes silently. */
@@ -25,6 +27,7 @@ export const DEFAULT_STORE_SETTINGS: StoreMoneySettings = {
   cashRoundingStep: 0,
   pricesIncludeTax: false,
   legacyTaxBase: false,
+  maxDiscountPercent: 20,
 };
 
 /** The largest rounding step accepted, in minor units (10,000 major units of a 2-digit currency). */
@@ -36,6 +39,7 @@ export const STORE_SETTING_MESSAGES = {
   timeZone: 'This value is not a valid time zone (IANA name such as Europe/Paris).',
   cashRoundingStep: `The cash rounding step is a whole number of minor units of the currency, from 0 (none) to ${MAX_ROUNDING_STEP}.`,
   flag: 'This value should be of type boolean.',
+  maxDiscountPercent: 'The discount limit is a whole percent from 0 to 100.',
 } as const;
 
 const booleanField = z.boolean({ error: STORE_SETTING_MESSAGES.flag });
@@ -69,6 +73,14 @@ export const storeSettingsFields = {
   }).optional(),
   pricesIncludeTax: booleanField.optional(),
   legacyTaxBase: booleanField.optional(),
+  maxDiscountPercent: z.unknown().transform((v, ctx) => {
+    const n = typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 100) {
+      ctx.addIssue({ code: 'custom', message: STORE_SETTING_MESSAGES.maxDiscountPercent });
+      return z.NEVER;
+    }
+    return n;
+  }).optional(),
 };
 
 /** The settings of a stored row (missing fields take the defaults). */

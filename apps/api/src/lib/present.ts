@@ -26,12 +26,12 @@ export const dateObj = (d: Date | null | undefined) => (d ? { datetime: d.toISOS
 
 /** A store's money settings as every store representation carries them (docs/api.md "Store money settings"). */
 export type StoreSettingsJson = StoreMoneySettings;
-type SettingsRow = Pick<typeof store.$inferSelect, 'currency' | 'locale' | 'timeZone' | 'cashRoundingStep' | 'pricesIncludeTax' | 'legacyTaxBase'>;
+type SettingsRow = Pick<typeof store.$inferSelect, 'currency' | 'locale' | 'timeZone' | 'cashRoundingStep' | 'pricesIncludeTax' | 'legacyTaxBase' | 'maxDiscountPercent'>;
 
 export function storeSettingsJson(s: SettingsRow): StoreSettingsJson {
   return {
     currency: s.currency, locale: s.locale, timeZone: s.timeZone, cashRoundingStep: s.cashRoundingStep,
-    pricesIncludeTax: s.pricesIncludeTax, legacyTaxBase: s.legacyTaxBase,
+    pricesIncludeTax: s.pricesIncludeTax, legacyTaxBase: s.legacyTaxBase, maxDiscountPercent: s.maxDiscountPercent,
   };
 }
 

@@ -13,6 +13,7 @@ import printingRoutes from './printing/printing.routes.ts';
 import printAgentRoutes from './printing/agent.routes.ts';
 import setupRoutes from '../setup/setup.routes.ts';
 import backupRoutes from './backup/backup.routes.ts';
+import staffRoutes from './staff/staff.routes.ts';
 
 /** Route modules with business rules (sales, purchasing, closing...). Each registers its own routes. */
-export const modules: FastifyPluginAsync[] = [authRoutes, catalogueRoutes, catalogueSyncRoutes, purchasingRoutes, expensesRoutes, closingRoutes, receiptsRoutes, salesRoutes, customersRoutes, stockRoutes, printingRoutes, printAgentRoutes, setupRoutes, backupRoutes];
+export const modules: FastifyPluginAsync[] = [authRoutes, catalogueRoutes, catalogueSyncRoutes, purchasingRoutes, expensesRoutes, closingRoutes, receiptsRoutes, salesRoutes, customersRoutes, stockRoutes, staffRoutes, printingRoutes, printAgentRoutes, setupRoutes, backupRoutes];

@@ -1,18 +1,27 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { unauthorized, forbidden, AppError } from '@pos/domain/errors';
+import { BUILTIN_PERMISSIONS, PERMISSIONS, builtinOfLegacy, isPermission, type BuiltinRole, type Permission } from '@pos/domain/permissions';
 import { preparedQuery, type Db } from '../db/client.ts';
 
-/** Who may call a route. Every /api route must declare one (checked at start-up). */
-export type Access = 'public' | 'user' | 'admin';
-const ACCESS_RULES: readonly Access[] = ['public', 'user', 'admin'];
+/**
+ * Who may call a route. Every /api route must declare one (checked at start-up): 'public', 'user'
+ * (any signed-in user; the route checks finer permissions itself) or the permission it needs.
+ */
+export type Access = 'public' | 'user' | Permission;
+const ACCESS_RULES: readonly string[] = ['public', 'user', ...PERMISSIONS];
 
 export interface AuthInfo {
   userId: number;
   username: string;
   displayName: string;
   roles: string[];
+  /** The Owner role (ROLE_ADMIN for the old client): manages owners and managers. */
   isAdmin: boolean;
+  /** The user's role: built-in (owner, manager, cashier) or custom. */
+  role: { id: number | null; key: BuiltinRole | 'custom'; name: string };
+  /** What the role grants (issue 21.1). */
+  permissions: Permission[];
   /** Stores this user belongs to: the only stores whose data they can see or change. */
   storeIds: number[];
 }
@@ -36,9 +45,17 @@ declare module 'fastify' {
   }
 }
 
-export function hasRole(roles: string[], role: string): boolean {
-  // ROLE_ADMIN includes ROLE_USER: an admin may use the till.
-  return roles.includes(role) || (role === 'ROLE_USER' && roles.includes('ROLE_ADMIN'));
+/** Permissions of the back office: a role holding one of them may enter the admin portal (?role=ROLE_ADMIN). */
+const BACK_OFFICE: readonly Permission[] = ['products.manage', 'purchasing', 'users', 'settings', 'audit.view', 'closing.edit', 'cost.view'];
+
+/**
+ * May this user sign in to the portal the old client names (?role=ROLE_USER: the till, open to
+ * everyone; ROLE_ADMIN: the back office, for an Owner and any role with a back-office permission).
+ */
+export function mayEnterPortal(auth: Pick<AuthInfo, 'roles' | 'permissions'>, role: string): boolean {
+  if (role === 'ROLE_USER') return true;
+  if (role === 'ROLE_ADMIN') return auth.roles.includes('ROLE_ADMIN') || auth.permissions.some((p) => BACK_OFFICE.includes(p));
+  return auth.roles.includes(role);
 }
 
 /** How many verified tokens a token service remembers (oldest forgotten first). */
@@ -107,11 +124,16 @@ function extractToken(request: FastifyRequest): string | undefined {
 }
 
 /** The caller's row as `callerColumns` selects it. */
-export interface CallerRow { userId: number | null; username: string; displayName: string; roles: string[]; isActive: boolean | null; storeIds: number[] | null; tokenVersion?: number }
+export interface CallerRow {
+  userId: number | null; username: string; displayName: string; roles: string[]; isActive: boolean | null; storeIds: number[] | null; tokenVersion?: number;
+  role?: { id: number; builtin: string | null; name: string; permissions: string[] } | null;
+}
 
 /** The select-list of the caller's row, from `user_account` aliased `alias`: read it with `callerOf`. */
 export const callerColumns = (alias: string) => `${alias}.id as "userId", ${alias}.username, ${alias}.display_name as "displayName", ${alias}.roles,
-       ${alias}.is_active as "isActive", ${alias}.token_version as "tokenVersion", array(select us.store_id from user_store us where us.user_id = ${alias}.id order by us.store_id) as "storeIds"`;
+       ${alias}.is_active as "isActive", ${alias}.token_version as "tokenVersion",
+       (select json_build_object('id', r.id, 'builtin', r.builtin, 'name', r.name, 'permissions', r.permissions) from staff_role r where r.id = ${alias}.role_id) as "role",
+       array(select us.store_id from user_store us where us.user_id = ${alias}.id order by us.store_id) as "storeIds"`;
 
 /**
  * The caller from their row; null when there is none, they are deactivated, or (given the token's
@@ -120,14 +142,42 @@ export const callerColumns = (alias: string) => `${alias}.id as "userId", ${alia
 export function callerOf(user: CallerRow | undefined, tokenVersion?: number): AuthInfo | null {
   if (!user || user.userId == null || !user.isActive) return null;
   if (tokenVersion !== undefined && Number(user.tokenVersion ?? 0) !== tokenVersion) return null;
+  const { role, permissions } = roleOf(user);
   return {
     userId: user.userId,
     username: user.username,
     displayName: user.displayName,
     roles: user.roles,
-    isAdmin: hasRole(user.roles, 'ROLE_ADMIN'),
+    isAdmin: role.key === 'owner',
+    role,
+    permissions,
     storeIds: (user.storeIds ?? []).map(Number),
   };
+}
+
+const BUILTIN_NAMES: Record<BuiltinRole, string> = { owner: 'Owner', manager: 'Manager', cashier: 'Cashier' };
+
+/** A user's role and permissions: their role row, or (none set) the legacy roles: ROLE_ADMIN Owner, else Cashier. */
+export function roleOf(user: Pick<CallerRow, 'roles' | 'role'>): { role: AuthInfo['role']; permissions: Permission[] } {
+  const r = user.role;
+  if (r && r.builtin) {
+    const key = r.builtin as BuiltinRole;
+    return { role: { id: r.id, key, name: r.name }, permissions: [...(BUILTIN_PERMISSIONS[key] ?? [])] };
+  }
+  if (r) return { role: { id: r.id, key: 'custom', name: r.name }, permissions: (r.permissions ?? []).filter(isPermission) };
+  const key = builtinOfLegacy(user.roles ?? []);
+  return { role: { id: null, key, name: BUILTIN_NAMES[key] }, permissions: [...BUILTIN_PERMISSIONS[key]] };
+}
+
+/** True when the caller's role grants the permission. */
+export function can(auth: AuthInfo, permission: Permission): boolean {
+  return auth.permissions.includes(permission);
+}
+
+/** 403 naming the permission (and the field, when a field needs it). */
+export function requirePermission(auth: AuthInfo, permission: Permission, field?: string): void {
+  if (can(auth, permission)) return;
+  throw forbidden(field ? `${field}: changing it needs the '${permission}' permission.` : `This needs the '${permission}' permission.`);
 }
 
 /** Loads the caller fresh from the database on every request: deactivation and store changes apply at once. */
@@ -164,8 +214,15 @@ export function registerAuth(app: FastifyInstance, db: Db, tokens: TokenService)
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api') && !ACCESS_RULES.includes(route.config?.auth as Access)) {
       // A typo ('Admin') would otherwise fall through to the 'user' rule and open an admin route to cashiers.
-      throw new Error(`Route ${route.method} ${route.url} has no access rule (config.auth must be one of ${ACCESS_RULES.join(', ')})`);
+      throw new Error(`Route ${route.method} ${route.url} has no access rule (config.auth must be public, user or a permission: ${PERMISSIONS.join(', ')})`);
     }
+  });
+  // Cost prices and margins leave the server only for 'cost.view' (object answers; the product
+  // presenters that build JSON text in SQL leave them out themselves).
+  app.addHook('preSerialization', async (request, _reply, payload) => {
+    const auth = request.auth;
+    if (!auth || can(auth, 'cost.view') || !payload || typeof payload !== 'object') return payload;
+    return redactCosts(payload);
   });
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config?.auth;
@@ -188,9 +245,21 @@ export function registerAuth(app: FastifyInstance, db: Db, tokens: TokenService)
     }
     const auth = await loadAuthInfo(db, userId, ver);
     if (!auth) throw invalidCaller();
-    if (access === 'admin' && !auth.isAdmin) throw forbidden('Access Denied.');
+    if (access !== 'user' && !can(auth, access)) throw forbidden('Access Denied.');
     request.auth = auth;
   });
+}
+
+/** Keys that carry cost prices and margins: null in answers to callers without 'cost.view'. */
+const COST_KEYS = new Set(['cost', 'purchasePrice', 'margin', 'profit']);
+
+/** A copy of a JSON answer with cost and margin fields nulled (issue 21.1 'cost.view'). */
+export function redactCosts(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactCosts);
+  if (!value || typeof value !== 'object' || value instanceof Date || Buffer.isBuffer(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = COST_KEYS.has(k) && v != null ? null : redactCosts(v);
+  return out;
 }
 
 /** The authenticated caller of a non-public route. */

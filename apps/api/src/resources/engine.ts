@@ -7,6 +7,7 @@ import type { Db, Tx } from '../db/client.ts';
 import { caller, type Access, type AuthInfo } from '../plugins/auth.ts';
 import { fromZod } from '../plugins/errors.ts';
 import { pageByPositions, type ListOrder } from './position-index.ts';
+import { audit, changed } from '../lib/audit.ts';
 
 /**
  * The generic list/item engine. A plain resource is a short ResourceDef; the engine gives it the
@@ -53,6 +54,13 @@ export interface ResourceDef<Row extends { id: number } = any> {
   remove?: (tx: Tx, id: number, ctx: ResourceCtx) => Promise<void>;
   /** Extra item routes are registered by modules; this only covers CRUD. */
 }
+
+/** The permission a resource's writes need when its definition does not say (issue 21.1). */
+const WRITE_PERMISSION: Record<string, Access> = {
+  products: 'products.manage', product_variants: 'products.manage', barcodes: 'products.manage', brands: 'products.manage',
+  categories: 'products.manage', departments: 'products.manage', discounts: 'products.manage', taxes: 'products.manage',
+  suppliers: 'purchasing', stores: 'settings', terminals: 'settings', devices: 'settings', payments: 'settings', settings: 'settings',
+};
 
 /** Fields the server owns; clients send them back on PUT and they are ignored. */
 const READ_ONLY = ['@id', '@type', '@context', 'id', 'uuid', 'createdAt', 'updatedAt', 'deletedAt'];
@@ -246,10 +254,23 @@ function ctxOf(app: FastifyInstance, request: FastifyRequest): ResourceCtx {
 /** Stands in the envelope for members spliced in as JSON text. */
 const MEMBERS = '\u0000members\u0000';
 
+/**
+ * The audit entry of a resource write (issue 21.4), in the write's transaction: the record as it
+ * is presented, before and after (only the fields that changed on an update).
+ */
+async function auditWrite(tx: Tx, def: ResourceDef, ctx: ResourceCtx, id: number, what: 'created' | 'updated' | 'deleted', before: Record<string, unknown> | null) {
+  const after = what === 'deleted' ? null : await getResource(def, id, { ...ctx, db: tx as unknown as Db });
+  const entity = def.type.charAt(0).toLowerCase() + def.type.slice(1);
+  const d = before && after ? changed(before, after) : { before, after };
+  if (what === 'updated' && !Object.keys(d.after ?? {}).length) return;
+  const store = ((after ?? before) as Record<string, unknown> | null)?.store as { id?: number } | undefined;
+  await audit(tx, { action: `${entity}.${what}`, actor: ctx.auth, entity, entityId: id, storeId: typeof store?.id === 'number' ? store.id : null, before: d.before, after: d.after });
+}
+
 /** Registers GET list, GET item, POST, PUT/PATCH and DELETE for a definition. */
 export function registerResource(app: FastifyInstance, def: ResourceDef) {
   const read: Access = def.access?.read ?? 'user';
-  const write: Access = def.access?.write ?? 'admin';
+  const write: Access = def.access?.write ?? WRITE_PERMISSION[def.path] ?? 'settings';
   const base = `/api/${def.path}`;
   const tags = [def.type];
 
@@ -276,7 +297,11 @@ export function registerResource(app: FastifyInstance, def: ResourceDef) {
     app.post(base, { config: { auth: write }, schema: { tags, summary: `Create ${def.type}` } }, async (request, reply) => {
       const ctx = ctxOf(app, request);
       const input = parseBody(create.schema, stripReadOnly(request.body));
-      const id = await app.db.transaction((tx) => create.run(tx, input, ctx));
+      const id = await app.db.transaction(async (tx) => {
+        const id = await create.run(tx, input, ctx);
+        await auditWrite(tx, def, ctx, id, 'created', null);
+        return id;
+      });
       reply.status(201);
       return getResource(def, id, ctx);
     });
@@ -289,7 +314,11 @@ export function registerResource(app: FastifyInstance, def: ResourceDef) {
       const id = parseId((request.params as any).id);
       await getResource(def, id, ctx); // 404 when missing or out of the caller's stores
       const input = parseBody(update.schema, stripReadOnly(request.body));
-      await app.db.transaction((tx) => update.run(tx, id, input, ctx));
+      await app.db.transaction(async (tx) => {
+        const before = await getResource(def, id, { ...ctx, db: tx as unknown as Db });
+        await update.run(tx, id, input, ctx);
+        await auditWrite(tx, def, ctx, id, 'updated', before);
+      });
       return getResource(def, id, ctx);
     };
     app.put(`${base}/:id`, { config: { auth: write }, schema: { tags, summary: `Update ${def.type} (merge)` } }, handler);
@@ -301,8 +330,11 @@ export function registerResource(app: FastifyInstance, def: ResourceDef) {
     app.delete(`${base}/:id`, { config: { auth: write }, schema: { tags, summary: `Delete ${def.type}` } }, async (request) => {
       const ctx = ctxOf(app, request);
       const id = parseId((request.params as any).id);
-      await getResource(def, id, ctx);
-      await app.db.transaction((tx) => remove(tx, id, ctx));
+      const before = await getResource(def, id, ctx);
+      await app.db.transaction(async (tx) => {
+        await remove(tx, id, ctx);
+        await auditWrite(tx, def, ctx, id, 'deleted', before);
+      });
       return { '@id': iriOf(def, id), deleted: true };
     });
   }

@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { createTestApp, type TestApp } from '../helpers.ts';
 import { knownBodies, shopFacts } from './fixtures.ts';
+import { CASHIER_PERMISSIONS, PERMISSIONS } from '@pos/domain/permissions';
 import {
   apiRoutes, countDiff, errorShapeProblem, fillPath, idOf, inject, makePrincipals, membersOf, paramNames, recordOf,
   report, rowCounts, stable, totalOf, WRITE_METHODS, type Principal, type Principals, type Route,
@@ -19,7 +20,10 @@ let t: TestApp;
 let app: FastifyInstance;
 let P: Principals;
 let routes: Route[];
-const ACCESS = ['public', 'user', 'admin'];
+/** 'public', 'user', or a permission (issue 21.1: what used to be 'admin'). */
+const ACCESS = ['public', 'user', ...PERMISSIONS];
+/** Permissions the built-in Cashier role holds: its routes are till routes. */
+const cashierHas = (access: string) => (CASHIER_PERMISSIONS as readonly string[]).includes(access);
 const NOT_FOUND_ID = 999999;
 
 /**
@@ -33,6 +37,8 @@ const TILL_WRITES: RegExp[] = [
   /^\/api\/admin\/closing(\/|$)/, /^\/api\/closings(\/|$)/,
   /^\/api\/admin\/expense(\/|$)/, /^\/api\/expenses(\/|$)/,
   /^\/api\/print\/(order|job)\//,
+  // Issue 21: a manager's approval asked at the till; one's own PIN.
+  /^\/api\/approvals$/, /^\/api\/admin\/profile\/pin$/,
 ];
 
 beforeAll(async () => {
@@ -80,13 +86,13 @@ function judge(access: string, who: Who, status: number, url: string): string | 
   if (access === 'public' && OWN_CREDENTIAL.test(url)) return status === 401 ? null : `print agent route answered ${status} without its key`;
   if (access === 'public') return status === 401 || status === 403 ? `public route refused with ${status}` : null;
   if (UNAUTHENTICATED.includes(who)) return status === 401 ? null : `expected 401, got ${status}`;
-  if (access === 'admin' && who === 'cashierA') return status === 403 ? null : `cashier on an admin route: expected 403, got ${status}`;
-  if (access === 'admin' && OWNER_ONLY.some((re) => re.test(url))) return status === 403 ? null : `admin of some stores on an owner route: expected 403, got ${status}`;
+  if (access !== 'user' && !cashierHas(access) && who === 'cashierA') return status === 403 ? null : `cashier on a '${access}' route: expected 403, got ${status}`;
+  if (OWNER_ONLY.some((re) => re.test(url))) return status === 403 ? null : `admin of some stores on an owner route: expected 403, got ${status}`;
   return status === 401 || status === 403 ? `allowed caller refused with ${status}` : null;
 }
 
 describe('authorisation matrix (from app.routeTable)', () => {
-  it('every /api route declares public, user or admin', () => {
+  it('every /api route declares public, user or a permission', () => {
     expect(routes.length).toBeGreaterThan(10);
     const bad = routes.filter((r) => !ACCESS.includes(r.auth));
     expect(bad, 'routes without a valid access rule').toEqual([]);
@@ -112,7 +118,7 @@ describe('authorisation matrix (from app.routeTable)', () => {
     };
     // 1. Every request that must be refused (no valid session; the cashier on admin routes), between
     //    two snapshots: refused requests leave no trace (failed-login counters aside).
-    const refusedOnly = (r: Route, who: Who) => r.auth !== 'public' && (UNAUTHENTICATED.includes(who) || (r.auth === 'admin' && who === 'cashierA'));
+    const refusedOnly = (r: Route, who: Who) => r.auth !== 'public' && (UNAUTHENTICATED.includes(who) || (r.auth !== 'user' && !cashierHas(r.auth) && who === 'cashierA'));
     const before = await rowCounts(app.db);
     for (const r of routes) for (const who of whos) if (refusedOnly(r, who)) await send(r, who);
     const diff = countDiff(before, await rowCounts(app.db));
@@ -124,10 +130,10 @@ describe('authorisation matrix (from app.routeTable)', () => {
   });
 
   it('a cashier cannot write back-office data: every write open to ROLE_USER is a till operation', () => {
-    const userWrites = routes.filter((r) => WRITE_METHODS.has(r.method) && r.auth === 'user');
+    const userWrites = routes.filter((r) => WRITE_METHODS.has(r.method) && (r.auth === 'user' || cashierHas(r.auth)));
     const unreviewed = userWrites.filter((r) => !TILL_WRITES.some((re) => re.test(r.url)));
     expect(unreviewed.map((r) => `${r.method.toUpperCase()} ${r.url}`), 'user-writable routes outside the till').toEqual([]);
-    const adminWrites = routes.filter((r) => WRITE_METHODS.has(r.method) && r.auth === 'admin');
+    const adminWrites = routes.filter((r) => WRITE_METHODS.has(r.method) && r.auth !== 'user' && r.auth !== 'public' && !cashierHas(r.auth));
     report(`writes: ${adminWrites.length} admin-only (cashier gets 403), ${userWrites.length} till writes open to cashiers: ${userWrites.map((r) => `${r.method.toUpperCase()} ${r.url}`).join(', ')}`);
   });
 
@@ -220,7 +226,7 @@ describe('store isolation (a record of another store is a 404)', () => {
             for (const r of itemRoutes) {
               const url = fillPath(r.url, id);
               checks++;
-              if (r.auth === 'admin' && caller === P.cashierA) {
+              if (r.auth !== 'user' && !cashierHas(r.auth) && caller === P.cashierA) {
                 // Refused for every record alike, so nothing leaks; covered by the matrix.
                 const res = await inject(app, r.method, url, caller.headers, r.method === 'get' || r.method === 'delete' ? undefined : {});
                 if (res.statusCode !== 403) failures.push(`${r.method.toUpperCase()} ${url} as ${caller.name}: expected 403, got ${res.statusCode}`);
@@ -288,7 +294,7 @@ describe('start-up guard', () => {
     try {
       expect(() => fresh.get('/api/unguarded', async () => ({ ok: true }))).toThrow(/access rule/);
       expect(() => fresh.post('/api/unguarded-typo', { config: { auth: 'Admin' as any } }, async () => ({ ok: true }))).toThrow(/access rule/);
-      expect(() => fresh.get('/api/guarded', { config: { auth: 'admin' } }, async () => ({ ok: true }))).not.toThrow();
+      expect(() => fresh.get('/api/guarded', { config: { auth: 'settings' } }, async () => ({ ok: true }))).not.toThrow();
     } finally {
       await fresh.close();
     }

@@ -37,6 +37,10 @@ export interface User {
   displayName: string;
   email?: string | null;
   roles: string[];
+  /** Issue 21.1: the user's role and what it grants (older servers send neither). */
+  role?: { id: number | null; key: string; name: string } | null;
+  permissions?: string[];
+  hasPin?: boolean;
   locale?: string | null;
   stores: Store[];
 }

@@ -23,7 +23,10 @@ describe('saleSchema: lenient on types', () => {
 
   it('reads quantities, prices and discounts as numbers or strings, ignoring junk fields', () => {
     const r = parse({ ...base, items: [{ item: 5, quantity: '1.5', price: 2.99, discount: '', stock: 0, checked: true, taxes: [{ id: 1 }], variant: null }] });
-    expect(r.success && r.data.items[0]).toEqual({ productId: 5, variantId: null, quantity: '1.5', price: '2.99', discount: null, discountTyped: false, taxIncluded: null });
+    expect(r.success && r.data.items[0]).toEqual({ productId: 5, variantId: null, quantity: '1.5', price: '2.99', discount: null, discountTyped: false, taxIncluded: null, priceOverride: false });
+    // A price typed on purpose is flagged (it needs 'price.override' on the server); otherwise the price is a hint.
+    const typed = parse({ ...base, items: [{ item: 5, quantity: 1, price: '1.00', priceOverride: true }] });
+    expect(typed.success && typed.data.items[0].priceOverride).toBe(true);
   });
 
   it('maps the status: default Completed, Pending kept, isSuspended means On Hold whatever the status', () => {

@@ -109,6 +109,8 @@ export const saleLineSchema = z.object({
   price: looseDecimal.optional(),
   discount: z.unknown().optional(),
   taxIncluded: optionalBool.optional(),
+  /** The cashier typed this unit price on purpose (needs 'price.override'); without it `price` is only a hint. */
+  priceOverride: optionalBool.optional(),
 }).transform((line, ctx) => {
   const discount = looseDecimal.safeParse(line.discount);
   if (!discount.success) {
@@ -132,6 +134,7 @@ export const saleLineSchema = z.object({
     discount: discount.data ?? null,
     discountTyped: wasTyped(line.discount),
     taxIncluded: line.taxIncluded ?? null,
+    priceOverride: line.priceOverride === true,
   };
 });
 export type SaleLineInput = z.output<typeof saleLineSchema>;
@@ -176,6 +179,8 @@ export const saleSchema = z.object({
   /** Client-generated id making a retried submission safe (the Idempotency-Key header wins). */
   uuid: shortText(100).optional(),
   clientId: shortText(100).optional(),
+  /** A manager's approval token (POST /api/approvals) for the one permission this sale needs. */
+  approval: shortText(200).optional(),
 }).transform((b, ctx) => {
   const items = b.items ?? [];
   if (items.length === 0) {
@@ -236,6 +241,7 @@ export const saleSchema = z.object({
     isSuspended,
     status,
     clientId: b.uuid ?? b.clientId ?? null,
+    approval: b.approval ?? null,
   };
 });
 export type SaleInput = z.output<typeof saleSchema>;

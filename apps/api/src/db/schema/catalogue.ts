@@ -97,7 +97,7 @@ export const product = pgTable('product', {
   barcode: varchar('barcode', { length: 255 }),
   /** ean13 | ean8 | upca | upce: the barcode's GS1 check digit is validated (issue 26); null: any code. */
   barcodeType: varchar('barcode_type', { length: 10 }),
-  /** When the sale price last changed (a trigger, migration 0008): labels for price changes (issue 26). */
+  /** When the sale price last changed (a trigger, migration 0009): labels for price changes (issue 26). */
   priceChangedAt: timestamp('price_changed_at', { withTimezone: true, mode: 'date' }),
   baseQuantity: integer('base_quantity').default(1),
   isAvailable: boolean('is_available').notNull().default(true),

@@ -7,3 +7,4 @@ export * from './purchasing.ts';
 export * from './cash.ts';
 export * from './stock-ops.ts';
 export * from './printing.ts';
+export * from './staff.ts';

@@ -1,4 +1,4 @@
-import { boolean, date, doublePrecision, integer, pgTable, primaryKey, serial, text, varchar, index, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, date, doublePrecision, integer, pgTable, primaryKey, serial, text, timestamp, varchar, index, uniqueIndex } from 'drizzle-orm/pg-core';
 import { money, qty, rate, timestamps, uuidCol } from './common.ts';
 import { store, terminal } from './stores.ts';
 import { userAccount } from './users.ts';
@@ -17,6 +17,10 @@ export const customer = pgTable('customer', {
   openingBalance: money('opening_balance').notNull().default('0'),
   allowCreditSale: boolean('allow_credit_sale').notNull().default(false),
   creditLimit: money('credit_limit'),
+  /** Set when the customer was erased on request (issue 21.6): personal fields blanked, sales kept. */
+  erasedAt: timestamp('erased_at', { withTimezone: true, mode: 'date' }),
+  /** The store that registered the customer; with per-store customers (setting) only its users see them. */
+  storeId: integer('store_id').references(() => store.id, { onDelete: 'set null' }),
   ...timestamps,
   ...uuidCol,
 }, (t) => [index('customer_name_idx').on(t.name)]);

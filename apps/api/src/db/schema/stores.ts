@@ -13,6 +13,8 @@ export const store = pgTable('store', {
   cashRoundingStep: integer('cash_rounding_step').notNull().default(0),
   pricesIncludeTax: boolean('prices_include_tax').notNull().default(false),
   legacyTaxBase: boolean('legacy_tax_base').notNull().default(false),
+  /** The largest line or order discount, in percent, without the 'discount.overLimit' permission (issue 21.1). */
+  maxDiscountPercent: integer('max_discount_percent').notNull().default(20),
   ...active,
   ...timestamps,
   ...uuidCol,

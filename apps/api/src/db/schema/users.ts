@@ -1,6 +1,7 @@
 import { integer, jsonb, pgTable, primaryKey, serial, text, timestamp, varchar, uniqueIndex, index } from 'drizzle-orm/pg-core';
 import { active, timestamps, uuidCol } from './common.ts';
 import { store } from './stores.ts';
+import { staffRole } from './staff.ts';
 
 export const userAccount = pgTable('user_account', {
   id: serial('id').primaryKey(),
@@ -12,6 +13,10 @@ export const userAccount = pgTable('user_account', {
   locale: varchar('locale', { length: 8 }),
   /** Bumped by a password change or reset: access tokens signed with an older value are refused. */
   tokenVersion: integer('token_version').notNull().default(0),
+  /** The user's role (issue 21.1); null = from the legacy roles (ROLE_ADMIN: Owner, else Cashier). */
+  roleId: integer('role_id').references(() => staffRole.id, { onDelete: 'restrict' }),
+  /** Staff PIN for approvals at the till (4-8 digits), hashed like a password. */
+  pinHash: text('pin_hash'),
   ...active,
   ...timestamps,
   ...uuidCol,

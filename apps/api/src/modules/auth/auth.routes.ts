@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { BLANK, email as emailField } from '@pos/domain/wire-fields';
 import { forbidden } from '@pos/domain/errors';
 import { eq } from 'drizzle-orm';
-import { caller, hasRole } from '../../plugins/auth.ts';
+import { caller, mayEnterPortal } from '../../plugins/auth.ts';
 import { parseBody } from '../../resources/engine.ts';
 import { userAccount } from '../../db/schema/index.ts';
 import { newPassword } from '../../lib/password-policy.ts';
@@ -59,7 +59,7 @@ export default async function authRoutes(app: FastifyInstance) {
   app.get('/api/auth/info', { config: { auth: 'user' }, schema: { tags: ['Auth'], summary: 'The signed-in user with stores and terminals' } }, async (request) => {
     const auth = caller(request);
     const role = requestedRole(request.query);
-    if (role && !hasRole(auth.roles, role)) throw forbidden('Cannot login in this portal');
+    if (role && !mayEnterPortal(auth, role)) throw forbidden('Cannot login in this portal');
     return { user: await presentUser(db, auth.userId) };
   });
 

@@ -4,9 +4,10 @@ import { AppError, unauthorized, validationError } from '@pos/domain/errors';
 import type { Db } from '../../db/client.ts';
 import { loginAttempt, passwordReset, refreshToken, store, terminal, userAccount, userStore } from '../../db/schema/index.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
-import { hasRole, type AuthInfo, type TokenService } from '../../plugins/auth.ts';
+import { can, loadAuthInfo, mayEnterPortal, type AuthInfo, type TokenService } from '../../plugins/auth.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { isoDate, storeSettingsJson } from '../../lib/present.ts';
+import { audit } from '../../lib/audit.ts';
 
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 const FAILURE_WINDOW_MS = 15 * 60 * 1000;
@@ -16,6 +17,7 @@ export const INVALID_CREDENTIALS = 'Invalid credentials.';
 export async function presentUser(db: Db, userId: number) {
   const [u] = await db.select().from(userAccount).where(eq(userAccount.id, userId));
   if (!u) return null;
+  const who = await loadAuthInfo(db, userId);
   const stores = await db.select({ s: store }).from(userStore).innerJoin(store, eq(store.id, userStore.storeId))
     .where(eq(userStore.userId, userId)).orderBy(store.id);
   const terms = stores.length ? await db.select().from(terminal)
@@ -23,6 +25,8 @@ export async function presentUser(db: Db, userId: number) {
   return {
     '@id': `/api/users/${u.id}`, id: u.id, username: u.username, displayName: u.displayName, email: u.email,
     roles: u.roles, isActive: u.isActive, uuid: u.uuid, locale: u.locale,
+    // Issue 21.1: the role and what it grants; the web app hides what the user may not do.
+    role: who ? { id: who.role.id, key: who.role.key, name: who.role.name } : null, permissions: who?.permissions ?? [], hasPin: u.pinHash != null,
     stores: stores.map(({ s }) => ({
       '@id': `/api/stores/${s.id}`, id: s.id, name: s.name, location: s.location, isActive: s.isActive, ...storeSettingsJson(s),
       terminals: terms.filter((t) => t.storeId === s.id && t.isActive).map((t) => ({
@@ -74,13 +78,21 @@ export async function login(db: Db, tokens: TokenService, input: { username: str
   }
   const [user] = await db.select().from(userAccount).where(eq(userAccount.username, input.username)).limit(1);
   const ok = await verifyPassword(input.password, user?.password, input.bcryptRounds);
-  if (!user || !ok) throw unauthorized(INVALID_CREDENTIALS, 'INVALID_CREDENTIALS');
-  if (!user.isActive) throw unauthorized('Your account is disabled!', 'ACCOUNT_DISABLED');
-  if (input.role && !hasRole(user.roles, input.role)) throw unauthorized('Cannot login in this portal', 'FORBIDDEN');
+  const failed = async (reason: string) => audit(db, {
+    action: 'auth.loginFailed', actor: user ? { userId: user.id, displayName: user.displayName } : null, address: input.ip,
+    details: { username: input.username.slice(0, 180), reason },
+  });
+  if (!user || !ok) { await failed(user ? 'password' : 'unknown user'); throw unauthorized(INVALID_CREDENTIALS, 'INVALID_CREDENTIALS'); }
+  if (!user.isActive) { await failed('disabled'); throw unauthorized('Your account is disabled!', 'ACCOUNT_DISABLED'); }
+  if (input.role) {
+    const who = await loadAuthInfo(db, user.id);
+    if (!who || !mayEnterPortal(who, input.role)) throw unauthorized('Cannot login in this portal', 'FORBIDDEN');
+  }
   // A good login clears the pair's count and gives back its reserved attempt on the address
   // (many cashiers may sign in from one shop address).
   await db.delete(loginAttempt).where(eq(loginAttempt.key, keys[0].key));
   await db.update(loginAttempt).set({ failures: sql`greatest(${loginAttempt.failures} - 1, 0)` }).where(eq(loginAttempt.key, keys[1].key));
+  await audit(db, { action: 'auth.login', actor: { userId: user.id, displayName: user.displayName }, address: input.ip, details: input.role ? { portal: input.role } : null });
   return issueTokens(db, tokens, user, input.refreshTtl);
 }
 
@@ -174,11 +186,11 @@ export async function updateProfile(db: Db, tokens: TokenService, auth: AuthInfo
   const userId = auth.userId;
   const [me] = await db.select().from(userAccount).where(eq(userAccount.id, userId));
   if (input.username !== undefined && input.username !== me.username) {
-    if (!auth.isAdmin) throw validationError([{ propertyPath: 'username', message: 'Only an administrator can change a user name.' }]);
+    if (!can(auth, 'users')) throw validationError([{ propertyPath: 'username', message: "Changing a user name needs the 'users' permission." }]);
     const [other] = await db.select({ id: userAccount.id }).from(userAccount).where(eq(userAccount.username, input.username));
     if (other && other.id !== userId) throw validationError([{ propertyPath: 'username', message: 'This value is already used.' }]);
   }
-  if (input.displayName !== undefined && !auth.isAdmin && input.displayName.toLowerCase() !== me.displayName.toLowerCase()) {
+  if (input.displayName !== undefined && !can(auth, 'users') && input.displayName.toLowerCase() !== me.displayName.toLowerCase()) {
     const [other] = await db.select({ id: userAccount.id }).from(userAccount)
       .where(and(sql`lower(${userAccount.displayName}) = ${input.displayName.toLowerCase()}`, sql`${userAccount.id} <> ${userId}`)).limit(1);
     if (other) throw validationError([{ propertyPath: 'displayName', message: 'This value is already used.' }]);

@@ -168,6 +168,7 @@ describe('system', () => {
     const doc = res.json();
     expect(doc.openapi).toMatch(/^3\./);
     expect(doc.paths['/api/auth/login_check'].post['x-access']).toBe('public');
-    expect(doc.paths['/api/taxes'].post['x-access']).toBe('admin');
+    expect(doc.paths['/api/taxes'].post['x-access']).toBe('products.manage');
+    expect(doc.paths['/api/audit_log'].get['x-access']).toBe('audit.view');
   });
 });

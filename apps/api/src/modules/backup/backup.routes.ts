@@ -28,14 +28,14 @@ export default async function backupRoutes(app: FastifyInstance) {
   };
   const entry = (name: string): BackupEntry => listBackups(folder()).find((b) => b.name === name)!;
 
-  app.get('/api/admin/backups', { config: { auth: 'admin' }, schema: { tags, summary: 'The backups in the data folder, newest first: {backups, last, directory, daily, retention}' } }, async (request) => {
+  app.get('/api/admin/backups', { config: { auth: 'settings' }, schema: { tags, summary: 'The backups in the data folder, newest first: {backups, last, directory, daily, retention}' } }, async (request) => {
     await owner(request);
     const dir = folder();
     const backups = listBackups(folder());
     return { backups, last: backups[0] ?? null, directory: dir, daily: app.config.dailyBackups, retention: DEFAULT_RETENTION };
   });
 
-  app.post('/api/admin/backups', { config: { auth: 'admin' }, schema: { tags, summary: 'Take a backup now: {backup, tables, rows, migration}' } }, async (request) => {
+  app.post('/api/admin/backups', { config: { auth: 'settings' }, schema: { tags, summary: 'Take a backup now: {backup, tables, rows, migration}' } }, async (request) => {
     await owner(request);
     const dir = folder();
     const result = await createBackup(app.database.url, dir, { kind: 'manual', source: app.database.kind });
@@ -44,7 +44,7 @@ export default async function backupRoutes(app: FastifyInstance) {
   });
 
   // compress: false: the file is gzip already, and its length is known (a download shows its progress).
-  app.get('/api/admin/backups/:name', { compress: false, config: { auth: 'admin', queryToken: true }, schema: { tags, summary: 'Download one backup file (token also as ?bearer=)' } }, async (request, reply) => {
+  app.get('/api/admin/backups/:name', { compress: false, config: { auth: 'settings', queryToken: true }, schema: { tags, summary: 'Download one backup file (token also as ?bearer=)' } }, async (request, reply) => {
     await owner(request);
     const dir = folder();
     const { name } = request.params as { name: string };
@@ -57,7 +57,7 @@ export default async function backupRoutes(app: FastifyInstance) {
     return reply.send(fs.createReadStream(file));
   });
 
-  app.post('/api/admin/backups/restore', { config: { auth: 'admin' }, schema: { tags, summary: 'Restore the shop from an uploaded backup (multipart field file); the current data is kept as a pre-restore backup first' } }, async (request) => {
+  app.post('/api/admin/backups/restore', { config: { auth: 'settings' }, schema: { tags, summary: 'Restore the shop from an uploaded backup (multipart field file); the current data is kept as a pre-restore backup first' } }, async (request) => {
     await owner(request);
     const dir = folder();
     const upload = path.join(dir, `upload-${process.pid}-${Date.now()}.partial`);

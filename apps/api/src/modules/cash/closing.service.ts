@@ -1,12 +1,13 @@
 import { and, desc, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import { notFound, validationError } from '@pos/domain/errors';
+import { forbidden, notFound, validationError } from '@pos/domain/errors';
 import { parseMoney, toDecimal, toDecimalString } from '@pos/domain/money';
 import { cashInHand, isOpeningStale } from '@pos/domain/closing';
 import { ORDER_STATUS } from '@pos/domain/schemas/sale';
 import type { Db, Tx } from '../../db/client.ts';
 import { closing, order, orderPayment, paymentType, store, terminal, userAccount } from '../../db/schema/index.ts';
 import { dateObj, num, presentStoreBrief } from '../../lib/present.ts';
-import { assertStoreAccess, type AuthInfo } from '../../plugins/auth.ts';
+import { assertStoreAccess, can, type AuthInfo } from '../../plugins/auth.ts';
+import { audit, changed } from '../../lib/audit.ts';
 import { expensesCents } from './expenses.service.ts';
 
 /**
@@ -180,6 +181,16 @@ export async function updateClosing(db: Db, id: number, input: ClosingUpdate, ac
     if (input.cashWithdrawn != null) set.cashWithdrawn = input.cashWithdrawn;
     if (input.closingBalance != null) set.closingBalance = input.closingBalance;
     if (input.denominations !== undefined && input.denominations !== null) set.denominations = input.denominations;
+    // Without 'closing.edit', the opening float, once set, is not changed (403 naming it): the
+    // expected cash is counted from it. Cash in/out and the counted cash are the till's own figures.
+    if (!can(actor, 'closing.edit')) {
+      for (const k of ['openingBalance'] as const) {
+        const was = current[k];
+        if (set[k] != null && was != null && Number(was) !== Number(set[k])) {
+          throw forbidden(`${k}: changing a figure already set needs the 'closing.edit' permission.`);
+        }
+      }
+    }
     const next: ClosingRow = { ...current, ...set } as ClosingRow;
     if (!input.updateOnly) {
       next.openingBalance ??= '0';
@@ -194,6 +205,8 @@ export async function updateClosing(db: Db, id: number, input: ClosingUpdate, ac
       });
     }
     const [updated] = await tx.update(closing).set(set).where(eq(closing.id, id)).returning();
+    const d = changed(current as never, updated as never);
+    await audit(tx, { action: input.updateOnly ? 'closing.edited' : 'closing.closed', actor, storeId: updated.storeId, entity: 'closing', entityId: id, before: d.before, after: d.after });
     return updated;
   });
   return presentClosing(db, row);

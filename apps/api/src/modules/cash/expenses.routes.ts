@@ -35,7 +35,7 @@ export default async function expensesRoutes(app: FastifyInstance) {
   app.get('/api/admin/expense/:id', { config: user, schema: { tags, summary: 'One expense: {expense}' } }, async (request) =>
     ({ expense: await getExpense(db, parseId((request.params as { id: string }).id), caller(request)) }));
 
-  app.delete('/api/admin/expense/:id', { config: { auth: 'admin' }, schema: { tags, summary: 'Soft-delete an expense' } }, async (request) => {
+  app.delete('/api/admin/expense/:id', { config: { auth: 'expenses' }, schema: { tags, summary: 'Soft-delete an expense' } }, async (request) => {
     const id = parseId((request.params as { id: string }).id);
     await deleteExpense(db, id, caller(request));
     return { '@id': `/api/admin/expense/${id}`, deleted: true };

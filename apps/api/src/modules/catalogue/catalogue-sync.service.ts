@@ -21,6 +21,7 @@ import { rowsOf } from '../../db/raw.ts';
 import { brand, category, department, product, stockMovement, store, supplier, tax, terminal } from '../../db/schema/index.ts';
 import type { ResourceCtx } from '../../resources/engine.ts';
 import { productVisible, scopes } from './shared.ts';
+import { can } from '../../plugins/auth.ts';
 
 /** Re-sent overlap behind the oldest running writer (clock skew between API and database, pg_stat_activity lag). */
 export const CURSOR_MARGIN_MS = 10_000;
@@ -89,7 +90,10 @@ const intArray = (ids: number[]) => sql.raw(`'{${ids.filter((n) => Number.isSafe
  * objects and re-serialised here. Links to entities outside the caller's dictionaries are left
  * out, as /api/products leaves them out; stock rows only for the caller's stores.
  */
-async function productRows(tx: Tx, target: SQL, dict: SyncDictionaries, storeIds: number[], full: boolean): Promise<string[]> {
+/** `costs`: the caller may see cost prices ('cost.view'); else they are sent as null. */
+async function productRows(tx: Tx, target: SQL, dict: SyncDictionaries, storeIds: number[], full: boolean, costs: boolean): Promise<string[]> {
+  const cost = sql.raw(costs ? 'p.cost' : 'null');
+  const purchasePrice = sql.raw(costs ? 'purchase_price' : 'null');
   const ids = (d: Array<[number, ...unknown[]]>) => intArray(d.map((x) => x[0]));
   // A delta reaches its few products through the indexes; the full catalogue aggregates whole
   // tables and lets the final join keep the sellable products (no 100,000 index probes per table).
@@ -111,7 +115,7 @@ async function productRows(tx: Tx, target: SQL, dict: SyncDictionaries, storeIds
         union all select 4, product_id, terminal_id from product_terminal where ${of} and terminal_id = any(${ids(dict.terminals)})
       ) l group by product_id),
     vars as (
-      select product_id, json_agg(json_build_array(id, name, attribute_name, attribute_value, barcode, sku, price, purchase_price, quantity) order by id) as a
+      select product_id, json_agg(json_build_array(id, name, attribute_name, attribute_value, barcode, sku, price, ${purchasePrice}, quantity) order by id) as a
       from product_variant where ${of} group by product_id),
     prices as (
       select product_id, json_agg(json_build_array(id, product_variant_id, date, to_char(time, 'HH24:MI'), to_char(time_to, 'HH24:MI'), day, week, month,
@@ -120,7 +124,7 @@ async function productRows(tx: Tx, target: SQL, dict: SyncDictionaries, storeIds
     stocks as (
       select product_id, json_agg(json_build_array(id, store_id, coalesce(trim_scale(quantity)::text, '0'), location, trim_scale(re_order_level)::text) order by store_id) as a
       from product_store where store_id = any(${intArray(storeIds)}) and ${of} group by product_id)
-    select p.id, json_build_array(p.id, p.name, p.barcode, p.sku, p.base_price, p.cost, p.sale_unit, p.purchase_unit,
+    select p.id, json_build_array(p.id, p.name, p.barcode, p.sku, p.base_price, ${cost}, p.sale_unit, p.purchase_unit,
         (case when p.manage_inventory then ${FLAG_MANAGE_INVENTORY} else 0 end) + (case when p.is_active then ${FLAG_ACTIVE} else 0 end)
           + (case when p.is_available then ${FLAG_AVAILABLE} else 0 end),
         p.base_quantity, p.quantity, p.department_id,
@@ -145,7 +149,7 @@ export async function readCatalogueSync(db: Db, ctx: ResourceCtx, opts: SyncOpti
     const sellable = and(eq(product.isActive, true), visible)!;
     const changed = opts.since !== undefined ? changedSince(new Date(opts.since)) : undefined;
     const dict = await dictionaries(tx, ctx, sellable);
-    const productJson = await productRows(tx, changed ? and(changed, sellable)! : sellable, dict, ctx.auth.storeIds, !changed);
+    const productJson = await productRows(tx, changed ? and(changed, sellable)! : sellable, dict, ctx.auth.storeIds, !changed, can(ctx.auth, 'cost.view'));
     const removed = changed ? await tx.select({ id: product.id }).from(product).where(and(changed, not(sellable))).orderBy(asc(product.id)) : [];
     return {
       format: SYNC_FORMAT,

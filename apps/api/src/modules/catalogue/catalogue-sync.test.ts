@@ -5,7 +5,7 @@ import { decodeContext, decodeProduct, mergeRows, P, type ProductRow, type SyncP
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { moveStock } from '../../lib/stock.ts';
 import { api, members, multipart, storeAdmin, type Api } from './test-support.ts';
-import { formatRow, parseCsv, unneutralise } from './csv.ts';
+import { formatRow, parseCsv, unneutralise } from '../../lib/csv.ts';
 
 let t: TestApp;
 let admin: Api;

@@ -53,12 +53,14 @@ const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 /**
  * Catalogue operations that are not plain resources: terminal and user create/edit (reference
  * 2.12), product keywords / quantities / CSV export and import (2.3). Plain CRUD is in
- * resources/definitions/*. Reads need a signed-in user, writes ROLE_ADMIN.
+ * resources/definitions/*. Reads need a signed-in user; writes the permission of their area (terminals: settings, users: users, products: products.manage).
  */
 export default async function catalogueRoutes(app: FastifyInstance) {
   const ctxOf = (request: FastifyRequest): ResourceCtx => ({ db: app.db, auth: caller(request) });
   const user = { config: { auth: 'user' as const } };
-  const admin = { config: { auth: 'admin' as const } };
+  const settings = { config: { auth: 'settings' as const } };
+  const users = { config: { auth: 'users' as const } };
+  const products = { config: { auth: 'products.manage' as const } };
 
   // ---- Terminals ------------------------------------------------------------------------------
   const tTags = { tags: ['Terminal'] };
@@ -87,7 +89,7 @@ export default async function catalogueRoutes(app: FastifyInstance) {
     return { list, total: Number(total), count: list.length };
   });
 
-  app.post('/api/admin/terminal/create', { ...admin, schema: { ...tTags, summary: 'Create a terminal with its product assignment: {terminal}' } }, async (request) => {
+  app.post('/api/admin/terminal/create', { ...settings, schema: { ...tTags, summary: 'Create a terminal with its product assignment: {terminal}' } }, async (request) => {
     const ctx = ctxOf(request);
     const input = parseBody(terminalBody, stripReadOnly(request.body));
     const id = await app.db.transaction((tx) => createTerminal(tx, input, ctx));
@@ -98,7 +100,7 @@ export default async function catalogueRoutes(app: FastifyInstance) {
     return { terminal: await getTerminalDto(app.db, parseId((request.params as any).id), ctxOf(request)) };
   });
 
-  app.put('/api/admin/terminal/:id', { ...admin, schema: { ...tTags, summary: 'Update a terminal (merge; id from the URL): {terminal}' } }, async (request) => {
+  app.put('/api/admin/terminal/:id', { ...settings, schema: { ...tTags, summary: 'Update a terminal (merge; id from the URL): {terminal}' } }, async (request) => {
     const ctx = ctxOf(request);
     const id = parseId((request.params as any).id);
     await getTerminalDto(app.db, id, ctx);
@@ -107,7 +109,7 @@ export default async function catalogueRoutes(app: FastifyInstance) {
     return { terminal: await getTerminalDto(app.db, id, ctx) };
   });
 
-  app.delete('/api/admin/terminal/:id', { ...admin, schema: { ...tTags, summary: 'Delete a terminal without sales' } }, async (request) => {
+  app.delete('/api/admin/terminal/:id', { ...settings, schema: { ...tTags, summary: 'Delete a terminal without sales' } }, async (request) => {
     const ctx = ctxOf(request);
     const id = parseId((request.params as any).id);
     await getTerminalDto(app.db, id, ctx);
@@ -141,7 +143,7 @@ export default async function catalogueRoutes(app: FastifyInstance) {
     return { list, total: Number(total), count: list.length };
   });
 
-  app.post('/api/admin/user/create', { ...admin, schema: { ...uTags, summary: 'Create a user (password hashed, never returned): {user}' } }, async (request) => {
+  app.post('/api/admin/user/create', { ...users, schema: { ...uTags, summary: 'Create a user (password hashed, never returned): {user}' } }, async (request) => {
     const ctx = ctxOf(request);
     const input = parseBody(userCreateBody, stripReadOnly(request.body));
     const id = await createUser(app.db, input, ctx, app.config.bcryptRounds);
@@ -152,7 +154,7 @@ export default async function catalogueRoutes(app: FastifyInstance) {
     return { user: await getUserDto(app.db, parseId((request.params as any).id), ctxOf(request)) };
   });
 
-  app.put('/api/admin/user/:id', { ...admin, schema: { ...uTags, summary: 'Update a user (merge; empty password keeps it): {user}' } }, async (request) => {
+  app.put('/api/admin/user/:id', { ...users, schema: { ...uTags, summary: 'Update a user (merge; empty password keeps it): {user}' } }, async (request) => {
     const ctx = ctxOf(request);
     const id = parseId((request.params as any).id);
     await getUserDto(app.db, id, ctx);
@@ -161,7 +163,7 @@ export default async function catalogueRoutes(app: FastifyInstance) {
     return { user: await getUserDto(app.db, id, ctx) };
   });
 
-  app.delete('/api/admin/user/:id', { ...admin, schema: { ...uTags, summary: 'Delete a user without records' } }, async (request) => {
+  app.delete('/api/admin/user/:id', { ...users, schema: { ...uTags, summary: 'Delete a user without records' } }, async (request) => {
     const id = parseId((request.params as any).id);
     await deleteUser(app.db, id, ctxOf(request));
     return { '@id': `/api/users/${id}`, deleted: true };
@@ -238,7 +240,7 @@ export default async function catalogueRoutes(app: FastifyInstance) {
   });
 
   /** CSV download; opened in a new tab, so the token may come as ?bearer=. Format: product-csv.service.ts. */
-  app.get('/api/admin/product/export', { config: { auth: 'admin', queryToken: true }, schema: { ...pTags, summary: 'Export products as CSV (token also as ?bearer=)' } }, async (request, reply) => {
+  app.get('/api/admin/product/export', { config: { auth: 'products.manage', queryToken: true }, schema: { ...pTags, summary: 'Export products as CSV (token also as ?bearer=)' } }, async (request, reply) => {
     const ctx = ctxOf(request);
     reply.header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', 'attachment; filename="products.csv"')
@@ -262,7 +264,7 @@ export default async function catalogueRoutes(app: FastifyInstance) {
     }
     return importProducts(app.db, buf, ctx);
   };
-  const importOpts = { ...admin, schema: { ...pTags, summary: 'Import products from a CSV (multipart field file); all or nothing' } };
+  const importOpts = { ...products, schema: { ...pTags, summary: 'Import products from a CSV (multipart field file); all or nothing' } };
   app.post('/api/products/import', importOpts, importHandler);
   app.post('/api/admin/product/import', importOpts, importHandler);
 

@@ -1,3 +1,4 @@
+import { audit } from '../../lib/audit.ts';
 import { moneyText } from '../../lib/present.ts';
 import { and, asc, eq, gt, inArray, lte } from 'drizzle-orm';
 import { BLANK, NOT_NUMBER, NOT_POSITIVE_OR_ZERO, TOO_LONG } from '@pos/domain/wire-fields';
@@ -10,7 +11,7 @@ import {
 } from '../../db/schema/index.ts';
 import type { ResourceCtx } from '../../resources/engine.ts';
 import { moveStock } from '../../lib/stock.ts';
-import { CsvSyntaxError, firstInvalidUtf8, formatRow, parseCsv, unneutralise } from './csv.ts';
+import { CsvSyntaxError, firstInvalidUtf8, formatRow, parseCsv, unneutralise } from '../../lib/csv.ts';
 import { BARCODE_USED, MAX_QUANTITY, QUANTITY_TOO_LARGE, canonicalDecimal, inIds, scopes, trimDecimal, type LinkTable } from './shared.ts';
 
 /**
@@ -498,6 +499,8 @@ export async function importProducts(db: Db, buf: Buffer, ctx: ResourceCtx): Pro
         if (changed) { await tx.update(product).set({ updatedAt: new Date() }).where(eq(product.id, productId)); result.updated++; } else result.unchanged++;
       }
     }
+    // The import is one action in the audit log (issue 21.4), committed with the rows.
+    await audit(tx, { action: 'product.imported', actor: ctx.auth, entity: 'product', details: { ...result } });
   });
   return result;
 }

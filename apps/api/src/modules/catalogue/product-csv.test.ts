@@ -3,7 +3,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { product, productBrand, productCategory, productStore, productSupplier, productTax, productVariant, stockMovement } from '../../db/schema/index.ts';
 import { api, members, multipart, paths, storeAdmin, type Api } from './test-support.ts';
-import { formatRow, parseCsv, unneutralise } from './csv.ts';
+import { formatRow, parseCsv, unneutralise } from '../../lib/csv.ts';
 import { ledgerMismatches } from './products.service.ts';
 import { IMPORT_MAX_BYTES } from './catalogue.routes.ts';
 

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { createHash } from 'node:crypto';
 import { preparedQuery } from '../../db/client.ts';
+import { can } from '../../plugins/auth.ts';
 import { pgArray } from '../../db/raw.ts';
 import type { product, productPrice, productVariant } from '../../db/schema/index.ts';
 import type { ResourceCtx } from '../../resources/engine.ts';
@@ -57,6 +58,10 @@ const priceJson = sql.raw(`json_build_object('id', pp.id, 'date', pp.date, 'time
 export async function presentProductsJson(ids: number[], ctx: ResourceCtx): Promise<string> {
   if (!ids.length) return '[]';
   const storeIds = ctx.auth.storeIds;
+  // Cost prices only for 'cost.view' (issue 21.1): null otherwise, the key stays for the old client.
+  const costs = can(ctx.auth, 'cost.view');
+  const cost = sql.raw(costs ? '"product"."cost"' : 'null');
+  const purchasePrice = sql.raw(costs ? 'v.purchase_price' : 'null');
   // `opaque` (db/raw.ts): the arrays hidden from custom plans too, so the prepared statement keeps
   // its generic plan instead of being planned again for every page (db/prepared-plans.test.ts).
   const idList = sql`(select ${pgArray(ids.map((n) => Math.trunc(n)))}::int[])::int[]`;
@@ -73,7 +78,7 @@ export async function presentProductsJson(ids: number[], ctx: ResourceCtx): Prom
       from product_price pp where pp.product_id = any(${idList}) and pp.product_variant_id is not null group by 1, 2),
     vars as (select v.product_id as pid, json_agg(json_build_object('@id', '/api/product_variants/' || v.id, '@type', 'ProductVariant',
         'id', v.id, 'name', v.name, 'attributeName', v.attribute_name, 'attributeValue', v.attribute_value, 'barcode', v.barcode, 'sku', v.sku,
-        'price', v.price, 'purchasePrice', v.purchase_price, 'quantity', coalesce(v.quantity, 0), 'prices', coalesce(vprs.j, '[]'::json),
+        'price', v.price, 'purchasePrice', ${purchasePrice}, 'quantity', coalesce(v.quantity, 0), 'prices', coalesce(vprs.j, '[]'::json),
         'product', '/api/products/' || v.product_id,
         'createdAt', ${iso('v.created_at')}, 'updatedAt', ${iso('v.updated_at')}, 'uuid', v.uuid) order by v.id) as j
       from product_variant v left join vprs on vprs.pid = v.product_id and vprs.vid = v.id
@@ -88,7 +93,7 @@ export async function presentProductsJson(ids: number[], ctx: ResourceCtx): Prom
     select coalesce(json_agg(json_build_object(
       '@id', '/api/products/' || "product"."id", '@type', 'Product', 'id', "product"."id", 'name', "product"."name", 'sku', "product"."sku", 'barcode', "product"."barcode",
       'barcodeType', "product"."barcode_type", 'baseQuantity', "product"."base_quantity", 'isAvailable', "product"."is_available", 'basePrice', "product"."base_price",
-      'cost', "product"."cost", 'quantity', "product"."quantity", 'purchaseUnit', "product"."purchase_unit", 'saleUnit', "product"."sale_unit",
+      'cost', ${cost}, 'quantity', "product"."quantity", 'purchaseUnit', "product"."purchase_unit", 'saleUnit', "product"."sale_unit",
       'manageInventory', "product"."manage_inventory", 'isActive', "product"."is_active",
       'department', case when "department"."id" is null then null else json_build_object('@id', '/api/departments/' || "department"."id", '@type', 'Department',
         'id', "department"."id", 'name', "department"."name", 'description', "department"."description") end,

@@ -12,6 +12,7 @@ import {
 import { storeColumnScope, storeLinkScope } from '../../resources/filters.ts';
 import type { ResourceCtx, ResourceDef } from '../../resources/engine.ts';
 import { isoDate } from '../../lib/present.ts';
+import { can } from '../../plugins/auth.ts';
 
 /** Message of every barcode clash (product, variant or extra barcode), as the reference words it. */
 export const BARCODE_USED = 'Barcode already used. Please use a different value';
@@ -205,7 +206,7 @@ export const scopes = {
   terminal: { table: terminal, scope: storeColumnScope(terminal.storeId) },
   department: { table: department, scope: storeColumnScope(department.storeId) },
   /** An admin sees the users of their stores; anyone else only themselves. */
-  user: { table: userAccount, scope: (ctx: ResourceCtx) => (ctx.auth.isAdmin ? userVisible(userAccount.id, ctx.auth.storeIds) : eq(userAccount.id, ctx.auth.userId)) },
+  user: { table: userAccount, scope: (ctx: ResourceCtx) => (can(ctx.auth, 'users') ? userVisible(userAccount.id, ctx.auth.storeIds) : eq(userAccount.id, ctx.auth.userId)) },
 } satisfies Record<string, Pick<ResourceDef, 'table' | 'scope'>>;
 
 /**

@@ -3,7 +3,7 @@ import { forbidden, notFound } from '@pos/domain/errors';
 import { parseMoney } from '@pos/domain/money';
 import type { Db } from '../../db/client.ts';
 import { customer } from '../../db/schema/index.ts';
-import type { AuthInfo } from '../../plugins/auth.ts';
+import { can, type AuthInfo } from '../../plugins/auth.ts';
 import type { CustomerInput } from './customers.service.ts';
 
 /**
@@ -21,7 +21,7 @@ const flagName = (raw: unknown) => (raw && typeof raw === 'object' && 'allowCred
 
 /** 403 naming the first credit term a non-admin tries to set (create) or change (update, `id`). */
 export async function assertCreditTerms(db: Db, auth: AuthInfo, input: CustomerInput, raw: unknown, id?: number) {
-  if (auth.isAdmin) return;
+  if (can(auth, 'customer.creditTerms')) return;
   let current = DEFAULTS;
   if (id !== undefined) {
     const [row] = await db.select({ allowCreditSale: customer.allowCreditSale, creditLimit: customer.creditLimit, openingBalance: customer.openingBalance })
@@ -29,7 +29,7 @@ export async function assertCreditTerms(db: Db, auth: AuthInfo, input: CustomerI
     if (!row) throw notFound('Customer not found');
     current = row;
   }
-  const refuse = (field: string) => { throw forbidden(`Only an administrator can set or change ${field}.`); };
+  const refuse = (field: string) => { throw forbidden(`${field}: setting or changing it needs the 'customer.creditTerms' permission.`); };
   if (input.allowCreditSale !== undefined && input.allowCreditSale !== current.allowCreditSale) refuse(flagName(raw));
   if (input.creditLimit !== undefined && cents(input.creditLimit) !== cents(current.creditLimit)) refuse('creditLimit');
   if (input.openingBalance !== undefined && (cents(input.openingBalance) ?? 0) !== cents(current.openingBalance)) refuse('openingBalance');
@@ -37,7 +37,7 @@ export async function assertCreditTerms(db: Db, auth: AuthInfo, input: CustomerI
 
 /** A customer as a non-admin reads it: without the national ID. */
 export function redactCustomer<T extends { cnic?: unknown }>(c: T, auth: AuthInfo): T {
-  if (auth.isAdmin) return c;
+  if (can(auth, 'customer.creditTerms')) return c;
   const { cnic: _hidden, ...rest } = c;
   return rest as T;
 }

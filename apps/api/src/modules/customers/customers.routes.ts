@@ -7,6 +7,8 @@ import {
   addCustomerPayment, createCustomer, customerPaymentsResource, customersResource, presentCustomerById, updateCustomer,
 } from './customers.service.ts';
 import { assertCreditTerms } from './customer.access.ts';
+import { eraseCustomer } from './customer.erase.ts';
+import { assertCustomerVisible } from './customer.scope.ts';
 
 const tags = ['Customers'];
 
@@ -96,7 +98,7 @@ export default async function customersRoutes(app: FastifyInstance) {
     const auth = caller(request);
     const input = parseBody(createBody, stripReadOnly(request.body));
     await assertCreditTerms(db, auth, input, request.body);
-    const id = await createCustomer(db, input);
+    const id = await createCustomer(db, input, auth);
     reply.status(201);
     return { customer: await presentCustomerById(db, id, auth) };
   });
@@ -104,6 +106,7 @@ export default async function customersRoutes(app: FastifyInstance) {
   const update = async (request: any) => {
     const auth = caller(request);
     const id = parseId(request.params.id);
+    await assertCustomerVisible(db, id, auth);
     const input = parseBody(updateBody, stripReadOnly(request.body));
     await assertCreditTerms(db, auth, input, request.body, id);
     await updateCustomer(db, id, input);
@@ -112,7 +115,10 @@ export default async function customersRoutes(app: FastifyInstance) {
   app.put('/api/customers/:id', { config: user, schema: { tags, summary: 'Update a customer (merge): {customer}' } }, update);
   app.patch('/api/customers/:id', { config: user, schema: { tags, summary: 'Update a customer (merge): {customer}' } }, update);
 
-  app.post('/api/customer_payments', { config: user, schema: { tags, summary: 'Receive a payment from a customer: the payment' } }, async (request, reply) => {
+  app.post('/api/customers/:id/erase', { config: { auth: 'customer.creditTerms' as const }, schema: { tags, summary: 'Erase a customer on request: personal data removed, sales kept anonymous' } }, async (request) =>
+    eraseCustomer(db, parseId((request.params as { id: string }).id), caller(request)));
+
+  app.post('/api/customer_payments', { config: { auth: 'customer.payments' as const }, schema: { tags, summary: 'Receive a payment from a customer: the payment' } }, async (request, reply) => {
     const auth = caller(request);
     const input = parseBody(paymentBody, stripReadOnly(request.body));
     reply.status(201);

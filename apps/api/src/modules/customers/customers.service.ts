@@ -3,7 +3,7 @@ import { notFound, validationError } from '@pos/domain/errors';
 import { parseMoney, toDecimalString } from '@pos/domain/money';
 import type { Db } from '../../db/client.ts';
 import { customer, customerPayment, order } from '../../db/schema/index.ts';
-import type { AuthInfo } from '../../plugins/auth.ts';
+import { can, type AuthInfo } from '../../plugins/auth.ts';
 import type { ResourceDef } from '../../resources/engine.ts';
 import { exact, partial } from '../../resources/filters.ts';
 import { isoDate, num } from '../../lib/present.ts';
@@ -11,6 +11,7 @@ import { own } from '../sales/orders.query.ts';
 import { presentOrders } from '../sales/order.presenter.ts';
 import { loadCustomerFigures, presentCustomerFields } from './customer.figures.ts';
 import { redactCustomer } from './customer.access.ts';
+import { customerScope } from './customer.scope.ts';
 
 type CustomerRow = typeof customer.$inferSelect;
 type PaymentRow = typeof customerPayment.$inferSelect;
@@ -67,7 +68,7 @@ export async function presentCustomers(db: Db, rows: CustomerRow[], auth: AuthIn
 }
 
 export async function presentCustomerById(db: Db, id: number, auth: AuthInfo) {
-  const rows = await db.select().from(customer).where(eq(customer.id, id));
+  const rows = await db.select().from(customer).where(and(eq(customer.id, id), customerScope(auth)));
   if (!rows.length) throw notFound('Customer not found');
   const [dto] = await presentCustomers(db, rows, auth);
   return dto;
@@ -90,8 +91,8 @@ function values(input: CustomerInput) {
 }
 
 /** Creates a customer; sale/paid/outstanding start at 0, balance at the opening balance. */
-export async function createCustomer(db: Db, input: CustomerInput & { name: string }): Promise<number> {
-  const [row] = await db.insert(customer).values({ ...values(input), name: input.name }).returning({ id: customer.id });
+export async function createCustomer(db: Db, input: CustomerInput & { name: string }, auth?: Pick<AuthInfo, 'storeIds'>): Promise<number> {
+  const [row] = await db.insert(customer).values({ ...values(input), name: input.name, storeId: auth?.storeIds[0] ?? null }).returning({ id: customer.id });
   return row.id;
 }
 
@@ -109,7 +110,7 @@ export async function updateCustomer(db: Db, id: number, input: CustomerInput): 
 export async function addCustomerPayment(db: Db, input: { amount: string; description: string; customerId: number; orderId: number | null }, auth: AuthInfo) {
   return db.transaction(async (tx) => {
     // The customer's row is locked: two payments at once cannot both fit under what is owed.
-    const [c] = await tx.select({ id: customer.id }).from(customer).where(eq(customer.id, input.customerId)).for('update');
+    const [c] = await tx.select({ id: customer.id }).from(customer).where(and(eq(customer.id, input.customerId), customerScope(auth))).for('update');
     if (!c) throw validationError([{ propertyPath: 'customer', message: `'Customer' with ID '${input.customerId}' not found` }]);
     let o: typeof order.$inferSelect | undefined;
     if (input.orderId != null) {
@@ -118,8 +119,8 @@ export async function addCustomerPayment(db: Db, input: { amount: string; descri
         throw validationError([{ propertyPath: 'orderId', message: `'Order' with ID '${input.orderId}' not found` }]);
       }
     }
-    // Without the administrator's say, a payment cannot exceed what is owed (no fake credit).
-    if (!auth.isAdmin) {
+    // Without the credit-terms permission, a payment cannot exceed what is owed (no fake credit).
+    if (!can(auth, 'customer.creditTerms')) {
       const owed = (await loadCustomerFigures(tx, [c.id])).get(c.id)?.balance ?? 0;
       if (parseMoney(input.amount) > owed) {
         throw validationError([{ propertyPath: 'amount', message: `This value should be less than or equal to ${toDecimalString(Math.max(owed, 0))} (what the customer owes).` }]);
@@ -144,18 +145,19 @@ export const customersResource: ResourceDef<CustomerRow> = {
     name: partial(customer.name),
     phone: partial(customer.phone),
     // The national ID is an administrator's to see: a non-admin cannot probe it through a filter.
-    cnic: (v, ctx) => (ctx.auth.isAdmin ? partial(customer.cnic)(v, ctx) : sql`false`),
+    cnic: (v, ctx) => (can(ctx.auth, 'customer.creditTerms') ? partial(customer.cnic)(v, ctx) : sql`false`),
     email: partial(customer.email),
     openingBalance: exact(customer.openingBalance, 'number'),
     q: (v, ctx) => {
       const like = `%${escapeLike(String(Array.isArray(v) ? v[0] : v).trim())}%`;
-      return or(sql`${customer.name} ilike ${like}`, sql`${customer.phone} ilike ${like}`, ctx.auth.isAdmin ? sql`${customer.cnic} ilike ${like}` : undefined);
+      return or(sql`${customer.name} ilike ${like}`, sql`${customer.phone} ilike ${like}`, can(ctx.auth, 'customer.creditTerms') ? sql`${customer.cnic} ilike ${like}` : undefined);
     },
   }),
   sorts: {
     id: customer.id, name: customer.name, phone: customer.phone, cnic: customer.cnic, email: customer.email,
     openingBalance: customer.openingBalance, createdAt: customer.createdAt,
   },
+  scope: (ctx) => customerScope(ctx.auth),
   present: (rows, ctx) => presentCustomers(ctx.db, rows, ctx.auth),
   access: { read: 'user' },
 };

@@ -32,7 +32,7 @@ export default async function printAgentRoutes(app: FastifyInstance) {
   }
 
   app.post('/api/devices/:id/agent-key', {
-    config: { auth: 'admin' },
+    config: { auth: 'settings' },
     schema: { tags, summary: "Give a printer a print agent: a new key (shown once); the server stops sending to it itself: {key, device}" },
   }, async (request) => {
     const id = parseId((request.params as { id: string }).id);
@@ -42,7 +42,7 @@ export default async function printAgentRoutes(app: FastifyInstance) {
     return { key, device: id };
   });
   app.delete('/api/devices/:id/agent-key', {
-    config: { auth: 'admin' },
+    config: { auth: 'settings' },
     schema: { tags, summary: 'Take the print agent away: its key stops working, the server sends to the printer itself' },
   }, async (request, reply) => {
     const id = parseId((request.params as { id: string }).id);

@@ -11,7 +11,7 @@ import { labelsBody, labelsPdf } from './labels.ts';
 const deviceRef = z.union([z.number().int().positive().max(2147483647), z.string().regex(/^(\/api\/devices\/)?\d{1,9}$/)])
   .transform((v) => Number(String(v).split('/').pop()));
 const receiptBody = z.object({ device: deviceRef, copy: z.boolean().optional() }).strict();
-const drawerBody = z.object({ device: deviceRef }).strict();
+const drawerBody = z.object({ device: deviceRef, store: z.number().int().positive().max(2147483647) }).strict();
 
 const idOf = (request: FastifyRequest) => parseId((request.params as { id: string }).id);
 const tags = ['Printing'];
@@ -34,7 +34,7 @@ export default async function printingRoutes(app: FastifyInstance) {
     return job;
   });
   app.post('/api/print/drawer', {
-    config: { auth: 'admin' },
+    config: { auth: 'drawer.open' },
     schema: { tags, summary: 'Open the cash drawer without a sale ("no sale"), recorded with who and when: the job' },
   }, async (request, reply) => {
     const job = await openDrawer(db, caller(request), parseBody(drawerBody, request.body ?? {}));
@@ -53,7 +53,7 @@ export default async function printingRoutes(app: FastifyInstance) {
   });
 
   app.post('/api/labels', {
-    config: { auth: 'admin' },
+    config: { auth: 'products.manage' },
     schema: { tags, summary: 'Shelf/product labels as a PDF sheet: {store, layout (preset or mm), items[{product, variant?, copies?}] and/or purchase}' },
   }, async (request, reply) => {
     const { pdf, count } = await labelsPdf(db, caller(request), parseBody(labelsBody, request.body ?? {}));

@@ -8,6 +8,7 @@ import { notFound, validationError } from '@pos/domain/errors';
 import type { Db } from '../../db/client.ts';
 import { device, order, printJob } from '../../db/schema/index.ts';
 import type { AuthInfo } from '../../plugins/auth.ts';
+import { audit } from '../../lib/audit.ts';
 import { presentOrderById } from '../sales/order.presenter.ts';
 import { receiptSettings } from './receipt-header.ts';
 import { drawerBytes, receiptBytes } from './escpos.ts';
@@ -23,8 +24,18 @@ async function activeDevice(db: Db, id: number) {
 /** How long the till's request waits for a print agent to take a new job before answering 'queued'. */
 const AGENT_WAIT_MS = 3000;
 
-async function queue(db: Db, row: typeof printJob.$inferInsert, viaAgent: boolean): Promise<JobStatus> {
-  const [job] = await db.insert(printJob).values(row).returning({ id: printJob.id });
+async function queue(db: Db, row: typeof printJob.$inferInsert, viaAgent: boolean, drawer?: { auth: AuthInfo; storeId: number; reason: string }): Promise<JobStatus> {
+  // The job and, when it opens the cash drawer, its audit entry: one transaction (issue 26.2).
+  const job = await db.transaction(async (tx) => {
+    const [j] = await tx.insert(printJob).values(row).returning({ id: printJob.id });
+    if (drawer) {
+      await audit(tx, {
+        action: 'drawer.opened', actor: drawer.auth, storeId: drawer.storeId, entity: row.orderId != null ? 'order' : 'device',
+        entityId: row.orderId ?? row.deviceId, details: { reason: drawer.reason, device: row.deviceId, printJob: j.id },
+      });
+    }
+    return j;
+  });
   if (!viaAgent) {
     await deliver(db, job.id);
     return (await jobStatus(db, job.id))!;
@@ -41,7 +52,7 @@ async function queue(db: Db, row: typeof printJob.$inferInsert, viaAgent: boolea
 
 /** A receipt of an order of the caller's stores on a printer; cash sales and refunds kick the drawer (not copies). */
 export async function printReceipt(db: Db, auth: AuthInfo, orderId: number, input: { device: number; copy?: boolean }): Promise<JobStatus> {
-  const [o] = await db.select({ id: order.id, storeId: order.storeId, isSuspended: order.isSuspended }).from(order).where(eq(order.id, orderId)).limit(1);
+  const [o] = await db.select({ id: order.id, storeId: order.storeId, isSuspended: order.isSuspended, returnedFromId: order.returnedFromId }).from(order).where(eq(order.id, orderId)).limit(1);
   if (!o || !auth.storeIds.includes(o.storeId)) throw notFound('Order not found');
   if (o.isSuspended) throw validationError([{ propertyPath: 'order', message: 'A held order has no receipt yet.' }]);
   const printer = await activeDevice(db, input.device);
@@ -51,13 +62,16 @@ export async function printReceipt(db: Db, auth: AuthInfo, orderId: number, inpu
   const first = doc.cash ? receiptBytes(doc, printer.paperWidth, true) : one;
   const copies = input.copy ? 1 : Math.max(1, printer.prints);
   const payload = Buffer.concat([first, ...Array.from({ length: copies - 1 }, () => one)]);
-  return queue(db, { deviceId: printer.id, kind: input.copy ? 'copy' : 'receipt', orderId, userId: auth.userId, payload, opensDrawer: doc.cash }, printer.deliveredBy === 'agent');
+  return queue(db, { deviceId: printer.id, kind: input.copy ? 'copy' : 'receipt', orderId, userId: auth.userId, payload, opensDrawer: doc.cash }, printer.deliveredBy === 'agent',
+    doc.cash ? { auth, storeId: o.storeId, reason: o.returnedFromId != null ? 'cash refund' : 'cash sale' } : undefined);
 }
 
-/** "No sale": opens the drawer; the job row records who and when. */
-export async function openDrawer(db: Db, auth: AuthInfo, input: { device: number }): Promise<JobStatus> {
+/** "No sale" at a till of `store`: opens the drawer; the audit log and the job row record who and when. */
+export async function openDrawer(db: Db, auth: AuthInfo, input: { device: number; store: number }): Promise<JobStatus> {
+  if (!auth.storeIds.includes(input.store)) throw validationError([{ propertyPath: 'store', message: 'This store does not exist or is not yours.' }]);
   const printer = await activeDevice(db, input.device);
-  return queue(db, { deviceId: printer.id, kind: 'drawer', userId: auth.userId, payload: Buffer.from(drawerBytes(printer.paperWidth)), opensDrawer: true }, printer.deliveredBy === 'agent');
+  return queue(db, { deviceId: printer.id, kind: 'drawer', userId: auth.userId, payload: Buffer.from(drawerBytes(printer.paperWidth)), opensDrawer: true }, printer.deliveredBy === 'agent',
+    { auth, storeId: input.store, reason: 'no sale' });
 }
 
 /** A job the caller queued (an administrator: any job); else 404. */

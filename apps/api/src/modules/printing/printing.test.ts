@@ -189,17 +189,27 @@ describe('receipts on a network printer (ESC/POS)', () => {
     expect((await t.app.inject({ method: 'GET', url: `/api/print/job/${job.id}`, headers: admin })).statusCode).toBe(200);
   });
 
-  it('"no sale" opens the drawer for an administrator only, and the job records who', async () => {
+  it('"no sale" opens the drawer only with its permission; every opening (no sale, cash sale) is in the audit log with who and why', async () => {
     const before = printer.jobs.length;
-    expect((await t.app.inject({ method: 'POST', url: '/api/print/drawer', headers: cashier, payload: { device: printerId } })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'POST', url: '/api/print/drawer', headers: cashier, payload: { device: printerId, store: main } })).statusCode).toBe(403);
     expect(printer.jobs.length).toBe(before);
-    const res = await t.app.inject({ method: 'POST', url: '/api/print/drawer', headers: admin, payload: { device: printerId } });
+    expect((await t.app.inject({ method: 'POST', url: '/api/print/drawer', headers: admin, payload: { device: printerId } })).json().violations[0].propertyPath).toBe('store');
+    const res = await t.app.inject({ method: 'POST', url: '/api/print/drawer', headers: admin, payload: { device: printerId, store: main } });
     expect(res.statusCode, res.body).toBe(201);
     expect(decode(await printer.job(before)).kicks).toBe(1);
     expect(decode(await printer.job(before)).cuts).toBe(0);
     const [row] = await t.app.db.select().from(printJob).where(eq(printJob.id, res.json().id));
     expect(row).toMatchObject({ kind: 'drawer', opensDrawer: true, status: 'printed' });
-    expect(row.userId).not.toBeNull();
+
+    const cashSale = await sell([{ received: '20.00', type: pay.cash }]);
+    expect((await print(cashSale, { device: printerId })).json().opensDrawer).toBe(true);
+    const log = await t.app.inject({ method: 'GET', url: '/api/audit_log?action=drawer.opened', headers: admin });
+    expect(log.statusCode, log.body).toBe(200);
+    const entries = JSON.stringify(log.json());
+    expect(entries).toContain('no sale');
+    expect(entries).toContain('cash sale');
+    expect(entries).toContain('Admin');
+    expect(entries).toContain('Cashier');
   });
 });
 

@@ -39,7 +39,7 @@ function registerWrites<C, U>(app: FastifyInstance, def: ResourceDef, w: Writes<
   const base = `/api/${def.path}`;
   const tags = [def.type];
   const ctxOf = (request: FastifyRequest): ResourceCtx => ({ db: app.db, auth: caller(request) });
-  app.post(base, { config: { auth: 'admin' }, schema: { tags, summary: `Create ${def.type}` } }, async (request, reply) => {
+  app.post(base, { config: { auth: 'purchasing' }, schema: { tags, summary: `Create ${def.type}` } }, async (request, reply) => {
     const ctx = ctxOf(request);
     const id = await w.create.run(app.db, parseBody(w.create.schema, objectBody(request.body)), ctx.auth);
     reply.status(201);
@@ -54,12 +54,12 @@ function registerWrites<C, U>(app: FastifyInstance, def: ResourceDef, w: Writes<
       await update.run(app.db, id, parseBody(update.schema, objectBody(request.body)), ctx.auth);
       return getResource(def, id, ctx);
     };
-    app.put(`${base}/:id`, { config: { auth: 'admin' }, schema: { tags, summary: `Update ${def.type} (merge)` } }, handler);
-    app.patch(`${base}/:id`, { config: { auth: 'admin' }, schema: { tags, summary: `Update ${def.type} (merge)` } }, handler);
+    app.put(`${base}/:id`, { config: { auth: 'purchasing' }, schema: { tags, summary: `Update ${def.type} (merge)` } }, handler);
+    app.patch(`${base}/:id`, { config: { auth: 'purchasing' }, schema: { tags, summary: `Update ${def.type} (merge)` } }, handler);
   }
   if (w.remove) {
     const remove = w.remove;
-    app.delete(`${base}/:id`, { config: { auth: 'admin' }, schema: { tags, summary: `Delete ${def.type}` } }, async (request) => {
+    app.delete(`${base}/:id`, { config: { auth: 'purchasing' }, schema: { tags, summary: `Delete ${def.type}` } }, async (request) => {
       const ctx = ctxOf(request);
       const id = parseId((request.params as { id: string }).id);
       await getResource(def, id, ctx);
@@ -109,11 +109,11 @@ export default async function purchasingRoutes(app: FastifyInstance) {
     return hydraCollection({ path: `suppliers/${id}/${segment}`, type: def.type }, members, total, q);
   };
 
-  app.get('/api/suppliers/:id/payments', { config: { auth: 'user' }, schema: { tags, summary: "A supplier's payments, newest first" } }, sub('payments', supplierPaymentsResource));
-  app.get('/api/suppliers/:id/purchases', { config: { auth: 'user' }, schema: { tags, summary: "A supplier's purchases in the caller's stores, newest first" } }, sub('purchases', purchasesResource));
-  app.get('/api/suppliers/:id/purchase_orders', { config: { auth: 'user' }, schema: { tags, summary: "A supplier's purchase orders in the caller's stores, newest first" } }, sub('purchase_orders', purchaseOrdersResource));
+  app.get('/api/suppliers/:id/payments', { config: { auth: 'purchasing' }, schema: { tags, summary: "A supplier's payments, newest first" } }, sub('payments', supplierPaymentsResource));
+  app.get('/api/suppliers/:id/purchases', { config: { auth: 'purchasing' }, schema: { tags, summary: "A supplier's purchases in the caller's stores, newest first" } }, sub('purchases', purchasesResource));
+  app.get('/api/suppliers/:id/purchase_orders', { config: { auth: 'purchasing' }, schema: { tags, summary: "A supplier's purchase orders in the caller's stores, newest first" } }, sub('purchase_orders', purchaseOrdersResource));
 
-  app.get('/api/suppliers/:id/ledger', { config: { auth: 'user' }, schema: { tags, summary: 'Supplier figures: credit purchases, paid, opening balance, outstanding' } }, async (request) => {
+  app.get('/api/suppliers/:id/ledger', { config: { auth: 'purchasing' }, schema: { tags, summary: 'Supplier figures: credit purchases, paid, opening balance, outstanding' } }, async (request) => {
     const { id, ctx } = await visibleSupplier(request);
     const f = (await supplierFigures(app.db, [id], ctx.auth.storeIds)).get(id)!;
     return {

@@ -367,15 +367,24 @@ describe('validation and access', () => {
     expect(poEmpty.json().violations).toEqual([{ propertyPath: 'items', message: 'Please add some items' }]);
   });
 
-  it('purchasing writes need ROLE_ADMIN; reads and records are scoped to the caller stores', async () => {
+  it("purchasing (reads too: they show costs) needs the 'purchasing' permission; records are scoped to the caller stores", async () => {
     expect((await inject('POST', '/api/purchases', purchaseBody(), cashier)).statusCode).toBe(403);
     expect((await inject('POST', '/api/purchase_orders', {}, cashier)).statusCode).toBe(403);
     expect((await inject('POST', '/api/supplier_payments', { amount: '1', description: 'x', supplier: freshFarms }, cashier)).statusCode).toBe(403);
     const mallPurchase = (await inject('POST', '/api/purchases', purchaseBody({ store: `/api/stores/${mall}` }))).json();
-    expect((await inject('GET', `/api/purchases/${mallPurchase.id}`, undefined, cashier)).statusCode).toBe(404);
-    const list = (await inject('GET', '/api/purchases?page=1&itemsPerPage=100', undefined, cashier)).json();
+    expect((await inject('GET', `/api/purchases/${mallPurchase.id}`, undefined, cashier)).statusCode).toBe(403);
+    expect((await inject('GET', '/api/purchases?page=1&itemsPerPage=100', undefined, cashier)).statusCode).toBe(403);
+    // A buyer of the main store only (a custom role with 'purchasing'): the mall's purchase is a 404.
+    const adminH = await t.login('admin');
+    const role = (await t.app.inject({ method: 'POST', url: '/api/roles', headers: adminH, payload: { name: 'Buyer', permissions: ['purchasing'] } })).json().role;
+    const made = await t.app.inject({ method: 'POST', url: '/api/admin/user/create', headers: adminH, payload: { username: 'buyer1', password: 'buyer-Secret-91', displayName: 'Buyer', email: 'b@example.com', role: role.id, stores: [String(main)] } });
+    expect(made.statusCode, made.body).toBe(200);
+    const buyer = await t.login('buyer1', 'buyer-Secret-91');
+    expect((await inject('GET', `/api/purchases/${mallPurchase.id}`, undefined, buyer)).statusCode).toBe(404);
+    const list = (await inject('GET', '/api/purchases?page=1&itemsPerPage=100', undefined, buyer)).json();
+    expect(list['hydra:member'].length).toBeGreaterThan(0);
     expect(list['hydra:member'].every((p: any) => p.store.id === main)).toBe(true);
-    expect((await inject('GET', `/api/purchases?store=${mall}`, undefined, cashier)).json()['hydra:totalItems']).toBe(0);
+    expect((await inject('GET', `/api/purchases?store=${mall}`, undefined, buyer)).json()['hydra:totalItems']).toBe(0);
     // a store the admin does not belong to is refused
     const [other] = await t.app.db.insert(store).values({ name: 'Elsewhere' }).returning();
     const res = await inject('POST', '/api/purchases', purchaseBody({ store: `/api/stores/${other.id}` }));

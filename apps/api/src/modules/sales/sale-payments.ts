@@ -12,7 +12,7 @@ import { SALE_MESSAGES, type SalePaymentInput } from '@pos/domain/schemas/sale';
 import type { Tx } from '../../db/client.ts';
 import { customer } from '../../db/schema/index.ts';
 import { loadCustomerFigures } from '../customers/customer.figures.ts';
-import type { AuthInfo } from '../../plugins/auth.ts';
+import { can, type AuthInfo } from '../../plugins/auth.ts';
 import { fail, notFoundRef, safe, type Cents } from './sale-support.ts';
 import type { PaymentTypeRef } from './sale-read.ts';
 
@@ -118,7 +118,7 @@ export async function settlePayments(tx: Tx, s: SettleInput): Promise<Settled> {
       left.set(p.type.id, has - out);
     }
     fail(v);
-    if (cashOut > cashLeft && !s.actor.isAdmin) throw forbidden('Only an administrator can refund a card payment in cash');
+    if (cashOut > cashLeft && !can(s.actor, 'refund.cashForNonCash')) throw forbidden("Refunding a card payment in cash needs the 'refund.cashForNonCash' permission.");
   }
 
   if (s.settling && s.customerId != null) {

@@ -14,6 +14,7 @@ import type { AuthInfo } from '../../plugins/auth.ts';
 import { type Cents, linkedToStore, fail, notFoundRef, safe } from './sale-support.ts';
 import type { OriginalOrder, PricedLine, PricingProduct, PaymentTypeRef, Pricing } from './sale-read.ts';
 import { settlePayments, type PaymentRow, type RefundableTender } from './sale-payments.ts';
+import { customerScope } from '../customers/customer.scope.ts';
 import { priceReturnLines } from './sale-return.ts';
 
 export type { PricedLine } from './sale-read.ts';
@@ -27,8 +28,13 @@ export type { PaymentRow } from './sale-payments.ts';
 export interface StoredDiscount { typeId: number | null; rateType: 'fixed' | 'percent'; rate: number }
 
 
+/** A line whose unit price was typed on purpose (needs 'price.override'). */
+export interface PriceOverride { index: number; catalogueCents: Cents; askedCents: Cents }
+
 export interface PricedSale {
   lines: PricedLine[];
+  /** Unit prices overridden on purpose, by line index of the input. */
+  overrides: PriceOverride[];
   totals: PricedOrder;
   /** Minor-unit digits of the store's currency. */
   digits: number;
@@ -107,6 +113,7 @@ export async function priceSale(tx: Tx, input: SaleInput, opt: PriceOptions): Pr
   let stored: StoredDiscount | null = null;
   let discountType: typeof discount.$inferSelect | null = null;
   let returned: PricedSale['returned'] = null;
+  const overrides: PriceOverride[] = [];
   if (original) {
     const r = priceReturnLines(input, original, productBy, digits, v);
     fail(v);
@@ -117,7 +124,7 @@ export async function priceSale(tx: Tx, input: SaleInput, opt: PriceOptions): Pr
     const od = original.discount;
     if (od) stored = { typeId: od.typeId, rateType: od.rateType === 'percent' ? 'percent' : 'fixed', rate: od.rateType === 'percent' ? parseRate(od.rate) : -t.discountTotalCents };
   } else {
-    lines = priceCatalogueLines(input, { storeId, now: opt.now, timeZone: settings.timeZone, digits, productBy, variantBy, pTaxes }, v);
+    lines = priceCatalogueLines(input, { storeId, now: opt.now, timeZone: settings.timeZone, digits, productBy, variantBy, pTaxes, overrides }, v);
     if (input.taxId != null) {
       const [x] = await tx.select().from(tax).where(and(eq(tax.id, input.taxId), eq(tax.isActive, true), linkedToStore(taxStore, tax.id, storeId)));
       if (!x) v.push({ propertyPath: 'tax', message: notFoundRef('Tax', input.taxId) });
@@ -204,7 +211,7 @@ export async function priceSale(tx: Tx, input: SaleInput, opt: PriceOptions): Pr
     customerId = original.row.customerId;
     customerName = original.row.customerName;
   } else if (customerId != null) {
-    const [c] = await tx.select({ id: customer.id }).from(customer).where(eq(customer.id, customerId));
+    const [c] = await tx.select({ id: customer.id }).from(customer).where(and(eq(customer.id, customerId), customerScope(opt.actor)));
     if (!c) v.push({ propertyPath: 'customerId', message: notFoundRef('Customer', customerId) });
   }
   fail(v);
@@ -223,6 +230,7 @@ export async function priceSale(tx: Tx, input: SaleInput, opt: PriceOptions): Pr
 
   return {
     lines,
+    overrides,
     totals: t,
     digits,
     roundingCents: settled.roundingCents,
@@ -246,6 +254,8 @@ function refundableTenders(original: OriginalOrder, digits: number): RefundableT
 
 interface CatalogueCtx {
   storeId: number; now: Date; timeZone: string; digits: number;
+  /** Lines whose unit price was overridden (filled by priceCatalogueLines). */
+  overrides: PriceOverride[];
   productBy: Map<number, PricingProduct>; variantBy: Map<number, PricingProduct['variants'][number]>;
   pTaxes: { productId: number; t: PricingProduct['taxes'][number] }[];
 }
@@ -281,8 +291,14 @@ function priceCatalogueLines(input: SaleInput, c: CatalogueCtx, v: Violation[]):
     } else {
       priceCents = effectivePrice(base, productRules, c.now, c.timeZone);
     }
-    // A weighed / price-embedded barcode of this very product (and variant) may carry its own price.
-    if (l.price != null) {
+    // A price typed on purpose (priceOverride) is used as it is; who may do it is checked by
+    // sale-authorise.ts before anything is written.
+    if (l.priceOverride && l.price != null) {
+      const asked = safe(() => m(l.price), v, at('price'));
+      if (asked !== undefined && asked < 0) v.push({ propertyPath: at('price'), message: 'This value should be either positive or zero.' });
+      else if (asked !== undefined && asked !== priceCents) { c.overrides.push({ index: i, catalogueCents: priceCents, askedCents: asked }); priceCents = asked; }
+    } else if (l.price != null) {
+      // A weighed / price-embedded barcode of this very product (and variant) may carry its own price.
       const asked = safe(() => m(l.price), v, at('price'));
       if (asked !== undefined && asked !== priceCents
         && p.codes.some((x) => (x.variantId ?? null) === (l.variantId ?? null) && m(x.price) === asked)) {

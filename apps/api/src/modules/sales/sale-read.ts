@@ -123,7 +123,7 @@ export const STORE_TYPES = ` and y.is_active
 export const readSql = (typesWhere: string) => `select ${callerColumns('u')}, s.id as "storeId", t.id as "terminalId", t.code, t.description,
     s.name as "storeName", s.location as "storeLocation",
     s.currency, s.locale, s.time_zone as "timeZone", s.cash_rounding_step as "cashRoundingStep", s.prices_include_tax as "pricesIncludeTax",
-    s.legacy_tax_base as "legacyTaxBase", ${PRODUCTS_EXPR} as products, ${typesExpr(typesWhere)} as types
+    s.legacy_tax_base as "legacyTaxBase", s.max_discount_percent as "maxDiscountPercent", ${PRODUCTS_EXPR} as products, ${typesExpr(typesWhere)} as types
   from (select $6::int as id) k left join user_account u on u.id = k.id left join store s on s.id = $4::int
     left join terminal t on t.id = $5::int and t.store_id = s.id`;
 export const READ_SQL = readSql(STORE_TYPES);

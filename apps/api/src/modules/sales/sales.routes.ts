@@ -45,6 +45,8 @@ export default async function salesRoutes(app: FastifyInstance) {
       throw e;
     }
     const result = await createSale(db, parsed.input, { tokenUserId: userId }, { clientId: parsed.clientId, requestHash: parsed.requestHash });
+    // The caller was read by the sale itself: the answer is judged on them (costs: plugins/auth).
+    request.auth = result.actor ?? await requireCaller(db, userId);
     reply.status(result.replayed ? 200 : 201);
     if (result.replayed) reply.header('idempotent-replayed', 'true');
     return { order: result.order ?? await presentOrderById(db, result.id) };
@@ -80,7 +82,7 @@ export default async function salesRoutes(app: FastifyInstance) {
     return { order: removed ? before : await presentOrderById(db, id), removed };
   });
 
-  app.post('/api/admin/order/refund/:id', { config: user, schema: { tags, summary: 'Refund what is left of an order: creates the return (money back to the original tenders), gives the stock back: {order: the return}' } }, async (request, reply) => {
+  app.post('/api/admin/order/refund/:id', { config: { auth: 'sale.refund' as const }, schema: { tags, summary: 'Refund what is left of an order: creates the return (money back to the original tenders), gives the stock back: {order: the return}' } }, async (request, reply) => {
     const auth = caller(request);
     const id = parseId((request.params as any).id);
     const result = await refundSale(db, id, auth);
@@ -88,7 +90,7 @@ export default async function salesRoutes(app: FastifyInstance) {
     return { order: await presentOrderById(db, result.id) };
   });
 
-  app.post('/api/admin/order/restore/:id', { config: { auth: 'admin' as const }, schema: { tags, summary: 'Restore a deleted order (admin): {order}' } }, async (request) => {
+  app.post('/api/admin/order/restore/:id', { config: { auth: 'sale.void' as const }, schema: { tags, summary: 'Restore a deleted order (admin): {order}' } }, async (request) => {
     const auth = caller(request);
     const id = parseId((request.params as any).id);
     await restoreOrder(db, id, auth);

@@ -5,7 +5,7 @@ import { minorToString, parseQuantity, quantityToString } from '@pos/domain/mone
 import { ORDER_STATUS, type OrderStatus, type SaleInput } from '@pos/domain/schemas/sale';
 import { preparedQuery, saleTransaction, withKeyLock, type Db, type Tx } from '../../db/client.ts';
 import { order, orderProduct } from '../../db/schema/index.ts';
-import { requireCaller, type AuthInfo } from '../../plugins/auth.ts';
+import { can, requireCaller, type AuthInfo } from '../../plugins/auth.ts';
 import { moveStocks, stockMoveParams } from '../../lib/stock.ts';
 import { type OrderDto } from './order.presenter.ts';
 import { type OrderRow, requestHash, fail, notFoundRef, parseJson } from './sale-support.ts';
@@ -13,6 +13,8 @@ import { withRetry } from '../../db/retry.ts';
 import { type OriginalOrder, loadOriginal, type Pricing, type Place, readOrder, type SaleCaller } from './sale-read.ts';
 import { priceSale, type PricedSale } from './sale-pricing.ts';
 import { pgArray } from '../../db/raw.ts';
+import { authoriseSale, mayNeedPermission } from './sale-authorise.ts';
+import { audit } from '../../lib/audit.ts';
 import { nextOrderNumber, applyMoves, saleMoves, ledgerOf, type ContentRow, type SaleHeader, contentParams, writtenOf, writeContent, SALE_WRITE, clearContent, saleDto } from './sale-write.ts';
 
 export { canonicalJson, requestHash } from './sale-support.ts';
@@ -28,6 +30,8 @@ export interface SaleResult {
   replayed: boolean;
   /** The presented order when it was built from what the sale wrote (else the route reads it back). */
   order?: OrderDto;
+  /** Who recorded it (read by the sale itself on the callerInQuery route). */
+  actor?: AuthInfo;
 }
 
 class Replay extends Error {
@@ -87,7 +91,7 @@ async function lockOrder(tx: Tx, id: number, actor: AuthInfo): Promise<OrderRow>
  * row locks (a return locks its original; a customer's credit is checked under a lock on them).
  */
 async function createOrderOn(q: Tx, input: SaleInput, who: SaleCaller, clientId: string | null,
-  opts: SaleOptions & { trustPaymentTypes?: boolean; skipTotalCheck?: boolean }, seen: { actor?: AuthInfo }): Promise<SaleResult> {
+  opts: SaleOptions & { trustPaymentTypes?: boolean; skipTotalCheck?: boolean; inTx: boolean }, seen: { actor?: AuthInfo }): Promise<SaleResult> {
   const now = opts.now ?? new Date();
   const { actor, place, pricing } = await readOrder(q, input, who, Boolean(opts.trustPaymentTypes));
   seen.actor = actor;
@@ -119,7 +123,7 @@ async function createOrderOn(q: Tx, input: SaleInput, who: SaleCaller, clientId:
 }
 
 /** Prices the order, then writes all of it (SALE_WRITE: one statement) and answers it. */
-async function writeOrder(q: Tx, input: SaleInput, actor: AuthInfo, clientId: string | null, opts: SaleOptions & { trustPaymentTypes?: boolean; skipTotalCheck?: boolean },
+async function writeOrder(q: Tx, input: SaleInput, actor: AuthInfo, clientId: string | null, opts: SaleOptions & { trustPaymentTypes?: boolean; skipTotalCheck?: boolean; inTx: boolean },
   now: Date, original: OriginalOrder | null, place: Place, pricing: Pricing): Promise<SaleResult> {
   const held = input.status === ORDER_STATUS.ON_HOLD;
   const completed = input.status === ORDER_STATUS.COMPLETED;
@@ -127,6 +131,7 @@ async function writeOrder(q: Tx, input: SaleInput, actor: AuthInfo, clientId: st
     storeId: input.storeId, now, status: input.status, original,
     skipTotalCheck: opts.skipTotalCheck, pricing, settings: place.store, actor,
   });
+  const audited = await authoriseSale(opts.inTx ? q : null, input, priced, actor, place.store.maxDiscountPercent);
   const figures = { customerId: priced.customerId, customerName: priced.customerName ?? null, description: input.notes ?? null, ...orderFigures(priced) };
   const returned = priced.returned;
   const stock = stockMoveParams(completed ? saleMoves(input.storeId, priced.lines) : []);
@@ -142,6 +147,7 @@ async function writeOrder(q: Tx, input: SaleInput, actor: AuthInfo, clientId: st
     reason: original ? 'return' : 'sale', purchase_id: null,
   }));
   const w = parseJson(written.header);
+  await audited(w.id);
   // An order with a customer (their balance figures) or a return (its original) is presented by
   // the route from the database; any other from what was just written (no second read).
   if (original || priced.customerId != null) return { id: w.id, replayed: false };
@@ -184,10 +190,13 @@ async function createOnce(db: Db, input: SaleInput, who: SaleCaller, clientId: s
   try {
     // A plain sale needs no row lock: its read and its one write are each a transaction of their
     // own (READ COMMITTED reads nothing more inside one). Returns and customers' sales take locks.
-    const locks = input.refundingFrom != null || input.customerId != null;
-    return await withRetry(() => (locks
-      ? saleTransaction(db, (tx) => createOrderOn(tx, input, who, clientId, opts, seen))
-      : createOrderOn(db as unknown as Tx, input, who, clientId, opts, seen)));
+    // A sale that may need a permission (discounts, price overrides, returns, an approval) also runs
+    // in one: the approval is used and the audit written with the order.
+    const locks = input.refundingFrom != null || input.customerId != null || mayNeedPermission(input);
+    const result = await withRetry(() => (locks
+      ? saleTransaction(db, (tx) => createOrderOn(tx, input, who, clientId, { ...opts, inTx: true }, seen))
+      : createOrderOn(db as unknown as Tx, input, who, clientId, { ...opts, inTx: false }, seen)));
+    return { ...result, actor: seen.actor };
   } catch (e) {
     if (e instanceof Replay) return { id: e.id, replayed: true };
     throw e;
@@ -214,6 +223,8 @@ export async function updateSale(db: Db, id: number, input: SaleInput, actor: Au
     if (input.storeId !== row.storeId) throw validationError([{ propertyPath: 'store', message: 'An order cannot move to another store' }]);
     const { pricing, place } = await readOrder(tx, input, actor, false);
     const priced = await priceSale(tx, input, { storeId: row.storeId, now: opts.now ?? new Date(), status: input.status, original: null, pricing, settings: place.store, actor });
+    const audited = await authoriseSale(tx, input, priced, actor, place.store.maxDiscountPercent);
+    await audited(row.id);
     const held = input.status === ORDER_STATUS.ON_HOLD;
     const completed = input.status === ORDER_STATUS.COMPLETED;
     if (completed) await moveStocks(tx, saleMoves(row.storeId, priced.lines), { orderId: row.id, reason: 'sale', userId: actor.userId });
@@ -259,18 +270,18 @@ export async function refundSale(db: Db, id: number, actor: AuthInfo): Promise<S
   if (!left.length) throw validationError([{ propertyPath: 'id', message: `Order #${o.orderId} has already been returned` }]);
   const input: SaleInput = {
     items: left.map(({ l, qty }) => ({
-      productId: l.productId, variantId: l.variantId, quantity: quantityToString(-qty), price: l.price, discount: null, discountTyped: false, taxIncluded: true,
+      productId: l.productId, variantId: l.variantId, quantity: quantityToString(-qty), price: l.price, discount: null, discountTyped: false, taxIncluded: true, priceOverride: false,
     })),
     discountId: null, discountAmount: null, discountRateType: null, taxId: null,
     // No payments: the refund goes back to the original tenders in proportion.
     payments: [],
     customerId: o.customerId, customerName: o.customerName, refundingFrom: o.id,
     notes: `Refund of order #${o.orderId}`, storeId: o.storeId, terminalId: o.terminalId,
-    total: null, adjustment: '0', isSuspended: false, status: ORDER_STATUS.COMPLETED, clientId: null,
+    total: null, adjustment: '0', isSuspended: false, status: ORDER_STATUS.COMPLETED, clientId: null, approval: null,
   };
   try {
     return await withRetry(() => saleTransaction(db, (tx) => createOrderOn(tx, input, actor, null, {
-      requestHash: requestHash({ refund: o.id, left: left.map((x) => [x.l.id, x.qty]) }), trustPaymentTypes: true, skipTotalCheck: true,
+      requestHash: requestHash({ refund: o.id, left: left.map((x) => [x.l.id, x.qty]) }), trustPaymentTypes: true, skipTotalCheck: true, inTx: true,
     }, {})));
   } catch (e) {
     if (e instanceof Replay) throw validationError([{ propertyPath: 'id', message: `Order #${o.orderId} has already been returned` }]);
@@ -296,7 +307,7 @@ export async function deleteOrder(db: Db, id: number, actor: AuthInfo): Promise<
     if (row.status === ORDER_STATUS.DELETED) throw validationError([{ propertyPath: 'status', message: `${label} is already deleted` }]);
     if (row.status === ORDER_STATUS.RETURNED || row.status === ORDER_STATUS.PARTIALLY_RETURNED) throw validationError([{ propertyPath: 'status', message: `${label} has been returned and cannot be deleted` }]);
     if (row.returnedFromId != null) throw validationError([{ propertyPath: 'status', message: 'A return cannot be deleted' }]);
-    if (row.status !== ORDER_STATUS.PENDING && !actor.isAdmin) throw forbidden('Only an administrator can delete a completed order');
+    if (row.status !== ORDER_STATUS.PENDING && !can(actor, 'sale.void')) throw forbidden("Deleting a completed order needs the 'sale.void' permission.");
     if (row.stockApplied) {
       const net = await ledgerOf(tx, row.id);
       await applyMoves(tx, net.map((m) => ({ ...m, qtyMilli: -m.qtyMilli })), { orderId: row.id, reason: 'delete', userId: actor.userId });
@@ -304,13 +315,14 @@ export async function deleteOrder(db: Db, id: number, actor: AuthInfo): Promise<
     await tx.update(order).set({
       status: ORDER_STATUS.DELETED, previousStatus: row.status, isDeleted: true, stockApplied: false, updatedAt: new Date(),
     }).where(eq(order.id, row.id));
+    await audit(tx, { action: 'sale.voided', actor, storeId: row.storeId, entity: 'order', entityId: row.id, before: { status: row.status, total: row.total, orderId: row.orderId }, after: { status: ORDER_STATUS.DELETED } });
     return { removed: false };
   }));
 }
 
 /** Restores a deleted order to its previous status (admin); a completed or dispatched one takes its stock again. */
 export async function restoreOrder(db: Db, id: number, actor: AuthInfo): Promise<void> {
-  if (!actor.isAdmin) throw forbidden('Only an administrator can restore an order');
+  if (!can(actor, 'sale.void')) throw forbidden("Restoring an order needs the 'sale.void' permission.");
   await withRetry(() => db.transaction(async (tx) => {
     const row = await lockOrder(tx, id, actor);
     if (row.status !== ORDER_STATUS.DELETED) {
@@ -325,6 +337,7 @@ export async function restoreOrder(db: Db, id: number, actor: AuthInfo): Promise
     await tx.update(order).set({
       status, previousStatus: null, isDeleted: false, stockApplied: takesStock, updatedAt: new Date(),
     }).where(eq(order.id, row.id));
+    await audit(tx, { action: 'sale.restored', actor, storeId: row.storeId, entity: 'order', entityId: row.id, before: { status: row.status }, after: { status } });
   }));
 }
 

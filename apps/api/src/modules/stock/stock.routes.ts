@@ -9,11 +9,11 @@ import { createAdjustment, getAdjustment, listAdjustments } from './adjustments.
 
 /**
  * Stock operations (docs/api.md "Stock operations"): transfers, counts, adjustments. Reads are for
- * any user of the store(s), writes ROLE_ADMIN; a record of another store is a 404, a store field
+ * any user of the store(s), writes need the 'purchasing' permission; a record of another store is a 404, a store field
  * naming another store a 422. Each write is one service call, one transaction.
  */
 const user = { auth: 'user' as const };
-const admin = { auth: 'admin' as const };
+const admin = { auth: 'purchasing' as const };
 const tags = ['Stock'];
 
 function objectBody(body: unknown): Record<string, unknown> {

@@ -33,5 +33,5 @@ export const purchaseItemsResource: ResourceDef<typeof purchaseItem.$inferSelect
   },
   scope: (ctx) => existsQ(sql`select 1 from ${purchase} where ${purchase.id} = ${purchaseItem.purchaseId} and ${ctx.auth.storeIds.length ? inArray(purchase.storeId, ctx.auth.storeIds) : sql`false`}`),
   present: (rows, ctx) => presentPurchaseItemRows(ctx.db, rows),
-  access: { read: 'user', write: 'admin' },
+  access: { read: 'purchasing', write: 'purchasing' },
 };

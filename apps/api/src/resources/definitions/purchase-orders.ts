@@ -31,5 +31,5 @@ export const purchaseOrdersResource: ResourceDef<typeof purchaseOrder.$inferSele
   },
   scope: storeColumnScope(purchaseOrder.storeId, false),
   present: (rows, ctx) => presentPurchaseOrders(ctx.db, rows),
-  access: { read: 'user', write: 'admin' },
+  access: { read: 'purchasing', write: 'purchasing' },
 };

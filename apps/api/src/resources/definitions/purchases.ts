@@ -36,5 +36,5 @@ export const purchasesResource: ResourceDef<typeof purchase.$inferSelect> = {
   },
   scope: storeColumnScope(purchase.storeId, false),
   present: (rows, ctx) => presentPurchases(ctx.db, rows),
-  access: { read: 'user', write: 'admin' },
+  access: { read: 'purchasing', write: 'purchasing' },
 };

@@ -18,5 +18,5 @@ export const supplierPaymentsResource: ResourceDef<typeof supplierPayment.$infer
   sorts: { id: supplierPayment.id, createdAt: supplierPayment.createdAt, amount: supplierPayment.amount },
   scope: (ctx) => linkedToStores(supplierStore, supplierPayment.supplierId, ctx.auth.storeIds),
   present: (rows, ctx) => presentSupplierPayment(ctx.db, rows),
-  access: { read: 'user', write: 'admin' },
+  access: { read: 'purchasing', write: 'purchasing' },
 };

@@ -16,7 +16,7 @@ export const usersResource: ResourceDef<typeof userAccount.$inferSelect> = {
   path: 'users',
   type: 'User',
   table: userAccount,
-  access: { read: 'user', write: 'admin' },
+  access: { read: 'user', write: 'users' },
   filters: {
     id: exact(userAccount.id, 'int'),
     displayName: partial(userAccount.displayName),

@@ -4,8 +4,11 @@ import { ADMIN_ROLE, getCurrentUser } from './api/get-current-user';
 
 const TILL_ROLE = 'ROLE_USER';
 
-/** May this user use the admin shell? */
-export const isAdmin = (user: User | null | undefined): boolean => !!user?.roles.includes(ADMIN_ROLE);
+const BACK_OFFICE = ['products.manage', 'purchasing', 'users', 'settings', 'audit.view', 'closing.edit', 'cost.view'];
+
+/** May this user use the admin shell? An Owner (ROLE_ADMIN), or a role with a back-office permission. */
+export const isAdmin = (user: User | null | undefined): boolean =>
+  !!user && (user.roles.includes(ADMIN_ROLE) || (user.permissions ?? []).some((p) => BACK_OFFICE.includes(p)));
 
 let running: Promise<void> | null = null;
 

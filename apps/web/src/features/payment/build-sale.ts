@@ -39,6 +39,8 @@ export interface SaleBody {
   terminal: number;
   total: number;
   adjustment: number;
+  /** A manager's approval token for the one permission this sale needs (issue 21.2). */
+  approval?: string;
   isSuspended: boolean;
   status: SaleStatus;
 }

@@ -14,6 +14,7 @@ import { AdminDashboardRoute } from './admin-dashboard';
 import { AdminLoginRoute } from './admin-login';
 import { AdminForgotPasswordRoute, AdminResetPasswordRoute } from './admin-password';
 import { AdminProfileRoute } from './admin-profile';
+import { AdminAuditRoute } from './admin-audit';
 import { AdminUserCreateRoute, AdminUserEditRoute, AdminUsersRoute } from './admin-users';
 
 /**
@@ -40,6 +41,7 @@ export function AdminApp() {
         <Route element={<AdminLayoutRoute />}>
           <Route path="dashboard" element={<AdminDashboardRoute />} />
           <Route path="profile" element={<AdminProfileRoute />} />
+          <Route path="audit" element={<AdminAuditRoute />} />
           <Route path="backups" element={<AdminBackupsRoute />} />
           <Route path="users" element={<AdminUsersRoute />} />
           <Route path="users/create" element={<AdminUserCreateRoute />} />

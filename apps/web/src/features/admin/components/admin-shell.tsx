@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
 import { LanguageSwitch } from '@/components/layout/language-switch';
 import type { User } from '@/lib/session';
+import { can } from '@/lib/permissions';
 import '../admin.css';
 
 export interface AdminShellProps {
@@ -35,7 +36,8 @@ export function AdminShell({ user, signOut, children }: AdminShellProps) {
       <aside className="admin-sidebar">
         <nav aria-label={t('sidebar.label')}>
           <NavLink to="/admin/dashboard" className="admin-nav-link">{t('sidebar.dashboard')}</NavLink>
-          <NavLink to="/admin/backups" className="admin-nav-link">{t('backup:nav')}</NavLink>
+          {can(user, 'audit.view') && <NavLink to="/admin/audit" className="admin-nav-link">{t('sidebar.audit')}</NavLink>}
+          {can(user, 'settings') && <NavLink to="/admin/backups" className="admin-nav-link">{t('backup:nav')}</NavLink>}
         </nav>
       </aside>
       <main className="admin-main">{children}</main>

@@ -10,8 +10,8 @@ import { MoneyInput } from '@/components/ui/money-input';
 import { toast } from '@/components/ui/toast';
 import { HttpError } from '@/lib/api-client';
 import { useMoney, type Money } from '@/lib/money';
-import { useSession } from '@/lib/session';
 import { paymentTypeName } from '@/lib/payment-type-name';
+import { useCan } from '@/lib/permissions';
 import { errorText } from '@/lib/form-errors';
 import type { Customer, Order, PaymentType } from '@/features/catalogue-cache/types';
 import { emptyCart, setPaymentType } from '@/features/cart/cart-logic';
@@ -20,6 +20,7 @@ import { cashRoundingOf, computeCartTotals, type CartTotals } from '@/features/c
 import type { CartDefaults } from '@/features/cart/cart-types';
 import { saveOrder } from '@/features/payment/api/save-order';
 import { buildSaleBody } from '@/features/payment/build-sale';
+import { useSaveWithApproval } from '@/features/payment/components/approval-dialog';
 import {
   applyNote, changeDueOf, parseReceived, refundTenders, remaining, tendered, validateAdd, wirePayments,
   type QuickCashMode, type TenderRow,
@@ -85,6 +86,7 @@ export function PaymentPanel({
 }: PaymentPanelProps) {
   const currency = useMoney();
   const { t } = useTranslation('sale');
+  const { saveWithApproval, dialog: approvalDialog } = useSaveWithApproval(storeId);
   const added = useCart((s) => s.added);
   const tax = useCart((s) => s.tax);
   const discount = useCart((s) => s.discount);
@@ -118,7 +120,7 @@ export function PaymentPanel({
     setRows(refundPayments?.length && total < 0 ? refundTenders(total, refundPayments, paymentTypes) : []);
     setNoteCounts({});
   }, [uuid, refundPayments, paymentTypes, currency]);
-  const isAdmin = !!useSession().user?.roles.includes('ROLE_ADMIN');
+  const isAdmin = useCan('refund.cashForNonCash');
 
   const type = useMemo(() => {
     const usable = (p: PaymentType) => isPaymentTypeAvailable({ type: p.type, hasCustomer: !!customer, lineCount: added.length });
@@ -207,7 +209,7 @@ export function PaymentPanel({
     const body = buildSaleBody({ cart, totals: computeCartTotals(cart, currency), payments, storeId, terminalId, status, suspend });
     setSaving(true);
     try {
-      const { order } = await saveOrder(body, cart.orderId, { customer: cart.customer });
+      const { order } = await saveWithApproval(body, (b) => saveOrder(b, cart.orderId, { customer: cart.customer }));
       cartStore.set(emptyCart(defaults));
       setRows([]);
       setNoteCounts({});
@@ -229,7 +231,7 @@ export function PaymentPanel({
     } finally {
       setSaving(false);
     }
-  }, [saving, requireCustomerName, mode, takesPayment, field, type, rows, grand, totals, step, storeId, terminalId, defaults, onSaved, onCompleted, t, parse, currency, overTender]);
+  }, [saving, requireCustomerName, mode, takesPayment, field, type, rows, grand, totals, step, storeId, terminalId, defaults, onSaved, onCompleted, t, parse, currency, overTender, saveWithApproval]);
 
   useImperativeHandle(ref, () => ({
     focusPayment: () => fieldRef.current?.focus(),
@@ -408,6 +410,7 @@ export function PaymentPanel({
           </Button>
         </div>
       </div>
+      {approvalDialog}
     </section>
   );
 }

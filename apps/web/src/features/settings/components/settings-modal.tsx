@@ -3,6 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { Dialog } from '@/components/ui/dialog';
 import { Spinner } from '@/components/ui/spinner';
 import { Tabs } from '@/components/ui/tabs';
+import type { Permission } from '@pos/domain/permissions';
+import { can } from '@/lib/permissions';
+import { useSession } from '@/lib/session';
 import { ProfileTab } from './profile-tab.tsx';
 import { StoresTab } from './stores-tab.tsx';
 import { UsersTab } from './users-tab.tsx';
@@ -43,6 +46,13 @@ export const SETTINGS_TABS = [
 ] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
+/** The permission a back-office tab needs (issue 21.1): the tab is hidden without it; the server refuses anyway. */
+const TAB_PERMISSION: Partial<Record<SettingsTab, Permission>> = {
+  stores: 'settings', paymentTypes: 'settings', terminals: 'settings', users: 'users',
+  brands: 'products.manage', categories: 'products.manage', discounts: 'products.manage', taxes: 'products.manage',
+  departments: 'products.manage', items: 'products.manage', barcodes: 'products.manage',
+};
+
 function tabContent(tab: SettingsTab) {
   switch (tab) {
     case 'profile': return <ProfileTab />;
@@ -65,6 +75,8 @@ function tabContent(tab: SettingsTab) {
 export function SettingsModal({ open, onClose }: SettingsModalProps) {
   const { t } = useTranslation('backoffice');
   const [tab, setTab] = useState<SettingsTab>('profile');
+  const { user } = useSession();
+  const tabs = SETTINGS_TABS.filter((id) => !TAB_PERMISSION[id] || can(user, TAB_PERMISSION[id]));
   return (
     <Dialog open={open} onClose={onClose} title={t('settings.title')} size="full" className="settings-modal">
       <Tabs
@@ -72,7 +84,7 @@ export function SettingsModal({ open, onClose }: SettingsModalProps) {
         orientation="vertical"
         value={tab}
         onChange={(id) => setTab(id as SettingsTab)}
-        items={SETTINGS_TABS.map((id) => ({
+        items={tabs.map((id) => ({
           id,
           label: t(`settings.tabs.${id}`),
           content: tab === id ? <Suspense fallback={<Spinner />}>{tabContent(id)}</Suspense> : null,

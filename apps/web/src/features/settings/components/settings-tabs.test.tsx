@@ -82,6 +82,29 @@ describe('settings lists', () => {
     });
   });
 
+  it('Users: a role from the roles list and an approval PIN (4-8 digits) are sent; a bad PIN is refused in the form', async () => {
+    const users = [{ id: 5, displayName: 'Cashier', username: 'cashier', email: 'c@example.com', roles: ['ROLE_USER'], role: { id: 3, name: 'Cashier', key: 'cashier' }, stores: [stores[0]], isActive: true }];
+    const roles = { list: [{ id: 1, name: 'Owner' }, { id: 2, name: 'Manager' }, { id: 3, name: 'Cashier' }, { id: 101, name: 'Stock clerk' }] };
+    const api = fakeApi({ 'GET /users': hydra(users), 'GET /stores': hydra(stores), 'GET /roles': roles, 'PUT /admin/user/:id': {} });
+    const user = userEvent.setup();
+    renderWithProviders(<UsersTab />);
+    await user.click(await screen.findByRole('button', { name: 'Edit Cashier' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Update user' });
+    const role = within(dialog).getByLabelText('Role');
+    await within(dialog).findByRole('option', { name: 'Stock clerk' });
+    expect(role).toHaveValue('3');
+    await user.selectOptions(role, 'Manager');
+    await user.type(within(dialog).getByLabelText('Approval PIN'), '12a');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('A PIN is 4 to 8 digits.')).toBeInTheDocument();
+    expect(api.find('PUT', '/admin/user/5')).toHaveLength(0);
+    await user.clear(within(dialog).getByLabelText('Approval PIN'));
+    await user.type(within(dialog).getByLabelText('Approval PIN'), '4321');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.find('PUT', '/admin/user/5')).toHaveLength(1));
+    expect(api.find('PUT', '/admin/user/5')[0].body).toMatchObject({ role: '2', pin: '4321', roles: ['ROLE_USER'] });
+  });
+
   it('Departments: delete instead of a toggle, behind its confirmation', async () => {
     const api = fakeApi({
       'GET /departments': hydra([{ id: 4, name: 'Grocery', description: 'Food', store: stores[0] }]),

@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Input } from '@/components/ui/input';
+import { Select } from '@/components/ui/select';
+import { toOptions, useOptionList } from '@/features/list-table/hooks/use-options';
 import { FormDialog } from '@/features/list-table/components/form-dialog';
 import { MultiSelect } from '@/features/list-table/components/multi-select';
 import { CrudTab, type EntityFormProps } from './crud-tab.tsx';
@@ -12,7 +14,7 @@ import { useFormSubmit } from '../lib/use-form-submit.ts';
 import { storeIds, storeNames, useStoreOptions } from '../lib/store-options.ts';
 import type { UserRow } from '../lib/types.ts';
 
-const FIELDS = ['displayName', 'username', 'email', 'password', 'roles', 'stores'];
+const FIELDS = ['displayName', 'username', 'email', 'password', 'roles', 'role', 'pin', 'stores'];
 const ROLE_OPTIONS = [
   { value: 'ROLE_USER', label: 'ROLE_USER' },
   { value: 'ROLE_ADMIN', label: 'ROLE_ADMIN' },
@@ -21,6 +23,8 @@ const ROLE_OPTIONS = [
 function UserFormDialog({ open, onClose, entity }: EntityFormProps<UserRow>) {
   const { t } = useTranslation('backoffice');
   const stores = useStoreOptions();
+  const roleList = useOptionList<{ id: number; name: string }>('/roles', {});
+  const roleOptions = toOptions(roleList.data, (r) => r.name);
   const mode = entity ? 'update' : 'create';
   const schema = useMemo(() => userSchema(mode), [mode]);
   const { register, handleSubmit, setError, formState, control } = useForm<UserForm>({
@@ -31,6 +35,8 @@ function UserFormDialog({ open, onClose, entity }: EntityFormProps<UserRow>) {
       email: entity?.email ?? '',
       password: '',
       roles: entity?.roles?.filter((r) => r === 'ROLE_USER' || r === 'ROLE_ADMIN') ?? ['ROLE_USER'],
+      role: entity?.role?.id != null ? String(entity.role.id) : '',
+      pin: '',
       stores: storeIds(entity?.stores),
     },
   });
@@ -59,6 +65,8 @@ function UserFormDialog({ open, onClose, entity }: EntityFormProps<UserRow>) {
           stores: v.stores, // numeric ids as strings (reference client 2.12)
         };
         if (v.password) body.password = v.password;
+        if (v.role) body.role = v.role;
+        if (v.pin) body.pin = v.pin;
         return submit(body);
       })}
     >
@@ -81,6 +89,15 @@ function UserFormDialog({ open, onClose, entity }: EntityFormProps<UserRow>) {
           <MultiSelect label={t('users.roles')} required options={ROLE_OPTIONS} value={field.value} onChange={field.onChange} error={fieldState.error?.message} />
         )}
       />
+      <Controller
+        control={control}
+        name="role"
+        render={({ field, fieldState }) => (
+          // Controlled: the user's role shows once the roles list has loaded.
+          <Select label={t('users.role')} placeholder={t('users.roleFromRoles')} options={roleOptions} value={field.value ?? ''} onChange={field.onChange} onBlur={field.onBlur} error={fieldState.error?.message} />
+        )}
+      />
+      <Input label={t('users.pin')} type="password" inputMode="numeric" autoComplete="off" maxLength={8} hint={t('users.pinHint')} error={e.pin?.message} {...register('pin')} />
       <Controller
         control={control}
         name="stores"

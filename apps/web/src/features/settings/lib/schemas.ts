@@ -2,6 +2,7 @@
  * Client-side validation of the settings dialogs (spec section 5). The texts come from
  * @pos/domain/validation so the forms and the server's 422s say the same thing.
  */
+import { PIN_MESSAGE } from '@pos/domain/permissions';
 import { z } from 'zod';
 import { messages } from '@pos/domain/validation';
 import { isValidMoneyInput } from '@pos/domain/money';
@@ -19,6 +20,8 @@ export const idList = (message: string = messages.required) => z.array(z.string(
 export const storeSchema = z.object({ name: req(), location: optText() });
 export type StoreForm = z.input<typeof storeSchema>;
 
+const PIN_OR_EMPTY = /^(\d{4,8})?$/;
+
 export const userSchema = (mode: 'create' | 'update') =>
   z.object({
     displayName: req(),
@@ -26,6 +29,9 @@ export const userSchema = (mode: 'create' | 'update') =>
     email: req().pipe(z.email({ error: messages.email })),
     password: mode === 'create' ? req() : z.string().optional().or(z.literal('')),
     roles: idList(),
+    /** Issue 21: the role (a role id; '' keeps it / follows the roles above) and an approval PIN. */
+    role: z.string().optional(),
+    pin: z.string().regex(PIN_OR_EMPTY, { error: PIN_MESSAGE }).optional(),
     stores: idList(messages.addSomeStores),
   });
 export type UserForm = z.input<ReturnType<typeof userSchema>>;

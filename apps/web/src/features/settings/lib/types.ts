@@ -22,6 +22,7 @@ export interface UserRow extends Ld {
   username: string;
   email?: string | null;
   roles: string[];
+  role?: { id: number | null; name: string; key: string } | null;
   stores: StoreRef[];
   isActive: boolean;
 }
