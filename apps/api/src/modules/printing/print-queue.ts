@@ -21,7 +21,9 @@ interface Claimed { id: number; payload: Buffer; host: string; port: number; att
 
 /**
  * Claims one due job, leased to the caller: a given one, or the oldest due one of the printers the
- * server reaches itself, or (`agentDevice`) of the printer a print agent relays for.
+ * server reaches itself, or (`agentDevice`) of the printer a print agent relays for. The sweep
+ * leaves a new job (never tried, under 10 s old) to the request that queued it, which is trying it
+ * at that moment: otherwise the request could find it leased and answer 'sending'.
  */
 export async function claim(db: Db, jobId?: number, agentDevice?: number): Promise<Claimed | null> {
   const res = await db.execute(sql`
@@ -32,6 +34,7 @@ export async function claim(db: Db, jobId?: number, agentDevice?: number): Promi
       where (status = 'queued' and next_attempt_at <= now() or status = 'sending' and lease_until < now())
         ${jobId != null ? sql`and id = ${jobId}` : sql``}
         ${agentDevice != null ? sql`and device_id = ${agentDevice}` : sql`and device_id in (select id from device where delivered_by = 'server')`}
+        ${jobId == null && agentDevice == null ? sql`and (attempts > 0 or created_at < now() - interval '10 seconds')` : sql``}
       order by next_attempt_at, id
       for update skip locked limit 1)
       and d.id = j.device_id
