@@ -13,6 +13,7 @@ const YEN = `MONEY-Y-${stamp}`; // 1075, taxed 8.25 % (sold in the JPY store)
 
 let headers: Record<string, string>;
 let storeId: number;
+let terminalId: number;
 /** The store's money settings before this file: put back afterwards (other files expect the seed's). */
 let before: Record<string, unknown>;
 
@@ -46,6 +47,7 @@ test.beforeAll(async ({ request }) => {
   const { user } = await (await request.get('/api/auth/info', { headers })).json();
   const main = user.stores.find((s: { name: string }) => s.name === 'Main Street');
   storeId = main.id;
+  terminalId = main.terminals.find((x: { code: string }) => x.code === 'T1').id;
   const own = await (await request.get(`/api/stores/${storeId}`, { headers })).json();
   before = { currency: own.currency, locale: own.locale, legacyTaxBase: own.legacyTaxBase, pricesIncludeTax: own.pricesIncludeTax, cashRoundingStep: own.cashRoundingStep };
   // The day is started, so the forced "Start day" dialog stays closed.
@@ -221,6 +223,71 @@ test('a card sale is refunded to the card by default', async ({ page, request })
   const full = (await (await request.get(`/api/admin/order/${refund.id}`, { headers })).json()).order;
   expect(full.returnedFrom).toBeTruthy();
   expect(full.payments).toEqual([expect.objectContaining({ total: -4, type: expect.objectContaining({ name: 'Credit Card' }) })]);
+});
+
+test('an administrator refunds a card sale in cash; a cashier cannot (the card row stays, the server refuses)', async ({ page, request }) => {
+  // As the administrator: two stores, so the till asks for the store and the terminal.
+  await page.goto('/');
+  await page.getByLabel('Username').fill('admin');
+  await page.getByLabel('Password').fill('admin');
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.getByRole('dialog', { name: 'Choose a store' }).getByRole('button', { name: 'Main Street' }).click();
+  await page.getByRole('dialog', { name: 'Choose a Terminal' }).getByRole('button', { name: 'T1' }).click();
+  await expect(page).toHaveURL(/\/pos$/, { timeout: 30_000 });
+  await expect(page.getByRole('group', { name: 'Departments' })).toBeVisible({ timeout: 60_000 });
+  await scan(page, PLAIN, 1);
+  await page.getByRole('radio', { name: 'Credit Card' }).click();
+  await expect(page.getByLabel('Received amount')).toHaveValue('4.00');
+  await page.getByRole('button', { name: 'Done' }).click();
+  const number = await orderNumberOf(page);
+  await receipt(page).getByRole('button', { name: 'Close' }).click();
+
+  const dialog = await refundFromHistory(page, number);
+  await dialog.getByRole('button', { name: 'Refund selected' }).click();
+  const rows = page.getByRole('list', { name: 'Payments' });
+  await expect(rows).toContainText('Credit Card');
+  // The administrator may take the card row away and give the 4.00 back in cash instead.
+  await rows.getByRole('button', { name: 'Remove Credit Card payment' }).click();
+  await expect(page.getByRole('list', { name: 'Payments' })).toHaveCount(0);
+  await page.getByRole('radio', { name: 'Cash' }).click();
+  await page.getByRole('button', { name: 'Exact' }).click();
+  await expect(page.getByLabel('Received amount')).toHaveValue('-4.00');
+  await page.getByRole('button', { name: 'Done' }).click();
+  await expect(receipt(page)).toContainText(`Refund of Order# ${number}`);
+  await receipt(page).getByRole('button', { name: 'Close' }).click();
+  const refund = (await (await request.get(`/api/orders?store.id=${storeId}&order[id]=desc`, { headers })).json())['hydra:member'][0];
+  const full = (await (await request.get(`/api/admin/order/${refund.id}`, { headers })).json()).order;
+  expect(full.returnedFrom).toBeTruthy();
+  expect(full.payments).toEqual([expect.objectContaining({ total: -4, type: expect.objectContaining({ name: 'Cash' }) })]);
+
+  // A cashier's card sale: in the till the card row of its refund cannot be removed ...
+  await page.context().clearCookies();
+  await page.evaluate(() => localStorage.clear());
+  await openTillAsCashier(page);
+  await scan(page, PLAIN, 1);
+  await page.getByRole('radio', { name: 'Credit Card' }).click();
+  await expect(page.getByLabel('Received amount')).toHaveValue('4.00');
+  await page.getByRole('button', { name: 'Done' }).click();
+  const second = await orderNumberOf(page);
+  await receipt(page).getByRole('button', { name: 'Close' }).click();
+  const cashierDialog = await refundFromHistory(page, second);
+  await cashierDialog.getByRole('button', { name: 'Refund selected' }).click();
+  await expect(page.getByRole('list', { name: 'Payments' }).getByRole('button', { name: 'Remove Credit Card payment' })).toBeDisabled();
+  // ... and a cash refund of it sent straight to the API as the cashier is refused, nothing written.
+  const login = await request.post('/api/auth/login_check', { data: { username: 'cashier', password: 'cashier' } });
+  const cashierHeaders = { authorization: `Bearer ${(await login.json()).token}` };
+  const original = await stored(request, second);
+  const types = (await (await request.get('/api/payments', { headers })).json())['hydra:member'];
+  const cashType = types.find((x: { type: string }) => x.type === 'cash');
+  const refused = await request.post('/api/admin/order/create', {
+    headers: { ...cashierHeaders, 'idempotency-key': crypto.randomUUID() },
+    data: {
+      items: [{ item: original.items[0].product.id, quantity: -1 }], payments: [{ received: -4, type: cashType.id }],
+      refundingFrom: original.id, store: storeId, terminal: terminalId,
+    },
+  });
+  expect(refused.status(), await refused.text()).toBe(403);
+  expect((await stored(request, second)).status).toBe('Completed');
 });
 
 test('a JPY store: whole yen, no decimals anywhere', async ({ page, request }) => {

@@ -10,7 +10,7 @@ import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { centsToMinor, formatAmount, formatMoney, minorToCents, moneyInputText, moneyLocale, parseMoneyInput, decimalSeparator, getDisplayLocale } from '@pos/domain/format';
 import { currencyDigits, isCurrencyCode, isTimeZone } from '@pos/domain/currency';
-import { tryParseMoney } from '@pos/domain/money';
+import { tryParseMoney, tryParseScaled } from '@pos/domain/money';
 import { getSession, subscribeSession, type Store } from './session';
 
 export interface MoneySettings {
@@ -65,6 +65,12 @@ export interface Money extends MoneySettings {
   parseInput(text: string): number | null;
   /** The locale's decimal separator for inputs. */
   separator: string;
+  /** Minor units of the currency (KWD 1275 fils) -> "KWD 1.275": the till's figures, exact for every currency. */
+  formatMinor(minor: number): string;
+  /** Minor units -> the text of a money input ("1.275" in KWD, "1075" in JPY). */
+  inputTextMinor(minor: number): string;
+  /** A money input's text -> minor units; null when it is not an amount with at most `digits` decimals. */
+  parseInputMinor(text: string): number | null;
 }
 
 export function moneyFor(settings: MoneySettings, uiLanguage: string): Money {
@@ -77,7 +83,8 @@ export function moneyFor(settings: MoneySettings, uiLanguage: string): Money {
     locale,
     digits: currencyDigits(settings.currency),
     format,
-    formatWire: (value) => format(wireCents(value)),
+    // A wire amount is read to the currency's own digits, so a KWD 1.275 shows all three.
+    formatWire: (value) => formatMoney(wireMinor(value, settings.currency), opts),
     amount: (cents) => formatAmount(centsToMinor(cents, settings.currency), opts),
     inputText: (cents) => moneyInputText(centsToMinor(cents, settings.currency), inputOpts),
     parseInput: (text) => {
@@ -86,6 +93,9 @@ export function moneyFor(settings: MoneySettings, uiLanguage: string): Money {
       return minor === null ? null : minorToCents(minor, settings.currency);
     },
     separator: decimalSeparator(inputOpts.locale),
+    formatMinor: (minor) => formatMoney(minor, opts),
+    inputTextMinor: (minor) => moneyInputText(minor, inputOpts),
+    parseInputMinor: (text) => (text.trim() === '' ? null : parseMoneyInput(text, inputOpts)),
   };
 }
 
@@ -114,6 +124,12 @@ export function useMoney(own?: Partial<Store> | null): Money {
   const { i18n } = useTranslation();
   const store = useSyncExternalStore(subscribeSession, currentStore, currentStore);
   return cachedMoney(moneySettingsOf(own?.currency ? own : store), i18n.language || 'en');
+}
+
+/** A wire amount in minor units of `currency` (exact to its digits); anything else 0. */
+export function wireMinor(value: unknown, currency: string): number {
+  if (typeof value !== 'number' && typeof value !== 'string') return 0;
+  return tryParseScaled(value, currencyDigits(currency)) ?? 0;
 }
 
 /** A wire amount in hundredths: numbers and decimal strings in major units (exact, no float); anything else 0. */

@@ -2,25 +2,29 @@
  * Issue 19: what the till shows is what the server stores, to the minor unit. The till's own code
  * (apps/web cart-totals.ts computeCartTotals, build-sale.ts buildSaleBody, payment-logic.ts
  * wirePayments) prices a few carts in stores of each tax mode and currency; the body it builds is
- * posted to the real API and the stored order's figures must equal the till's, line by line.
+ * posted to the real API and the stored order's figures must equal the till's, line by line, in
+ * the currency's minor units (what the till shows): USD cents, whole yen, KWD fils.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
-import { toDecimal } from '@pos/domain/money';
+import { minorToDecimal, parseMoney } from '@pos/domain/money';
+import { currencyDigits } from '@pos/domain/currency';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { paymentType, product, productTax, store, tax, terminal } from '../../db/schema/index.ts';
 
 // The web app's modules, loaded at run time (their type imports go through the web app's own
 // path aliases, which this package's type check does not know; at run time they are erased).
 const web = (file: string) => new URL(`../../../../web/src/features/${file}`, import.meta.url).href;
-interface Priced { totalCents: number; grandTotalCents: number; subTotalCents: number; itemTaxesCents: number; orderTaxCents: number; discountTotalCents: number;
+interface Figures { totalCents: number; grandTotalCents: number; subTotalCents: number; itemTaxesCents: number; orderTaxCents: number; discountTotalCents: number;
   lines: { taxesTotalCents: number; taxableCents: number; discountCents: number }[]; taxBreakdown: { rate: number; netCents: number; taxCents: number }[] }
+/** The till's totals: hundredths, plus the same figures in minor units (`minor`), which the till shows and sends. */
+type Priced = Figures & { minor: Figures; currency: string };
 interface Pricing { currency: string; pricesIncludeTax: boolean; legacyTaxBase: boolean }
 let computeCartTotals: (cart: unknown, pricing: Pricing) => Priced;
-let cashRoundingOf: (totals: Priced, step: number, exact: number, cash: boolean) => number;
+let cashRoundingMinor: (totals: Priced, step: number, exact: number, cash: boolean) => number;
 let buildSaleBody: (input: Record<string, unknown>) => Record<string, unknown>;
-let wirePayments: (grand: number, rows: unknown[]) => unknown[];
-let refundTenders: (refund: number, original: unknown[], types: unknown[]) => unknown[];
+let wirePayments: (grand: number, rows: unknown[], digits?: number) => unknown[];
+let refundTenders: (refund: number, original: unknown[], types: unknown[], digits?: number) => unknown[];
 let loadOrder: (order: unknown, kind: 'refund', defaults: object, picks: { index: number; qtyMilli: number }[]) => ReturnType<typeof cart>;
 
 let t: TestApp;
@@ -41,7 +45,7 @@ const P = { A: 0, B: 0, C: 0 };
 
 beforeAll(async () => {
   computeCartTotals = (await import(/* @vite-ignore */ web('cart/cart-totals.ts'))).computeCartTotals;
-  cashRoundingOf = (await import(/* @vite-ignore */ web('cart/cart-totals.ts'))).cashRoundingOf;
+  cashRoundingMinor = (await import(/* @vite-ignore */ web('cart/cart-totals.ts'))).cashRoundingMinor;
   buildSaleBody = (await import(/* @vite-ignore */ web('payment/build-sale.ts'))).buildSaleBody;
   wirePayments = (await import(/* @vite-ignore */ web('payment/payment-logic.ts'))).wirePayments;
   refundTenders = (await import(/* @vite-ignore */ web('payment/payment-logic.ts'))).refundTenders;
@@ -81,13 +85,13 @@ async function shop(settings: Record<string, unknown>, prices: Record<keyof type
 interface LineSpec { p: keyof typeof P; price: string; qty: number; discountCents?: number }
 const taxesOf = (p: keyof typeof P) => (p === 'A' ? [vat] : p === 'B' ? [vat, city] : []);
 
-/** A till cart as the cart store keeps it (hundredths, milli). */
+/** A till cart as the cart store keeps it (hundredths, milli), each line with its catalogue price text as addToCart keeps it. */
 function cart(lines: LineSpec[], extra: { tax?: TaxRef; discount?: DiscountRef; discountAmount?: string; discountRateType?: 'fixed' | 'percent' } = {}) {
   return {
     q: '', selected: 0, selectedVariant: 0, quantity: '1', rate: 0, adjustment: 0, cartItemType: 'quantity',
     added: lines.map((l, i) => ({
       key: `k${i}`, item: { id: P[l.p], name: l.p }, variant: null, checked: false, quantity: l.qty, discount: l.discountCents ?? 0,
-      price: Math.round(Number(l.price) * 100), taxIncluded: true, taxes: taxesOf(l.p),
+      price: parseMoney(l.price), priceExact: l.price, taxIncluded: true, taxes: taxesOf(l.p),
     })),
     tax: extra.tax ?? null, discount: extra.discount ?? null, discountAmount: extra.discountAmount ?? null, discountRateType: extra.discountRateType ?? null,
     customer: null, customerName: '', paymentType: null, orderId: null, refundingFrom: null, notes: '', uuid: crypto.randomUUID(),
@@ -97,18 +101,20 @@ function cart(lines: LineSpec[], extra: { tax?: TaxRef; discount?: DiscountRef; 
 /** The till prices the cart, pays it in cash (the store's cash rounding applied as the panel does), posts the body it builds. */
 async function ringUp(pricing: Pricing & { cashRoundingStep: number }, c: ReturnType<typeof cart>) {
   const totals = computeCartTotals(c, pricing);
-  const rounding = cashRoundingOf(totals, pricing.cashRoundingStep, 0, true);
-  const due = totals.grandTotalCents + rounding;
-  const payments = wirePayments(due, [{ key: 'f', type: cash, receivedCents: due }]);
+  const rounding = cashRoundingMinor(totals, pricing.cashRoundingStep, 0, true);
+  const due = totals.minor.grandTotalCents + rounding;
+  const payments = wirePayments(due, [{ key: 'f', type: cash, receivedCents: due }], currencyDigits(pricing.currency));
   const body = buildSaleBody({ cart: c, totals, payments, storeId: main, terminalId: t1, status: 'Completed' });
   const res = await t.app.inject({ method: 'POST', url: '/api/admin/order/create', headers: { ...cashier, 'idempotency-key': c.uuid }, payload: body as any });
   expect(res.statusCode, res.body).toBe(201);
   return { totals, rounding, order: res.json().order };
 }
 
-/** The stored order's figures next to the till's (major units: what both print). */
-function expectAgreement(totals: Priced, rounding: number, o: any) {
-  const d = toDecimal;
+/** The stored order's figures next to the till's minor figures (major units: what both print). */
+function expectAgreement(till: Priced, rounding: number, o: any) {
+  const digits = currencyDigits(till.currency);
+  const d = (minor: number) => minorToDecimal(minor, digits);
+  const totals = till.minor;
   expect({
     total: o.total, subTotal: o.subTotal, itemTaxes: o.itemTaxes, orderTax: o.tax?.amount ?? 0, discount: o.discount?.amount ?? 0, rounding: o.rounding,
     lines: o.items.map((i: any) => [i.taxesTotal, i.taxable, i.discount]),
@@ -182,6 +188,31 @@ describe('the till and the server price the same carts to the minor unit', () =>
     expect([order.total, order.itemTaxes]).toEqual([1047, 80]);
   });
 
+  for (const inclusive of [false, true]) {
+    it(`KWD store (${inclusive ? 'tax-inclusive' : 'tax-exclusive'}): three decimals kept from the catalogue price to the stored order, to the fils`, async () => {
+      const pricing = await shop({ currency: 'KWD', legacyTaxBase: false, pricesIncludeTax: inclusive, cashRoundingStep: 0 }, { A: '1.275', B: '0.125', C: '2.35' });
+      const kwd = () => [
+        cart([{ p: 'A', price: '1.275', qty: 1000 }]),
+        cart([{ p: 'A', price: '1.275', qty: 3000, discountCents: 10 }, { p: 'B', price: '0.125', qty: 3000 }, { p: 'C', price: '2.35', qty: 1500 }], { discount: tenOff }),
+        cart([{ p: 'B', price: '0.125', qty: 7000 }, { p: 'A', price: '1.275', qty: 2000 }], { tax: gst, discountAmount: '0.333', discountRateType: 'fixed', discount: open }),
+        cart([{ p: 'A', price: '1.275', qty: 2500 }, { p: 'B', price: '0.125', qty: 1000 }], { tax: gst, discountAmount: '12.5', discountRateType: 'percent', discount: open }),
+      ];
+      for (const c of kwd()) {
+        const { totals, rounding, order } = await ringUp(pricing, c);
+        expect(order.store.currency).toBe('KWD');
+        expect(order.taxMode).toBe(inclusive ? 'inclusive' : 'exclusive');
+        expectAgreement(totals, rounding, order);
+        // The till's price is the catalogue's, third decimal included.
+        expect(order.items.map((i: any) => i.price)).toEqual(c.added.map((l) => Number(l.priceExact)));
+      }
+      // By hand: exclusive, 8.25 % of 1.275 = 0.1051875 -> 0.105, total 1.380; inclusive, 1.275 contains
+      // 1.275 x 8.25 / 108.25 = 0.09717... -> 0.097. Hundredths would have made it 1.28 (tax 0.106 / 0.097, total 1.386 / 1.28).
+      const { totals, order } = await ringUp(pricing, kwd()[0]);
+      expect([order.total, order.itemTaxes]).toEqual(inclusive ? [1.275, 0.097] : [1.38, 0.105]);
+      expect([totals.minor.totalCents, totals.minor.itemTaxesCents]).toEqual(inclusive ? [1275, 97] : [1380, 105]);
+    });
+  }
+
   it('a store rounding cash to 0.05: the till\'s rounding line is the server\'s', async () => {
     const pricing = await shop({ currency: 'USD', legacyTaxBase: false, pricesIncludeTax: false, cashRoundingStep: 5 }, { A: '10.75', B: '4.99', C: '2.35' });
     const { totals, rounding, order } = await ringUp(pricing, carts()[0]);
@@ -200,14 +231,15 @@ describe('the till and the server price the same carts to the minor unit', () =>
         // The till reads the original again, the cashier picks lines in the refund dialog, the till prices the refund cart.
         const original = (await t.app.inject({ method: 'GET', url: `/api/admin/order/${sale.order.id}`, headers: cashier })).json().order;
         const c = loadOrder(original, 'refund', {}, picks);
-        const totals = computeCartTotals(c, pricing);
-        const rows = refundTenders(totals.grandTotalCents, original.payments, [cash]);
-        const body = buildSaleBody({ cart: c, totals, payments: wirePayments(totals.grandTotalCents, rows), storeId: main, terminalId: t1, status: 'Completed' });
+        const till = computeCartTotals(c, pricing);
+        const totals = till.minor;
+        const rows = refundTenders(totals.grandTotalCents, original.payments, [cash], 2);
+        const body = buildSaleBody({ cart: c, totals: till, payments: wirePayments(totals.grandTotalCents, rows, 2), storeId: main, terminalId: t1, status: 'Completed' });
         const res = await t.app.inject({ method: 'POST', url: '/api/admin/order/create', headers: { ...cashier, 'idempotency-key': c.uuid }, payload: body as any });
         expect(res.statusCode, res.body).toBe(201);
         const o = res.json().order;
         expect(o.returnedFrom.id).toBe(sale.order.id);
-        const d = toDecimal;
+        const d = (minor: number) => minorToDecimal(minor, 2);
         expect({ total: o.total, itemTaxes: o.itemTaxes, orderTax: o.tax?.amount ?? 0, discount: o.discount?.amount ?? 0, lines: o.items.map((i: any) => [i.taxesTotal, i.taxable, i.discount]) })
           .toEqual({
             total: d(totals.totalCents), itemTaxes: d(totals.itemTaxesCents), orderTax: d(totals.orderTaxCents), discount: d(totals.discountTotalCents),

@@ -3,7 +3,7 @@
  * sections 2.5, 4 and 5 is tested without React. Amounts are integer cents, quantities milli.
  */
 import { capLineDiscount, lineDiscountFromPercent } from '@pos/domain/cart';
-import { QTY_ONE, divRoundHalfAway, mulPriceQty, parseMoney, parseQuantity, parseRate, tryParseScaled } from '@pos/domain/money';
+import { QTY_ONE, divRoundHalfAway, mulPriceQty, parseMoney, tryParseMoney, parseQuantity, parseRate, tryParseScaled } from '@pos/domain/money';
 import { effectivePrice, variantPrice, type PriceRuleInput } from '@pos/domain/price-rules';
 import { messages } from '@pos/domain/validation';
 import type { Customer, Discount, Order, OrderItem, PaymentType, PriceRule, Product, Tax, Variant } from '@/features/catalogue-cache/types';
@@ -64,6 +64,16 @@ export function unitPriceOf(product: Product, variant: Variant | null | undefine
   return effectivePrice(base, priceRulesOf(product.prices), now);
 }
 
+/**
+ * The catalogue's own decimal for the price in force (the variant's price, else the product's),
+ * when no price rule changed it: it keeps a third minor digit (KWD 1.275) that cents cannot hold.
+ */
+function exactPriceOf(product: Product, variant: Variant | null | undefined, priceCents: number): string | undefined {
+  const own = variant && variant.price !== null && variant.price !== undefined && variant.price !== '' ? variant.price : product.basePrice;
+  const text = typeof own === 'number' ? String(own) : typeof own === 'string' ? own.trim() : '';
+  return text !== '' && tryParseMoney(text) === priceCents ? text : undefined;
+}
+
 function cartProduct(p: Product | CartProduct): CartProduct {
   return { id: p.id, '@id': p['@id'], name: p.name, barcode: p.barcode ?? null, manageInventory: p.manageInventory ?? false, basePrice: p.basePrice, saleUnit: p.saleUnit ?? null };
 }
@@ -106,6 +116,7 @@ export function addToCart(state: CartState, input: AddInput): CartResult {
     return { state: { ...state, added, selected: index } };
   }
   const price = input.priceCents ?? unitPriceOf(product, variant, input.now);
+  const exact = input.priceCents == null ? exactPriceOf(product, variant, price) : undefined;
   const line: CartLine = {
     key: newId(),
     item: cartProduct(product),
@@ -114,6 +125,7 @@ export function addToCart(state: CartState, input: AddInput): CartResult {
     quantity: qtyMilli,
     discount: 0,
     price,
+    ...(exact === undefined ? {} : { priceExact: exact }),
     taxIncluded: true,
     taxes: (product.taxes ?? []).map((t) => ({ id: t.id, name: t.name, rate: t.rate })),
   };
@@ -298,6 +310,7 @@ function lineFromOrderItem(item: OrderItem, kind: LoadKind): CartLine {
     // a re-order is a new sale at the original price without the old discount.
     discount: kind === 'reorder' || discount === 0 ? 0 : kind === 'refund' ? -Math.abs(discount) : discount,
     price: parseMoney(decimal(item.price)),
+    priceExact: String(decimal(item.price)),
     taxIncluded: wasTaxIncluded(item),
     taxes: (item.taxes ?? []).map((t) => ({ id: t.id, name: t.name, rate: t.rate })),
   };

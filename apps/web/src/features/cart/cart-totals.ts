@@ -5,7 +5,10 @@
  * currency, so what the till shows is what the server stores, to the minor unit (a JPY store rounds
  * each tax to the yen, as the server does). The cart keeps hundredths ("cents") like the rest of
  * the app; they are turned into minor units before pricing and the figures back into hundredths
- * for display (exact for currencies with 0-2 digits).
+ * (exact for currencies with 0-2 digits). A line's unit price is taken from its exact catalogue
+ * decimal (`priceExact`), so a currency with three digits (KWD 1.275) is priced to the fils; the
+ * till shows, takes and sends the `minor` figures (payment panel, build-sale.ts), never the
+ * hundredths, so what a KWD till shows is what the server stores.
  */
 import { resolveOrderDiscount, type OrderDiscountInput } from '@pos/domain/cart';
 import { priceOrder, taxModeOf, type PricedOrder, type TaxedLineInput, type TaxMode } from '@pos/domain/tax';
@@ -29,9 +32,18 @@ export const DEFAULT_PRICING: CartPricing = { currency: 'USD', pricesIncludeTax:
 /** The cart's totals in hundredths (for display and the wire), plus the same figures in minor units. */
 export type CartTotals = PricedOrder & { minor: PricedOrder; currency: string };
 
+/** A line's unit price in minor units: its exact catalogue decimal while that still rounds to its cents, else its cents. */
+export function linePriceMinor(line: Pick<CartLine, 'price' | 'priceExact'>, currency: string): number {
+  if (line.priceExact !== undefined) {
+    const exact = tryParseScaled(line.priceExact, currencyDigits(currency));
+    if (exact !== null && minorToCents(exact, currency) === line.price) return exact;
+  }
+  return centsToMinor(line.price, currency);
+}
+
 export function lineInput(line: CartLine, currency: string): TaxedLineInput {
   return {
-    priceCents: centsToMinor(line.price, currency),
+    priceCents: linePriceMinor(line, currency),
     qtyMilli: line.quantity,
     discountCents: centsToMinor(line.discount, currency),
     taxIncluded: line.taxIncluded,
@@ -117,7 +129,11 @@ export function computeCartTotals(state: PricedCart, pricing: CartPricing = DEFA
  * amount due) moves to the nearest multiple of the step, as the server's sale-payments.ts does.
  */
 export function cashRoundingOf(totals: CartTotals, stepMinor: number, exactTenderedCents: number, cashTendered: boolean): number {
+  return minorToCents(cashRoundingMinor(totals, stepMinor, centsToMinor(exactTenderedCents, totals.currency), cashTendered), totals.currency);
+}
+
+/** `cashRoundingOf` in minor units (what the payment panel works in). */
+export function cashRoundingMinor(totals: CartTotals, stepMinor: number, exactTenderedMinor: number, cashTendered: boolean): number {
   if (!cashTendered || stepMinor <= 0 || totals.minor.adjustmentCents !== 0) return 0;
-  const cashPart = totals.minor.grandTotalCents - centsToMinor(exactTenderedCents, totals.currency);
-  return minorToCents(cashRounding(cashPart, stepMinor), totals.currency);
+  return cashRounding(totals.minor.grandTotalCents - exactTenderedMinor, stepMinor);
 }

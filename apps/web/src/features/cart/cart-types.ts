@@ -27,6 +27,12 @@ export interface CartLine {
   discountIncluded?: boolean;
   /** Unit price in cents (the rate column; read only at the till). */
   price: number;
+  /**
+   * The unit price exactly as the catalogue or the order stores it (a decimal text, e.g. "1.275"):
+   * a currency with three minor digits (KWD, BHD) keeps its last digit here, which hundredths
+   * cannot hold. Pricing uses it while it still rounds to `price` (issue 19).
+   */
+  priceExact?: string;
   taxIncluded: boolean;
   taxes: Tax[];
   /** A refund line: the index of the original's line it gives back (issue 19). */

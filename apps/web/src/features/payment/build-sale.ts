@@ -6,8 +6,10 @@
  * amount with the same domain maths), `total` excludes the adjustment, and every sale carries
  * the cart's client `uuid` (also sent as Idempotency-Key) so a retried submit is stored once.
  */
-import { quantityToDecimal, toDecimal } from '@pos/domain/money';
+import { minorToDecimal, quantityToDecimal, toDecimal } from '@pos/domain/money';
 import type { OrderTotals } from '@pos/domain/cart';
+import { currencyDigits } from '@pos/domain/currency';
+import { linePriceMinor, type CartTotals } from '../cart/cart-totals'; // relative: the API's till-agreement test loads this file
 import type { CartState } from '@/features/cart/cart-types';
 import type { WirePayment } from './payment-logic';
 
@@ -47,7 +49,8 @@ export interface SaleBody {
 
 export interface BuildSaleInput {
   cart: CartState;
-  totals: OrderTotals;
+  /** The till's totals (cart-totals.ts): their minor figures are sent, exact in any currency; plain hundredths otherwise. */
+  totals: OrderTotals | CartTotals;
   payments: WirePayment[];
   storeId: number;
   terminalId: number;
@@ -56,6 +59,11 @@ export interface BuildSaleInput {
 }
 
 export function buildSaleBody({ cart, totals, payments, storeId, terminalId, status, suspend = false }: BuildSaleInput): SaleBody {
+  // The till's figures in the currency's minor units (KWD keeps its fils); hundredths for plain totals.
+  const till = 'minor' in totals ? totals : null;
+  const digits = till ? currencyDigits(till.currency) : 2;
+  const fig = till ? till.minor : totals;
+  const wire = (amount: number) => minorToDecimal(amount, digits);
   const typed = cart.discountAmount !== null && cart.discountAmount.trim() !== '' ? Number(cart.discountAmount) : null;
   return {
     uuid: cart.uuid,
@@ -63,7 +71,7 @@ export function buildSaleBody({ cart, totals, payments, storeId, terminalId, sta
       item: { id: l.item.id, '@id': `/api/products/${l.item.id}`, name: l.item.name },
       variant: l.variant ? { id: l.variant.id, '@id': `/api/product_variants/${l.variant.id}`, attributeValue: l.variant.attributeValue ?? null } : null,
       quantity: quantityToDecimal(l.quantity),
-      price: toDecimal(l.price),
+      price: till ? wire(linePriceMinor(l, till.currency)) : toDecimal(l.price),
       discount: toDecimal(l.discount),
       taxIncluded: l.taxIncluded,
       discountIncluded: l.discountIncluded ?? false,
@@ -73,7 +81,7 @@ export function buildSaleBody({ cart, totals, payments, storeId, terminalId, sta
       ? { id: cart.discount.id, '@id': `/api/discounts/${cart.discount.id}`, name: cart.discount.name, rate: cart.discount.rate, rateType: cart.discount.rateType, scope: cart.discount.scope }
       : null,
     tax: cart.tax ? { id: cart.tax.id, '@id': `/api/taxes/${cart.tax.id}`, name: cart.tax.name, rate: cart.tax.rate } : null,
-    taxAmount: toDecimal(totals.orderTaxCents),
+    taxAmount: wire(fig.orderTaxCents),
     discountAmount: typed !== null && Number.isFinite(typed) && typed !== 0 ? Math.abs(typed) : null,
     discountRateType: typed ? cart.discountRateType : null,
     payments: suspend ? [] : payments,
@@ -83,8 +91,8 @@ export function buildSaleBody({ cart, totals, payments, storeId, terminalId, sta
     notes: cart.notes.trim() || null,
     store: storeId,
     terminal: terminalId,
-    total: toDecimal(totals.totalCents),
-    adjustment: toDecimal(totals.adjustmentCents),
+    total: wire(fig.totalCents),
+    adjustment: wire(fig.adjustmentCents),
     isSuspended: suspend,
     status,
   };

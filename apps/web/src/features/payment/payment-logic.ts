@@ -7,7 +7,7 @@
  * after each add or remove the field resets to what is still to be paid.
  */
 import { allocatePayments, changeDue, validatePaymentAdd } from '@pos/domain/tender';
-import { divRoundHalfAway, sumCents, toDecimal, toDecimalString, tryParseMoney } from '@pos/domain/money';
+import { divRoundHalfAway, minorToDecimal, sumCents, toDecimalString, tryParseMoney, tryParseScaled } from '@pos/domain/money';
 import type { OrderPayment, PaymentType } from '@/features/catalogue-cache/types';
 
 export interface TenderRow {
@@ -72,8 +72,13 @@ export function applyNote(fieldCents: number, touched: boolean, noteCents: numbe
   return mode === 'add' ? base + noteCents : base - noteCents;
 }
 
-/** The payment rows stored with the sale: received, the part of the total each settles, and its change. */
-export function wirePayments(grandTotalCents: number, all: readonly TenderRow[]): WirePayment[] {
+/**
+ * The payment rows stored with the sale: received, the part of the total each settles, and its change.
+ * `digits`: the amounts are minor units of a currency with these digits (the till passes its
+ * currency's, so a KWD row keeps its fils); 2 = hundredths.
+ */
+export function wirePayments(grandTotalCents: number, all: readonly TenderRow[], digits = 2): WirePayment[] {
+  const toDecimal = (amount: number) => minorToDecimal(amount, digits);
   const rows = allocatePayments(
     grandTotalCents,
     all.map((r) => ({ ...r, canHaveChangeDue: r.type.canHaveChangeDue ?? false })),
@@ -91,11 +96,12 @@ export function wirePayments(grandTotalCents: number, all: readonly TenderRow[])
  * A refund goes back to the original tenders (issue 19): each original payment gets the refund in
  * proportion to the part of the sale it settled (`total`, change excluded), the last one takes the
  * rounding remainder, so the rows add up to the refund exactly (card to card, cash to cash). The
- * type is the till's own payment type with that id, else the one stored on the payment.
+ * type is the till's own payment type with that id, else the one stored on the payment. Amounts
+ * in minor units of a currency with `digits` digits (2 = hundredths).
  */
-export function refundTenders(refundCents: number, original: readonly OrderPayment[], types: readonly PaymentType[]): TenderRow[] {
+export function refundTenders(refundCents: number, original: readonly OrderPayment[], types: readonly PaymentType[], digits = 2): TenderRow[] {
   const paid = original
-    .map((p) => ({ p, settled: Math.abs(tryParseMoney(p.total) ?? 0) }))
+    .map((p) => ({ p, settled: Math.abs(tryParseScaled(p.total ?? 0, digits) ?? 0) }))
     .filter((x) => x.settled > 0 && x.p.type);
   const whole = sumCents(paid.map((x) => x.settled));
   if (!whole || !refundCents) return [];

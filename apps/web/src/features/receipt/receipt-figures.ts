@@ -5,11 +5,12 @@
  * adjustment; change = the sum of the payments' `change` (issue 19), or `due` from an older server
  * (what was handed back). A cash payment prints the cash tendered; the order's cash `rounding` and
  * its tax breakdown per rate print when the server sends them.
+ *
+ * `digits`: the minor-unit digits of the order's currency. Given, every figure is in those minor
+ * units (a KWD receipt keeps its third decimal, issue 19); omitted, in hundredths as before.
  */
-import { mulPriceQty, parseMoney, parseQuantity, sumCents } from '@pos/domain/money';
+import { mulPriceQty, parseScaled, parseQuantity, sumCents } from '@pos/domain/money';
 import type { Order } from '@/features/catalogue-cache/types';
-
-const m = (v: number | string | null | undefined) => parseMoney(v ?? 0);
 
 export interface ReceiptFigures {
   lines: Array<{ name: string; variant: string | null; qtyMilli: number; priceCents: number; discountCents: number; taxCents: number; totalCents: number }>;
@@ -26,7 +27,8 @@ export interface ReceiptFigures {
   totalQtyMilli: number;
 }
 
-export function receiptFigures(order: Order): ReceiptFigures {
+export function receiptFigures(order: Order, digits = 2): ReceiptFigures {
+  const m = (v: number | string | null | undefined) => parseScaled(v ?? 0, digits);
   const lines = order.items.map((i) => {
     const qtyMilli = parseQuantity(i.quantity ?? 0);
     const priceCents = m(i.price);

@@ -10,7 +10,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast';
 import { checkState, removeLine, setLineDiscount, setLineQuantity, toggleAllChecked, toggleChecked } from '@/features/cart/cart-logic';
 import { cartStore, tryUpdateCart, updateCart, useCart } from '@/features/cart/cart-store';
-import { computeCartTotals } from '@/features/cart/cart-totals';
+import { computeCartTotals, linePriceMinor } from '@/features/cart/cart-totals';
 import type { CartField, CartLine } from '@/features/cart/cart-types';
 import { useStock } from '@/features/cart/api/get-stock';
 import { CART_FOCUS_EVENT } from './cart-focus';
@@ -101,8 +101,9 @@ interface CartRowProps {
   /** The active field when this is the selected line, else null. */
   activeField: CartField | null;
   discountCents: number;
-  taxesCents: number;
-  totalCents: number;
+  /** The line's taxes and total in minor units of the store's currency (exact for KWD). */
+  taxesMinor: number;
+  totalMinor: number;
   storeId: number | null;
   handlers: RowHandlers;
 }
@@ -111,7 +112,7 @@ interface CartRowProps {
  * One cart line. Memoised on plain values: a scan adds a row without rendering the others again
  * (a 40-line cart re-rendered per scan cost more than the 50 ms scan budget on a small machine).
  */
-const CartRow = memo(function CartRow({ line, index, activeField, discountCents, taxesCents, totalCents, storeId, handlers }: CartRowProps) {
+const CartRow = memo(function CartRow({ line, index, activeField, discountCents, taxesMinor, totalMinor, storeId, handlers }: CartRowProps) {
   const currency = useMoney();
   const { t } = useTranslation('sale');
   const active = activeField !== null;
@@ -149,11 +150,11 @@ const CartRow = memo(function CartRow({ line, index, activeField, discountCents,
           inputRef={(node) => handlers.inputRef(`${line.key}:discount`, node)}
         />
       </td>
-      <td className="num">{currency.format(taxesCents)}</td>
+      <td className="num">{currency.formatMinor(taxesMinor)}</td>
       <td className="cart-rate">
-        <input className="input cart-input" aria-label={t('cart.rateOf', { item: lineName(line) })} value={currency.inputText(line.price)} disabled readOnly />
+        <input className="input cart-input" aria-label={t('cart.rateOf', { item: lineName(line) })} value={currency.inputTextMinor(linePriceMinor(line, currency.currency))} disabled readOnly />
       </td>
-      <td className="num cart-line-total">{currency.format(totalCents)}</td>
+      <td className="num cart-line-total">{currency.formatMinor(totalMinor)}</td>
       <td>
         <button type="button" className="btn btn-ghost btn-sm" aria-label={t('cart.removeLine', { item: lineName(line) })} onClick={() => void handlers.remove(index)}>
           ×
@@ -257,6 +258,7 @@ export function CartTable({ storeId }: CartTableProps) {
           )}
           {lines.map((line, index) => {
             const lt = totals.lines[index];
+            const exact = totals.minor.lines[index];
             const active = index === selected;
             return (
               <CartRow
@@ -265,8 +267,8 @@ export function CartTable({ storeId }: CartTableProps) {
                 index={index}
                 activeField={active ? field : null}
                 discountCents={Math.abs(lt?.discountCents ?? line.discount)}
-                taxesCents={lt?.taxesTotalCents ?? 0}
-                totalCents={lt?.totalCents ?? 0}
+                taxesMinor={exact?.taxesTotalCents ?? 0}
+                totalMinor={exact?.totalCents ?? 0}
                 storeId={storeId}
                 handlers={handlers}
               />
@@ -278,7 +280,7 @@ export function CartTable({ storeId }: CartTableProps) {
             <td colSpan={3} data-testid="cart-count">{t('cart.itemCount', { count: lines.length })}</td>
             <td data-testid="cart-quantity">{quantityToString(totals.totalQtyMilli)}</td>
             <td colSpan={3} />
-            <td className="num" data-testid="cart-footer-total">{currency.format(totals.subTotalCents)}</td>
+            <td className="num" data-testid="cart-footer-total">{currency.formatMinor(totals.minor.subTotalCents)}</td>
             <td />
           </tr>
         </tfoot>

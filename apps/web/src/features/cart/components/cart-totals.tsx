@@ -27,6 +27,8 @@ export function CartTotals({ onCustomerClick }: { locale?: string; onCustomerCli
     [added, tax, discount, discountAmount, discountRateType, adjustment, currency],
   );
   const money = (c: number) => currency.format(c);
+  // The cart's figures in the currency's minor units: a KWD total shows its fils (issue 19).
+  const exact = (minor: number) => currency.formatMinor(minor);
   const balance = customer
     ? customerBalance({ outstandingCents: parseMoney(customer.outstanding ?? 0), openingBalanceCents: parseMoney(customer.openingBalance ?? 0) })
     : 0;
@@ -44,13 +46,13 @@ export function CartTotals({ onCustomerClick }: { locale?: string; onCustomerCli
   return (
     <table className="cart-totals" aria-label={t('totals.title')}>
       <tbody>
-        <tr><th scope="row">{t('totals.subTotal')}</th><td data-testid="sub-total">{money(totals.subTotalCents)}</td></tr>
-        <tr><th scope="row">{t('totals.taxableAmount')}</th><td>{money(totals.taxableAmountCents)}</td></tr>
+        <tr><th scope="row">{t('totals.subTotal')}</th><td data-testid="sub-total">{exact(totals.minor.subTotalCents)}</td></tr>
+        <tr><th scope="row">{t('totals.taxableAmount')}</th><td>{exact(totals.minor.taxableAmountCents)}</td></tr>
         <tr>
           <th scope="row">{tax ? `${t('totals.taxes')} (${tax.name} ${tax.rate}%)` : t('totals.taxes')}</th>
-          <td data-testid="order-tax">{money(totals.orderTaxCents)}</td>
+          <td data-testid="order-tax">{exact(totals.minor.orderTaxCents)}</td>
         </tr>
-        <tr><th scope="row">{discountLabel}</th><td data-testid="order-discount">{money(totals.discountTotalCents)}</td></tr>
+        <tr><th scope="row">{discountLabel}</th><td data-testid="order-discount">{exact(totals.minor.discountTotalCents)}</td></tr>
         <tr>
           <th scope="row">{t('totals.customer')}</th>
           <td>
@@ -66,9 +68,9 @@ export function CartTotals({ onCustomerClick }: { locale?: string; onCustomerCli
           </td>
         </tr>
         {totals.adjustmentCents !== 0 && (
-          <tr><th scope="row">{t('totals.adjustment')}</th><td className={totals.adjustmentCents < 0 ? 'text-danger' : 'text-success'}>{money(totals.adjustmentCents)}</td></tr>
+          <tr><th scope="row">{t('totals.adjustment')}</th><td className={totals.adjustmentCents < 0 ? 'text-danger' : 'text-success'}>{exact(totals.minor.adjustmentCents)}</td></tr>
         )}
-        <tr className="cart-grand-total"><th scope="row">{t('totals.total')}</th><td data-testid="grand-total">{money(totals.grandTotalCents)}</td></tr>
+        <tr className="cart-grand-total"><th scope="row">{t('totals.total')}</th><td data-testid="grand-total">{exact(totals.minor.grandTotalCents)}</td></tr>
       </tbody>
     </table>
   );

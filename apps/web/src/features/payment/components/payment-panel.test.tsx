@@ -221,6 +221,27 @@ describe('PaymentPanel', () => {
       expect(screen.getByTestId('change-amount')).toHaveTextContent('￥925');
     });
 
+    it('KWD: three decimals from the catalogue price to the wire; 1.275 + 8.25 % tax is 1.380, never 1.386', async () => {
+      inStore({ currency: 'KWD', locale: 'en-US' });
+      const dates = { id: 5, name: 'Dates', basePrice: '1.275', taxes: [{ id: 3, name: 'Sales tax', rate: '8.25' }] } as Product;
+      cartStore.set(addToCart(emptyCart(), { product: dates, qtyMilli: 1000 }).state);
+      fetchMock.mockResolvedValue(jsonResponse({ order: { id: 8, orderId: 4, status: 'Completed', createdAt: '', items: [], payments: [] } }, 201));
+      const { onCompleted } = renderPanel();
+      // 8.25 % of 1.275 = 0.1051875 -> 0.105; 1.275 + 0.105 = 1.380 (hundredths would give 1.28 + 0.106 = 1.386).
+      expect(screen.getByTestId('payment-total')).toHaveTextContent(/KWD\s1\.380$/);
+      expect(received()).toHaveValue('1.380');
+      expect(screen.getAllByRole('button', { name: /^KWD/ }).map((b) => b.textContent?.replace(/\s/g, ' '))).toEqual(['KWD 0.250', 'KWD 0.500', 'KWD 1.000', 'KWD 5.000', 'KWD 10.000', 'KWD 20.000']);
+      await userEvent.clear(received());
+      await userEvent.type(received(), '1.5');
+      expect(screen.getByTestId('change-amount')).toHaveTextContent(/KWD\s0\.120$/);
+      await userEvent.click(done());
+      await waitFor(() => expect(onCompleted).toHaveBeenCalled());
+      const body = JSON.parse(String(fetchMock.mock.calls[0][1]?.body));
+      expect(body.items[0].price).toBe(1.275);
+      expect(body.total).toBe(1.38);
+      expect(body.payments).toEqual([{ received: 1.5, total: 1.38, due: 0.12, tendered: 1.5, change: 0.12, type: { id: 1, name: 'Cash', type: 'cash' } }]);
+    });
+
     it('EUR in de-DE: the comma is the separator, two decimals at most', async () => {
       inStore({ currency: 'EUR', locale: 'de-DE' });
       fillCart();

@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { canSettle, isPaymentTypeAvailable } from '@pos/domain/tender';
 import { CREDIT_NOT_ALLOWED_MESSAGE, creditCheck, customerBalance } from '@pos/domain/ledger';
-import { minorToCents } from '@pos/domain/format';
 import { parseMoney, sumCents } from '@pos/domain/money';
 import { Button } from '@/components/ui/button';
 import { MoneyInput } from '@/components/ui/money-input';
@@ -16,7 +15,7 @@ import { errorText } from '@/lib/form-errors';
 import type { Customer, Order, PaymentType } from '@/features/catalogue-cache/types';
 import { emptyCart, setPaymentType } from '@/features/cart/cart-logic';
 import { cartStore, updateCart, useCart } from '@/features/cart/cart-store';
-import { cashRoundingOf, computeCartTotals, type CartTotals } from '@/features/cart/cart-totals';
+import { cashRoundingMinor, computeCartTotals, type CartTotals } from '@/features/cart/cart-totals';
 import type { CartDefaults } from '@/features/cart/cart-types';
 import { saveOrder } from '@/features/payment/api/save-order';
 import { buildSaleBody } from '@/features/payment/build-sale';
@@ -61,11 +60,15 @@ let rowSeq = 0;
 
 const isCash = (r: TenderRow) => r.type.canHaveChangeDue === true;
 
-/** What is due for these tenders: the total plus the store's cash rounding of the cash part (issue 19). */
+/**
+ * What is due for these tenders: the total plus the store's cash rounding of the cash part (issue 19).
+ * The panel works in the MINOR units of the store's currency (the totals' `minor` figures), so a
+ * KWD total keeps its fils from the cart to the wire.
+ */
 function dueFor(totals: CartTotals, stepMinor: number, list: readonly TenderRow[], cashPending = false): { due: number; rounding: number } {
   const exact = sumCents(list.filter((r) => !isCash(r)).map((r) => r.receivedCents));
-  const rounding = cashRoundingOf(totals, stepMinor, exact, cashPending || list.some(isCash));
-  return { due: totals.grandTotalCents + rounding, rounding };
+  const rounding = cashRoundingMinor(totals, stepMinor, exact, cashPending || list.some(isCash));
+  return { due: totals.minor.grandTotalCents + rounding, rounding };
 }
 
 /** Credit needs a customer who may buy on credit, within the credit limit (@pos/domain/ledger). */
@@ -101,10 +104,11 @@ export function PaymentPanel({
     () => computeCartTotals({ added, tax, discount, discountAmount, discountRateType, adjustment }, currency),
     [added, tax, discount, discountAmount, discountRateType, adjustment, currency],
   );
-  const grand = totals.grandTotalCents;
+  // Minor units of the store's currency from here on (rows, field, due, change).
+  const grand = totals.minor.grandTotalCents;
   const [rows, setRows] = useState<TenderRow[]>([]);
-  const amountText = currency.inputText;
-  const parse = currency.parseInput;
+  const amountText = currency.inputTextMinor;
+  const parse = currency.parseInputMinor;
   const [field, setField] = useState(() => amountText(grand));
   const [touched, setTouched] = useState(false);
   const [noteMode, setNoteMode] = useState<QuickCashMode>('add');
@@ -116,8 +120,8 @@ export function PaymentPanel({
   // A new sale (new uuid) starts with no tender; a refund starts with its original tenders (issue 19).
   const refundPayments = useCart((s) => s.refundPayments);
   useEffect(() => {
-    const total = computeCartTotals(cartStore.get(), currency).grandTotalCents;
-    setRows(refundPayments?.length && total < 0 ? refundTenders(total, refundPayments, paymentTypes) : []);
+    const total = computeCartTotals(cartStore.get(), currency).minor.grandTotalCents;
+    setRows(refundPayments?.length && total < 0 ? refundTenders(total, refundPayments, paymentTypes, currency.digits) : []);
     setNoteCounts({});
   }, [uuid, refundPayments, paymentTypes, currency]);
   const isAdmin = useCan('refund.cashForNonCash');
@@ -149,7 +153,7 @@ export function PaymentPanel({
 
   /** A card (any type that cannot give change) paying more than is due: refused, naming what is due. */
   const overTender = useCallback(
-    (p: PaymentType, before: readonly TenderRow[]) => t('messages.overTender', { name: paymentTypeName(p, t), due: currency.format(Math.max(remaining(grand, before), 0)) }),
+    (p: PaymentType, before: readonly TenderRow[]) => t('messages.overTender', { name: paymentTypeName(p, t), due: currency.formatMinor(Math.max(remaining(grand, before), 0)) }),
     [t, currency, grand],
   );
 
@@ -198,7 +202,7 @@ export function PaymentPanel({
       const list = tendered(rows, pending, type);
       const listDue = dueFor(totals, step, list).due;
       if (!canSettle({ lineCount: cart.added.length, saving, changeDueCents: changeDueOf(listDue, list) })) return;
-      payments = wirePayments(listDue, list);
+      payments = wirePayments(listDue, list, currency.digits);
       const credit = creditProblem(cart.customer, payments, t, currency);
       if (credit) {
         toast.error(credit);
@@ -246,14 +250,13 @@ export function PaymentPanel({
   }), [doneEnabled, submit, clear, paymentTypes, selectType]);
 
   const applyQuickNote = (minor: number) => {
-    const cents = minorToCents(minor, currency.currency);
-    const next = applyNote(fieldCents ?? 0, touched, cents, noteMode);
+    const next = applyNote(fieldCents ?? 0, touched, minor, noteMode);
     setField(amountText(next));
     setTouched(true);
     setNoteCounts((c) => ({ ...c, [minor]: (c[minor] ?? 0) + (noteMode === 'add' ? 1 : -1) }));
   };
 
-  const money = currency.format;
+  const money = currency.formatMinor;
 
   return (
     <section className="payment-panel" aria-label={t('payment.title')}>
@@ -279,7 +282,7 @@ export function PaymentPanel({
       {added.length > 0 && adjustment !== 0 && (
         <div className="row payment-rounding">
           <Button size="sm" variant="ghost" onClick={() => updateCart((s) => ({ ...s, adjustment: 0 }))}>
-            {t('payment.removeRounding')} <span className={adjustment < 0 ? 'text-danger' : 'text-success'}>({money(adjustment)})</span>
+            {t('payment.removeRounding')} <span className={adjustment < 0 ? 'text-danger' : 'text-success'}>({currency.format(adjustment)})</span>
           </Button>
         </div>
       )}
@@ -345,7 +348,7 @@ export function PaymentPanel({
             <div className="quick-cash-notes">
               {cashNotes(currency.currency).map((minor) => (
                 <Button key={minor} size="sm" variant="secondary" disabled={!added.length} onClick={() => applyQuickNote(minor)}>
-                  {currency.format(minorToCents(minor, currency.currency))}
+                  {currency.formatMinor(minor)}
                   {noteCounts[minor] ? <>{' '}<span className="badge">×{noteCounts[minor]}</span></> : null}
                 </Button>
               ))}

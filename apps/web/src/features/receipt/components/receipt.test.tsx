@@ -58,6 +58,26 @@ describe('ReceiptPreviewDialog', () => {
     expect(screen.getByRole('dialog', { name: 'Receipt' })).toBeInTheDocument();
   });
 
+  it('a KWD order prints three decimals, exactly as stored (1.275 x 2 + 0.210 tax = 2.760)', () => {
+    const kwd: Order = {
+      ...order,
+      store: { name: 'Kuwait City', currency: 'KWD', locale: 'en-US' },
+      items: [{ product: { id: 1, name: 'Dates', basePrice: 1.275 }, quantity: 2, price: 1.275, discount: 0, taxesTotal: 0.21, taxes: [] }],
+      discount: null, tax: null, adjustment: 0, rounding: 0,
+      payments: [{ total: 2.76, received: 3, due: 0.24, tendered: 3, change: 0.24, type: { id: 1, name: 'Cash', type: 'cash' } }],
+      taxBreakdown: [{ rate: 8.25, name: 'VAT', net: 2.55, tax: 0.21, gross: 2.76 }],
+    };
+    expect(receiptFigures(kwd, 3).netTotalCents).toBe(2760);
+    renderWithProviders(<ReceiptPreviewDialog order={kwd} settings={[]} onClose={() => {}} />);
+    const dialog = screen.getByRole('dialog', { name: 'Receipt (copy)' });
+    const text = (dialog.textContent ?? '').replace(/\s/g, ' ');
+    expect(text).toContain('1.275');
+    expect(text).toContain('Net TotalKWD 2.760');
+    expect(screen.getByTestId('receipt-tendered').textContent?.replace(/\s/g, ' ')).toBe('KWD 3.000');
+    expect(screen.getByTestId('receipt-change').textContent?.replace(/\s/g, ' ')).toBe('KWD 0.240');
+    expect(screen.getByTestId('receipt-tax-breakdown').textContent?.replace(/\s/g, ' ')).toContain('VAT 8.25%KWD 2.550KWD 0.210KWD 2.760');
+  });
+
   it('prints the server\'s tendered, change, rounding and tax breakdown, in the order\'s store currency', () => {
     const jpy: Order = {
       ...order,

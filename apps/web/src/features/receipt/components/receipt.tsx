@@ -19,9 +19,9 @@ export function receiptSettings(settings: Setting[]): { shopName: string; footer
 export function Receipt({ order, settings, ref }: { order: Order; settings: Setting[]; locale?: string; ref?: React.Ref<HTMLDivElement> }) {
   const currency = useMoney(order.store);
   const { t } = useTranslation('sale');
-  const f = receiptFigures(order);
+  const f = receiptFigures(order, currency.digits);
   const s = receiptSettings(settings);
-  const money = (c: number) => currency.format(c);
+  const money = (minor: number) => currency.formatMinor(minor);
   const customer = typeof order.customer === 'string' ? order.customer : order.customer?.name ?? order.customerName ?? null;
   return (
     <div className="receipt" ref={ref} data-testid="receipt">
