@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import zlib from 'node:zlib';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
@@ -36,36 +35,6 @@ function serviceWorker(): Plugin {
   };
 }
 
-/**
- * The server sends the web app's files precompressed (@fastify/static preCompressed): each text
- * file of the build gets a .br (brotli, best quality) and a .gz copy next to it, made once here
- * instead of on every request. The copies are not in the service worker's list (it fetches the
- * plain names; the server picks the encoding).
- */
-function precompress(): Plugin {
-  let outDir = 'dist';
-  return {
-    name: 'pos-precompress',
-    apply: 'build',
-    configResolved(config) {
-      outDir = path.resolve(config.root, config.build.outDir);
-    },
-    closeBundle() {
-      const walk = (dir: string): string[] =>
-        readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
-      for (const file of walk(outDir)) {
-        if (!/\.(js|mjs|css|html|svg|json|webmanifest|txt)$/.test(file)) continue;
-        const body = readFileSync(file);
-        if (body.length < 1024) continue;
-        writeFileSync(`${file}.br`, zlib.brotliCompressSync(body, {
-          params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT },
-        }));
-        writeFileSync(`${file}.gz`, zlib.gzipSync(body, { level: 9 }));
-      }
-    },
-  };
-}
-
 // react-router ships its development build under every import condition; production builds take
 // its production files (no dev warnings, smaller).
 const reactRouterProduction = [
@@ -86,7 +55,7 @@ const vendorGroups: Array<{ name: string; test: RegExp }> = [
 ];
 
 export default defineConfig(({ command }) => ({
-  plugins: [react(), serviceWorker(), precompress()],
+  plugins: [react(), serviceWorker()],
   resolve: {
     alias: [
       { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
