@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- --quick] [-- --only api|web] [-- --save-baseline] [-- --report]`
+// `npm run bench [-- --quick] [-- --only api|web|engines|bundle] [-- --save-baseline] [-- --report]`
 //
 // Runs the performance bench (docs/performance.md): the API half (bench/api-bench.ts: catalogue
 // generator, product pages, sale history and day closing over many orders, 20 tills selling at
@@ -11,6 +11,7 @@
 // Each half stops by itself (bounded loops, loopback only, throwaway databases dropped).
 //   --quick          smaller variant (20k products, 100k orders, shorter runs): a smoke test
 //   --only api|web|engines   run one part (the others keep their last results)
+//   --only bundle    only the web line "JavaScript for login + till as transferred" (the rest keep theirs)
 //   --report         only rebuild bench/results.md from bench/out/*.json
 //   --save-baseline  also store this run as bench/baseline.json (the "before" column)
 import { spawnSync } from 'node:child_process';
@@ -27,10 +28,10 @@ const onlyIdx = args.indexOf('--only');
 const only = onlyIdx >= 0 ? args[onlyIdx + 1] : null;
 const reportOnly = args.includes('--report');
 
-function run(name, file) {
+function run(name, file, extraArgs = []) {
   const started = Date.now();
   console.log(`\n=== bench: ${name} (${quick ? 'quick' : 'full'})`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench', file), ...(quick ? ['--quick'] : [])], {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench', file), ...(quick ? ['--quick'] : []), ...extraArgs], {
     cwd: root, stdio: 'inherit', env: { ...process.env, BENCH_COMMAND: `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}` }, timeout: 60 * 60 * 1000,
   });
   console.log(`=== bench: ${name} ${r.status === 0 ? 'done' : `FAILED (exit ${r.status ?? r.signal})`} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
@@ -42,6 +43,7 @@ if (!reportOnly) {
   if (!only || only === 'api') ok = run('API', 'api-bench.ts') && ok;
   if (!only || only === 'web') ok = run('web', 'web-bench.ts') && ok;
   if (!only || only === 'engines') ok = run('engines', 'engine-bench.ts') && ok;
+  if (only === 'bundle') ok = run('web bundle', 'web-bench.ts', ['--bundle-only']) && ok;
 }
 
 // ------------------------------------------------------------------ report

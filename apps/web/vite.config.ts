@@ -35,6 +35,13 @@ function serviceWorker(): Plugin {
   };
 }
 
+// react-router ships its development build under every import condition; production builds take
+// its production files (no dev warnings, smaller).
+const reactRouterProduction = [
+  { find: /^react-router$/, replacement: fileURLToPath(new URL('../../node_modules/react-router/dist/production/index.mjs', import.meta.url)) },
+  { find: /^react-router\/dom$/, replacement: fileURLToPath(new URL('../../node_modules/react-router/dist/production/dom-export.mjs', import.meta.url)) },
+];
+
 // Chunks: the entry holds login + till; React, the router, the query cache and i18n are split into
 // long-cached vendor chunks. Everything reached through a dynamic import() (back office, charts,
 // tables) stays in its own lazy chunk, so the till does not pay for it.
@@ -47,9 +54,14 @@ const vendorGroups: Array<{ name: string; test: RegExp }> = [
   { name: 'dexie', test: /[\\/]node_modules[\\/]dexie[\\/]/ },
 ];
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [react(), serviceWorker()],
-  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  resolve: {
+    alias: [
+      { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
+      ...(command === 'build' ? reactRouterProduction : []),
+    ],
+  },
   server: {
     port: 5173,
     proxy: { '/api': { target: 'http://127.0.0.1:8000', changeOrigin: false } },
@@ -70,4 +82,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

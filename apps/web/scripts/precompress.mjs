@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// After `vite build`: writes a brotli (.br) and gzip (.gz) copy next to each text asset of dist/,
+// After `vite build` (`node scripts/precompress.mjs [dist folder]`): writes a brotli (.br) and gzip (.gz) copy next to each text asset of dist/,
 // which the API serves as is (@fastify/static preCompressed) instead of compressing per request.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 
-const dist = path.resolve(import.meta.dirname, '../dist');
+// The folder: apps/web/dist, or the one given (the bench builds into a private folder).
+const dist = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '../dist'));
 const TEXT = /\.(js|mjs|css|html|svg|json|webmanifest|txt|ico)$/;
 let files = 0;
 let raw = 0;

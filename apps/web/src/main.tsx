@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
-import '@/lib/i18n';
+import { i18nReady } from '@/lib/i18n';
 import '@/styles/index.css';
 import '@/styles/ui.css';
 import { AppProviders } from '@/app/providers';
@@ -17,10 +17,13 @@ const router = createAppRouter();
 // The offline till: the app shell is cached by a service worker (production builds only).
 if (import.meta.env.PROD) registerServiceWorker();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>
-  </StrictMode>,
-);
+// First render in the chosen language (a language other than English is its own chunk).
+const render = () =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <AppProviders>
+        <RouterProvider router={router} />
+      </AppProviders>
+    </StrictMode>,
+  );
+void i18nReady.then(render, render);

@@ -6,49 +6,10 @@
  * corrected to 'value', its 'then' is kept as the spec quotes it.
  */
 import { z } from 'zod';
+import { messages } from './messages.ts';
 import { isValidMoneyInput } from './money.ts';
 
-export const messages = {
-  // generic
-  required: 'This value should not be blank.',
-  notNull: 'This value should not be null.',
-  number: 'This value should be a valid number.',
-  email: 'This value is not a valid email address.',
-  positive: 'This value should be positive.',
-  positiveOrZero: 'This value should be either positive or zero.',
-  negative: 'This value should be negative.',
-  negativeOrZero: 'This value should be either negative or zero.',
-  isFalse: 'This value should be false.',
-  isTrue: 'This value should be true.',
-  validChoice: 'The value you selected is not a valid choice.',
-  between: 'This value should be between :min and :max.',
-  min: 'This value should be greater then :min',
-  max: 'This value should be less then :max',
-  // forms
-  addSomeItems: 'Please add some items',
-  addValidVariants: 'Please add valid variants',
-  addSomeStores: 'Please add some stores',
-  quantityBelowOne: 'Quantity cannot be less then 1',
-  addCustomerName: 'Add customer name',
-  amountZero: 'Amount cannot be zero',
-  exactAmountFor: 'Please add exact amount for :name',
-  // errors and toasts
-  orderNotFound: 'Order not found',
-  codeNotFound: ':code not found',
-  fetchListFailed: 'There was some error while fetching the :list',
-  initFailed: 'An error occurred while initializing application',
-  patternTooLong: 'Pattern length exceeds max of 32.',
-  pageNotFound: "The page you are looking for doesn't exist.",
-} as const;
-
-export type MessageKey = keyof typeof messages;
-
-/** Replaces ':key' placeholders: fillMessage(messages.between, {min: 1, max: 5}). */
-export function fillMessage(template: string, params: Readonly<Record<string, string | number>>): string {
-  return template.replace(/:([A-Za-z_]\w*)/g, (match, key: string) =>
-    Object.prototype.hasOwnProperty.call(params, key) ? String(params[key]) : match,
-  );
-}
+export { fillMessage, messages, type MessageKey } from './messages.ts';
 
 // Small zod building blocks that carry the texts above, for wire and form schemas.
 

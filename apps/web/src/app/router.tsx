@@ -1,17 +1,14 @@
 import { Navigate, createBrowserRouter, type RouteObject } from 'react-router';
 import { FullScreenSpinner } from '@/components/ui/spinner';
-import { ForgotPasswordRoute } from './routes/forgot-password';
 import { LoginRoute } from './routes/login';
-import { NotFoundRoute } from './routes/not-found';
 import { PosRoute } from './routes/pos';
 import { RequireSession } from './routes/require-session';
-import { ResetPasswordRoute } from './routes/reset-password';
 import { RootLayout } from './routes/root';
-import { SetupRoute } from './routes/setup';
 
 /**
- * Spec 2.1. Login and the till ship in the entry chunk; anything else heavy (back office screens)
- * is `lazy` so it downloads on first use.
+ * Spec 2.1. Login and the till ship in the entry chunk; every other screen (password reset, first
+ * setup, not found, back office) is `lazy` so it downloads on first use (issue 24: the JavaScript
+ * for sign-in + till); the service worker precaches them all for offline use.
  */
 export const routes: RouteObject[] = [
   {
@@ -19,9 +16,9 @@ export const routes: RouteObject[] = [
     hydrateFallbackElement: <FullScreenSpinner />,
     children: [
       { index: true, element: <LoginRoute /> },
-      { path: 'forgot-password', element: <ForgotPasswordRoute /> },
-      { path: 'setup', element: <SetupRoute /> },
-      { path: 'reset-password/*', element: <ResetPasswordRoute /> },
+      { path: 'forgot-password', lazy: async () => ({ Component: (await import('./routes/forgot-password')).ForgotPasswordRoute }) },
+      { path: 'setup', lazy: async () => ({ Component: (await import('./routes/setup')).SetupRoute }) },
+      { path: 'reset-password/*', lazy: async () => ({ Component: (await import('./routes/reset-password')).ResetPasswordRoute }) },
       {
         element: <RequireSession />,
         children: [
@@ -34,7 +31,7 @@ export const routes: RouteObject[] = [
           { path: 'settings', element: <Navigate to="/pos?settings=1" replace /> },
         ],
       },
-      { path: '*', element: <NotFoundRoute /> },
+      { path: '*', lazy: async () => ({ Component: (await import('./routes/not-found')).NotFoundRoute }) },
     ],
   },
   // The admin shell (spec 2.1 admin variant): its own lazy chunk, beside the till's layout (no chooser).

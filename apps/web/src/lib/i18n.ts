@@ -1,4 +1,4 @@
-import i18n from 'i18next';
+import i18n, { type BackendModule } from 'i18next';
 import { setDisplayLocale } from '@pos/domain/format';
 import { initReactI18next } from 'react-i18next';
 import { apiFetch } from './api-client';
@@ -13,8 +13,13 @@ const RTL: ReadonlySet<string> = new Set(['ar']);
  * Namespaces are files: src/locales/<lang>/<namespace>.json. Adding a file registers it (Vite glob);
  * a feature reads its own with useTranslation('<namespace>'). Keys missing in a namespace fall back
  * to 'common', and a missing Arabic text falls back to English.
+ *
+ * English (the fallback) ships in the entry; other languages are separate chunks loaded by the
+ * backend below when chosen (the service worker precaches them for the offline till), so a
+ * till in English does not download Arabic (issue 24, the JavaScript line).
  */
-const files = import.meta.glob<Record<string, unknown>>('../locales/*/*.json', { eager: true, import: 'default' });
+const files = import.meta.glob<Record<string, unknown>>('../locales/en/*.json', { eager: true, import: 'default' });
+const lazyFiles = import.meta.glob<Record<string, unknown>>(['../locales/*/*.json', '!../locales/en/*.json'], { import: 'default' });
 const resources: Record<string, Record<string, Record<string, unknown>>> = {};
 for (const [file, content] of Object.entries(files)) {
   const match = /locales\/([^/]+)\/([^/]+)\.json$/.exec(file);
@@ -22,6 +27,16 @@ for (const [file, content] of Object.entries(files)) {
   const [, lang, ns] = match;
   (resources[lang] ??= {})[ns] = content;
 }
+
+const lazyLanguages: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(lng, ns, callback) {
+    const load = lazyFiles[`../locales/${lng}/${ns}.json`];
+    if (!load) return callback(null, {});
+    load().then((data) => callback(null, data), (error: Error) => callback(error, null));
+  },
+};
 
 export function storedLanguage(): Language {
   try {
@@ -44,8 +59,10 @@ function applyDocumentLanguage(lng: string) {
 
 i18n.on('languageChanged', applyDocumentLanguage);
 
-void i18n.use(initReactI18next).init({
+/** Resolves once the chosen language's texts are loaded (at once for English): render after it. */
+export const i18nReady: Promise<unknown> = i18n.use(lazyLanguages).use(initReactI18next).init({
   resources,
+  partialBundledLanguages: true,
   lng: storedLanguage(),
   fallbackLng: 'en',
   supportedLngs: [...LANGUAGES],
@@ -53,7 +70,7 @@ void i18n.use(initReactI18next).init({
   defaultNS: 'common',
   fallbackNS: 'common',
   interpolation: { escapeValue: false }, // React escapes
-  initAsync: false, // resources are bundled: ready before the first render
+  initAsync: false, // English is bundled: ready before the first render; others await i18nReady
   react: { useSuspense: false },
   showSupportNotice: false,
 });

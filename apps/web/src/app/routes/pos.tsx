@@ -19,29 +19,17 @@ import type { CartDefaults } from '@/features/cart/cart-types';
 import { CartTable, lineName } from '@/features/cart/components/cart-table';
 import { CartToolbar } from '@/features/cart/components/cart-toolbar';
 import { CartTotals } from '@/features/cart/components/cart-totals';
-import { DiscountsDialog } from '@/features/cart/components/discounts-dialog';
-import { TaxesDialog } from '@/features/cart/components/taxes-dialog';
 import { focusActiveCartField } from '@/features/cart/components/cart-focus';
-import { CustomersDialog } from '@/features/customers/components/customers-dialog';
-import { CustomerPaymentsDialog } from '@/features/customers/components/customer-payments-dialog';
-import { HelpModal } from '@/features/help/components/help-modal';
-import { ItemDetailDialog } from '@/features/item-search/components/item-detail-dialog';
 import { ItemSearchDialog } from '@/features/item-search/components/item-search-dialog';
 import { VariantChooser } from '@/features/item-search/components/variant-chooser';
 import { deleteOrder } from '@/features/orders/api/delete-order';
 import { findOrder, getOrder } from '@/features/orders/api/find-order';
-import { OrderDetailDialog } from '@/features/orders/components/order-detail-dialog';
-import { OrderLookupDialog } from '@/features/orders/components/order-lookup-dialog';
-import { RefundDialog } from '@/features/orders/components/refund-dialog';
 import { canRefund } from '@/features/orders/lib/refund-lines';
 import { OutboxIndicator } from '@/features/outbox/components/outbox-indicator';
 import { PaymentPanel, type PaymentPanelHandle } from '@/features/payment/components/payment-panel';
-import { ReceiptPreviewDialog } from '@/features/receipt/components/receipt-preview-dialog';
-import { RunningOrdersScreen } from '@/features/running-orders/components/running-orders-screen';
 import { findBarcode } from '@/features/sale/api/find-barcode';
 import { CustomerNameBox } from '@/features/sale/components/customer-name-box';
 import { FacetFilters } from '@/features/sale/components/facet-filters';
-import { ModeSelectorDialog } from '@/features/sale/components/mode-selector-dialog';
 import { PosScreen } from '@/features/sale/components/pos-screen';
 import { PosToolbar, type ToolbarAction } from '@/features/sale/components/pos-toolbar';
 import { SearchBar } from '@/features/sale/components/search-bar';
@@ -50,6 +38,22 @@ import { resolveLocalScan, resolveScan, scaleRuleFor, type FoundOutcome } from '
 import { getMoney } from '@/lib/money';
 import { SHORTCUTS } from '@/features/shortcuts/shortcut-list';
 import { useShortcuts } from '@/features/shortcuts/use-shortcuts';
+import { useOpened } from '@/lib/use-opened';
+
+// Dialogs a first sale does not need download on first use (issue 24: the till's JavaScript); the
+// service worker precaches them for the offline till. useOpened keeps one mounted once opened.
+const CustomersDialog = lazy(() => import('@/features/customers/components/customers-dialog').then((m) => ({ default: m.CustomersDialog })));
+const CustomerPaymentsDialog = lazy(() => import('@/features/customers/components/customer-payments-dialog').then((m) => ({ default: m.CustomerPaymentsDialog })));
+const HelpModal = lazy(() => import('@/features/help/components/help-modal').then((m) => ({ default: m.HelpModal })));
+const ItemDetailDialog = lazy(() => import('@/features/item-search/components/item-detail-dialog').then((m) => ({ default: m.ItemDetailDialog })));
+const OrderDetailDialog = lazy(() => import('@/features/orders/components/order-detail-dialog').then((m) => ({ default: m.OrderDetailDialog })));
+const RefundDialog = lazy(() => import('@/features/orders/components/refund-dialog').then((m) => ({ default: m.RefundDialog })));
+const ReceiptPreviewDialog = lazy(() => import('@/features/receipt/components/receipt-preview-dialog').then((m) => ({ default: m.ReceiptPreviewDialog })));
+const RunningOrdersScreen = lazy(() => import('@/features/running-orders/components/running-orders-screen').then((m) => ({ default: m.RunningOrdersScreen })));
+const DiscountsDialog = lazy(() => import('@/features/cart/components/discounts-dialog').then((m) => ({ default: m.DiscountsDialog })));
+const TaxesDialog = lazy(() => import('@/features/cart/components/taxes-dialog').then((m) => ({ default: m.TaxesDialog })));
+const ModeSelectorDialog = lazy(() => import('@/features/sale/components/mode-selector-dialog').then((m) => ({ default: m.ModeSelectorDialog })));
+const OrderLookupDialog = lazy(() => import('@/features/orders/components/order-lookup-dialog').then((m) => ({ default: m.OrderLookupDialog })));
 
 // The back office's dialogs download on first use.
 const SettingsModal = lazy(() => import('@/features/settings/components/settings-modal').then((m) => ({ default: m.SettingsModal })));
@@ -115,6 +119,19 @@ export function PosRoute() {
   const [refundOrder, setRefundOrder] = useState<Order | null>(null);
   const [receipt, setReceipt] = useState<{ order: Order; auto: boolean } | null>(null);
   const [historyCustomer, setHistoryCustomer] = useState<Customer | null>(null);
+  const opened = {
+    detailProduct: useOpened(detailProduct !== null),
+    taxes: useOpened(dialog === 'taxes'),
+    discounts: useOpened(dialog === 'discounts'),
+    customers: useOpened(dialog === 'customers'),
+    historyCustomer: useOpened(historyCustomer !== null),
+    help: useOpened(dialog === 'help'),
+    mode: useOpened(dialog === 'mode'),
+    lookup: useOpened(dialog === 'lookup'),
+    detailOrder: useOpened(detailOrder !== null),
+    refundOrder: useOpened(refundOrder !== null),
+    receipt: useOpened(receipt !== null),
+  };
   const [scanning, setScanning] = useState(false);
   const [lookupIntent, setLookupIntent] = useState<'view' | 'refund' | 'reorder'>('view');
   const searchRef = useRef<HTMLInputElement>(null);
@@ -341,14 +358,14 @@ export function PosRoute() {
         touch={prefs.enableTouch}
         progress={<CatalogueProgress />}
         main={mode === 'payment' && storeId !== null ? (
-          <RunningOrdersScreen
+          <Suspense fallback={null}><RunningOrdersScreen
             storeId={storeId}
             selectedId={cartOrderId}
             onSelect={(order) => load(order, 'settle')}
             cart={cartArea}
             payment={paymentPanel}
             locale={locale}
-          />
+          /></Suspense>
         ) : undefined}
         filters={<FacetFilters facets={facets} selection={facetSel} onChange={setFacetSel} />}
         searchBar={prefs.searchBox ? (
@@ -392,28 +409,29 @@ export function PosRoute() {
           setChooser(null);
         }}
       />
-      <ItemDetailDialog product={detailProduct} onClose={() => setDetailProduct(null)} locale={locale} />
-      <TaxesDialog open={dialog === 'taxes'} onClose={close} taxes={taxes} />
-      <DiscountsDialog open={dialog === 'discounts'} onClose={close} discounts={discounts} />
-      <CustomersDialog
+      {/* Each in its own boundary: one loading never hides another that is open. */}
+      {opened.detailProduct && <Suspense fallback={null}><ItemDetailDialog product={detailProduct} onClose={() => setDetailProduct(null)} locale={locale} /></Suspense>}
+      {opened.taxes && <Suspense fallback={null}><TaxesDialog open={dialog === 'taxes'} onClose={close} taxes={taxes} /></Suspense>}
+      {opened.discounts && <Suspense fallback={null}><DiscountsDialog open={dialog === 'discounts'} onClose={close} discounts={discounts} /></Suspense>}
+      {opened.customers && <Suspense fallback={null}><CustomersDialog
         open={dialog === 'customers'}
         onClose={close}
         selectedId={customer?.id ?? null}
         onSelect={(c) => updateCart((s) => setCustomer(s, c))}
         onHistory={(c) => setHistoryCustomer(c)}
         locale={locale}
-      />
-      <CustomerPaymentsDialog customer={historyCustomer} onClose={() => setHistoryCustomer(null)} locale={locale} />
-      <HelpModal
+      /></Suspense>}
+      {opened.historyCustomer && <Suspense fallback={null}><CustomerPaymentsDialog customer={historyCustomer} onClose={() => setHistoryCustomer(null)} locale={locale} /></Suspense>}
+      {opened.help && <Suspense fallback={null}><HelpModal
         open={dialog === 'help'}
         onClose={close}
         shortcuts={SHORTCUTS}
         enableShortcuts={prefs.enableShortcuts}
         displayShortcuts={prefs.displayShortcuts}
         onChange={setPreferences}
-      />
-      <ModeSelectorDialog open={dialog === 'mode'} onClose={close} mode={mode} onSelect={changeMode} />
-      <OrderLookupDialog
+      /></Suspense>}
+      {opened.mode && <Suspense fallback={null}><ModeSelectorDialog open={dialog === 'mode'} onClose={close} mode={mode} onSelect={changeMode} /></Suspense>}
+      {opened.lookup && <Suspense fallback={null}><OrderLookupDialog
         open={dialog === 'lookup'}
         onClose={close}
         storeId={storeId}
@@ -423,8 +441,8 @@ export function PosRoute() {
           else if (lookupIntent === 'reorder') load(order, 'reorder');
           else if (refundable(order)) setRefundOrder(order);
         }}
-      />
-      <OrderDetailDialog
+      /></Suspense>}
+      {opened.detailOrder && <Suspense fallback={null}><OrderDetailDialog
         order={detailOrder}
         locale={locale}
         onClose={() => setDetailOrder(null)}
@@ -432,9 +450,9 @@ export function PosRoute() {
         onReorder={(order) => { load(order, 'reorder'); setDetailOrder(null); }}
         onRefund={(order) => { if (refundable(order)) { setRefundOrder(order); setDetailOrder(null); } }}
         onUnsuspend={(order) => { void unsuspend(order); setDetailOrder(null); }}
-      />
-      <RefundDialog order={refundOrder} onClose={() => setRefundOrder(null)} onConfirm={(order, picks) => { cartStore.set(loadOrder(order, 'refund', defaults, picks)); setRefundOrder(null); }} />
-      <ReceiptPreviewDialog order={receipt?.order ?? null} autoPrint={receipt?.auto ?? false} settings={settings} locale={locale} onClose={() => setReceipt(null)} />
+      /></Suspense>}
+      {opened.refundOrder && <Suspense fallback={null}><RefundDialog order={refundOrder} onClose={() => setRefundOrder(null)} onConfirm={(order, picks) => { cartStore.set(loadOrder(order, 'refund', defaults, picks)); setRefundOrder(null); }} /></Suspense>}
+      {opened.receipt && <Suspense fallback={null}><ReceiptPreviewDialog order={receipt?.order ?? null} autoPrint={receipt?.auto ?? false} settings={settings} locale={locale} onClose={() => setReceipt(null)} /></Suspense>}
 
       <Suspense fallback={null}>
         {TouchKeyboard && prefs.enableTouch && <TouchKeyboard enabled />}

@@ -5,7 +5,7 @@
 import { capLineDiscount, lineDiscountFromPercent } from '@pos/domain/cart';
 import { QTY_ONE, divRoundHalfAway, mulPriceQty, parseMoney, tryParseMoney, parseQuantity, parseRate, tryParseScaled } from '@pos/domain/money';
 import { effectivePrice, variantPrice, type PriceRuleInput } from '@pos/domain/price-rules';
-import { messages } from '@pos/domain/validation';
+import { messages } from '@pos/domain/messages';
 import type { Customer, Discount, Order, OrderItem, PaymentType, PriceRule, Product, Tax, Variant } from '@/features/catalogue-cache/types';
 import type { CartDefaults, CartField, CartLine, CartProduct, CartResult, CartState, CartVariant, DiscountRateType } from './cart-types';
 import { refundSourceOf } from './refund-source';

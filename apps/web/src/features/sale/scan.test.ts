@@ -64,6 +64,12 @@ describe('scale barcodes and misreads (issue 26)', () => {
     expect(scaleRuleFor([general, mine], 2)).toEqual({ prefixes: ['23'], itemDigits: 5, embeds: 'weight' });
     expect(scaleRuleFor([general, mine], 1)).toEqual({ prefixes: ['21'], itemDigits: 5, embeds: 'price' });
     expect(scaleRuleFor([{ id: 3, name: 'scale_barcode', value: '{"prefixes":["99"]}' }], 1)).toBeNull();
+    // Each field checked: digits out of 4..6, an unknown embed, a prefix not 2x, a store that is no integer.
+    for (const value of ['{"prefixes":["21"],"itemDigits":7,"embeds":"price"}', '{"prefixes":["21"],"itemDigits":5,"embeds":"volume"}',
+      '{"prefixes":["31"],"itemDigits":5,"embeds":"price"}', '{"prefixes":[],"itemDigits":5,"embeds":"price"}',
+      '{"prefixes":["21"],"itemDigits":5,"embeds":"price","store":"1"}', 'null', 'not json']) {
+      expect(scaleRuleFor([{ id: 4, name: 'scale_barcode', value }], 1)).toBeNull();
+    }
   });
 
   it('an EAN with a wrong check digit that nobody knows is a misread (scan again), not "not found"', async () => {

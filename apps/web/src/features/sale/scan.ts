@@ -5,7 +5,6 @@
  * 26), else the barcodes endpoint (weighed / price-embedded codes registered one by one), else
  * 'misread' for an EAN/UPC whose check digit is wrong (scan it again), else '{code} not found'.
  */
-import { z } from 'zod';
 import { decodeScaleBarcode, gs1Problem, gs1Shape, type ScaleBarcodeRule } from '@pos/domain/barcode';
 import { minorToCents } from '@pos/domain/format';
 import { tryParseMoney, tryParseScaled } from '@pos/domain/money';
@@ -37,12 +36,19 @@ export interface ScanInput {
   currency?: string;
 }
 
-const ruleSchema = z.object({
-  prefixes: z.array(z.string().regex(/^2\d$/)).min(1),
-  itemDigits: z.number().int().min(4).max(6),
-  embeds: z.enum(['price', 'weight']),
-  store: z.number().int().optional(),
-});
+type StoredRule = ScaleBarcodeRule & { store?: number };
+
+/** The setting's JSON checked field by field (no zod here: the till's entry stays without it). */
+function parseRule(value: unknown): StoredRule | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const v = value as Record<string, unknown>;
+  const { prefixes, itemDigits, embeds, store } = v;
+  if (!Array.isArray(prefixes) || prefixes.length < 1 || !prefixes.every((p) => typeof p === 'string' && /^2\d$/.test(p))) return null;
+  if (!Number.isInteger(itemDigits) || (itemDigits as number) < 4 || (itemDigits as number) > 6) return null;
+  if (embeds !== 'price' && embeds !== 'weight') return null;
+  if (store !== undefined && !Number.isInteger(store)) return null;
+  return { prefixes: prefixes as string[], itemDigits: itemDigits as number, embeds, ...(store !== undefined ? { store: store as number } : {}) };
+}
 
 /**
  * The scale barcode rule of a store: a setting named 'scale_barcode' whose value is JSON
@@ -53,8 +59,9 @@ export function scaleRuleFor(settings: readonly Setting[], storeId: number | nul
   let general: ScaleBarcodeRule | null = null;
   for (const s of settings) {
     if (s.name !== 'scale_barcode' || !s.value) continue;
-    let parsed: z.infer<typeof ruleSchema> | null = null;
-    try { parsed = ruleSchema.parse(JSON.parse(s.value)); } catch { continue; }
+    let parsed: StoredRule | null = null;
+    try { parsed = parseRule(JSON.parse(s.value)); } catch { continue; }
+    if (!parsed) continue;
     const { store, ...rule } = parsed;
     if (store != null && store === storeId) return rule;
     if (store == null) general ??= rule;
