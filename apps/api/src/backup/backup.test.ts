@@ -141,8 +141,8 @@ describe('backup and restore through the back office', () => {
 
   it('is in the OpenAPI document with its access rule', async () => {
     const doc = (await f.t.app.inject({ method: 'GET', url: '/api/docs' })).json();
-    expect(doc.paths['/api/admin/backups'].post['x-access']).toBe('admin');
-    expect(doc.paths['/api/admin/backups/restore'].post['x-access']).toBe('admin');
+    expect(doc.paths['/api/admin/backups'].post['x-access']).toBe('settings');
+    expect(doc.paths['/api/admin/backups/restore'].post['x-access']).toBe('settings');
     expect(doc.paths['/api/admin/backups/{name}'].get.tags).toEqual(['Backups']);
   });
 });

@@ -76,8 +76,10 @@ export async function restoreBackup(url: string, file: string, opts: RestoreOpti
       }
       await applyMigrations(client, list.slice(0, index + 1));
       const tables = new Set(await publicTables(client));
-      if (tables.size) await client.query(`truncate ${[...tables].map(q).join(', ')}`); // rows a migration seeded: the backup's win
+      // Triggers off first: the tables were just made by the migrations, and the audit log's
+      // append-only triggers refuse even this TRUNCATE of rows a migration seeded.
       for (const t of tables) await client.query(`alter table ${q(t)} disable trigger user`);
+      if (tables.size) await client.query(`truncate ${[...tables].map(q).join(', ')}`); // rows a migration seeded: the backup's win
       for (const t of header.tables) {
         if (!tables.has(t.table)) throw new BackupFileError(`${name} is damaged: it has a table ${JSON.stringify(t.table)} that schema ${header.migration.tag} does not have. Nothing was changed.`);
         const stream = client.query(copyFrom(`copy ${q(t.table)} (${t.columns.map(q).join(', ')}) from stdin`));
