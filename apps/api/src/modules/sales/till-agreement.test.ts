@@ -55,6 +55,9 @@ beforeAll(async () => {
   cashier = await t.login('cashier');
   const db = t.app.db;
   main = (await db.select().from(store).orderBy(asc(store.id)))[0].id;
+  // These carts test pricing, not the cashier's discount limit (issue 21, approvals.test.ts): some
+  // of their line discounts are above the default 20 %, which would need a manager's approval.
+  await db.update(store).set({ maxDiscountPercent: 100 }).where(eq(store.id, main));
   t1 = (await db.select().from(terminal).orderBy(asc(terminal.id))).find((x) => x.code === 'T1')!.id;
   const c = (await db.select().from(paymentType)).find((p) => p.type === 'cash')!;
   cash = { id: c.id, name: c.name, type: c.type, canHaveChangeDue: true };
@@ -82,7 +85,8 @@ async function shop(settings: Record<string, unknown>, prices: Record<keyof type
   return { currency: s.currency, pricesIncludeTax: s.pricesIncludeTax, legacyTaxBase: s.legacyTaxBase, cashRoundingStep: s.cashRoundingStep };
 }
 
-interface LineSpec { p: keyof typeof P; price: string; qty: number; discountCents?: number }
+/** `discountExact`: a fixed line discount as the cashier typed it (setLineDiscount keeps it beside the cents). */
+interface LineSpec { p: keyof typeof P; price: string; qty: number; discountCents?: number; discountExact?: string }
 const taxesOf = (p: keyof typeof P) => (p === 'A' ? [vat] : p === 'B' ? [vat, city] : []);
 
 /** A till cart as the cart store keeps it (hundredths, milli), each line with its catalogue price text as addToCart keeps it. */
@@ -91,6 +95,7 @@ function cart(lines: LineSpec[], extra: { tax?: TaxRef; discount?: DiscountRef; 
     q: '', selected: 0, selectedVariant: 0, quantity: '1', rate: 0, adjustment: 0, cartItemType: 'quantity',
     added: lines.map((l, i) => ({
       key: `k${i}`, item: { id: P[l.p], name: l.p }, variant: null, checked: false, quantity: l.qty, discount: l.discountCents ?? 0,
+      ...(l.discountExact === undefined ? {} : { discountExact: l.discountExact, discountIncluded: true }),
       price: parseMoney(l.price), priceExact: l.price, taxIncluded: true, taxes: taxesOf(l.p),
     })),
     tax: extra.tax ?? null, discount: extra.discount ?? null, discountAmount: extra.discountAmount ?? null, discountRateType: extra.discountRateType ?? null,
@@ -212,6 +217,20 @@ describe('the till and the server price the same carts to the minor unit', () =>
       expect([totals.minor.totalCents, totals.minor.itemTaxesCents]).toEqual(inclusive ? [1275, 97] : [1380, 105]);
     });
   }
+
+  it('KWD store: a line discount typed to the fils (0.125) is priced and stored to the fils', async () => {
+    const pricing = await shop({ currency: 'KWD', legacyTaxBase: false, pricesIncludeTax: false, cashRoundingStep: 0 }, { A: '1.275', B: '0.125', C: '2.35' });
+    // The cashier types 0.125 on a 1.275 line taxed 8.25 %: the cart keeps 13 hundredths and the typed text.
+    const c = cart([{ p: 'A', price: '1.275', qty: 1000, discountCents: 13, discountExact: '0.125' }]);
+    const { totals, rounding, order } = await ringUp(pricing, c);
+    expect(order.taxMode).toBe('exclusive');
+    expectAgreement(totals, rounding, order);
+    // By hand: 1.275 - 0.125 = 1.150; 8.25 % of 1.150 = 0.094875 -> 0.095; total 1.245.
+    // Hundredths would have made the discount 0.13: taxable 1.145, tax 0.094, total 1.239.
+    expect(order.items.map((i: any) => [i.price, i.discount, i.taxable])).toEqual([[1.275, 0.125, 1.15]]);
+    expect([order.itemTaxes, order.total]).toEqual([0.095, 1.245]);
+    expect([totals.minor.lines[0].discountCents, totals.minor.itemTaxesCents, totals.minor.totalCents]).toEqual([125, 95, 1245]);
+  });
 
   it('a store rounding cash to 0.05: the till\'s rounding line is the server\'s', async () => {
     const pricing = await shop({ currency: 'USD', legacyTaxBase: false, pricesIncludeTax: false, cashRoundingStep: 5 }, { A: '10.75', B: '4.99', C: '2.35' });

@@ -119,6 +119,28 @@ describe('the toolbar acts on the checked lines, or the last line', () => {
     expect(s.added[0].discount).toBe(250);
   });
 
+  it('keeps a typed KWD line discount to the fils: 1.275 less 0.125 is 1.150 before tax (issue 19)', () => {
+    const kwd = { currency: 'KWD', pricesIncludeTax: false, legacyTaxBase: false };
+    const item: Product = { id: 9, name: 'Tea', barcode: '900', basePrice: '1.275', taxes: [{ id: 2, name: 'Sales tax', rate: '8.25' }] };
+    const rung = add(emptyCart(), item);
+    // Typed inline (the cents 13 are what hundredths can hold; the text keeps the third digit).
+    const inline = setLineDiscount(rung, 0, 13, '0.125');
+    const line = computeCartTotals(inline, kwd).minor.lines[0];
+    expect([line.grossCents, line.discountCents, line.exclusiveCents]).toEqual([1275, 125, 1150]);
+    // 8.25 % of 1.150 = 0.094875 -> 0.095; hundredths would have taxed 1.145.
+    expect([computeCartTotals(inline, kwd).minor.itemTaxesCents, computeCartTotals(inline, kwd).minor.totalCents]).toEqual([95, 1245]);
+    // The same amount from the discount dialog.
+    const dialog = setTargetsDiscount(rung, 'fixed', 13, '0.125');
+    expect(computeCartTotals(dialog, kwd).minor.lines[0].exclusiveCents).toBe(1150);
+    // A percent discount replaces it (10 % of 1.275 = 0.1275 -> 0.13 in the cart's hundredths).
+    const percent = setTargetsDiscount(inline, 'percent', 1000);
+    expect(percent.added[0].discountExact).toBeUndefined();
+    expect(computeCartTotals(percent, kwd).minor.lines[0].discountCents).toBe(130);
+    // A USD till is unchanged: its typed text is its cents (0.13).
+    const usd = setLineDiscount(add(emptyCart(), { ...item, basePrice: '1.27' }), 0, 13, '0.13');
+    expect(computeCartTotals(usd).minor.lines[0].exclusiveCents).toBe(114);
+  });
+
   it('toggles tax', () => {
     const s = toggleTargetsTax(base());
     expect(s.added.map((l) => l.taxIncluded)).toEqual([true, true, false]);

@@ -193,30 +193,37 @@ export function setLineQuantity(state: CartState, index: number, qtyMilli: numbe
   return { state: { ...state, added } };
 }
 
-/** A line discount, capped to price x quantity (spec 5). */
-function discountedLine(line: CartLine, type: DiscountRateType, value: number): CartLine {
+/**
+ * A line discount, capped to price x quantity (spec 5). `exact` is a fixed amount's decimal text
+ * as typed (e.g. "0.125" at a KWD till), kept signed like the line so pricing can use its third
+ * digit (cart-totals.ts lineDiscountMinor); a percent discount keeps none.
+ */
+function discountedLine(line: CartLine, type: DiscountRateType, value: number, exact?: string): CartLine {
+  const { discountExact: _old, ...rest } = line;
   const gross = mulPriceQty(line.price, line.quantity);
   if (type === 'percent') {
     const rate = Math.min(Math.max(value, 0), 10_000);
-    return { ...line, discount: lineDiscountFromPercent(line.price, line.quantity, rate), discountRate: rate, discountIncluded: true };
+    return { ...rest, discount: lineDiscountFromPercent(line.price, line.quantity, rate), discountRate: rate, discountIncluded: true };
   }
-  return { ...line, discount: capLineDiscount(gross < 0 ? -Math.abs(value) : value, gross), discountRate: null, discountIncluded: true };
+  const typed = exact?.trim().replace(/^[-+]/, '');
+  const discountExact = typed ? { discountExact: gross < 0 ? `-${typed}` : typed } : {};
+  return { ...rest, discount: capLineDiscount(gross < 0 ? -Math.abs(value) : value, gross), ...discountExact, discountRate: null, discountIncluded: true };
 }
 
 /**
- * The discount dialog: fixed (value in cents) or percent (value in hundredths of a percent)
- * on the checked lines (or the last), then unchecks them.
+ * The discount dialog: fixed (value in cents, `exact` the typed decimal) or percent (value in
+ * hundredths of a percent) on the checked lines (or the last), then unchecks them.
  */
-export function setTargetsDiscount(state: CartState, type: DiscountRateType, value: number): CartState {
+export function setTargetsDiscount(state: CartState, type: DiscountRateType, value: number, exact?: string): CartState {
   const targets = new Set(targetIndexes(state));
-  const added = uncheck(state.added.map((l, i) => (targets.has(i) ? discountedLine(l, type, value) : l)));
+  const added = uncheck(state.added.map((l, i) => (targets.has(i) ? discountedLine(l, type, value, exact) : l)));
   return { ...state, added };
 }
 
-/** Inline discount edit of one line, in cents, capped to the line's gross. */
-export function setLineDiscount(state: CartState, index: number, discountCents: number): CartState {
+/** Inline discount edit of one line, in cents (`exact` the typed decimal), capped to the line's gross. */
+export function setLineDiscount(state: CartState, index: number, discountCents: number, exact?: string): CartState {
   if (!state.added[index]) return state;
-  const added = state.added.map((l, i) => (i === index ? discountedLine(l, 'fixed', discountCents) : l));
+  const added = state.added.map((l, i) => (i === index ? discountedLine(l, 'fixed', discountCents, exact) : l));
   return { ...state, added };
 }
 

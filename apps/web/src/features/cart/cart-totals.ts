@@ -6,7 +6,8 @@
  * each tax to the yen, as the server does). The cart keeps hundredths ("cents") like the rest of
  * the app; they are turned into minor units before pricing and the figures back into hundredths
  * (exact for currencies with 0-2 digits). A line's unit price is taken from its exact catalogue
- * decimal (`priceExact`), so a currency with three digits (KWD 1.275) is priced to the fils; the
+ * decimal (`priceExact`) and its fixed discount from the cashier's typed decimal (`discountExact`),
+ * so a currency with three digits (KWD 1.275 less 0.125) is priced to the fils; the
  * till shows, takes and sends the `minor` figures (payment panel, build-sale.ts), never the
  * hundredths, so what a KWD till shows is what the server stores.
  */
@@ -41,11 +42,24 @@ export function linePriceMinor(line: Pick<CartLine, 'price' | 'priceExact'>, cur
   return centsToMinor(line.price, currency);
 }
 
+/**
+ * A line's discount in minor units: the fixed amount exactly as typed (`discountExact`, e.g. KWD
+ * 0.125 -> 125 fils) while that still rounds to its cents, else its cents (a percent discount, a
+ * loaded order's line, every currency of 0-2 digits, where both are the same).
+ */
+export function lineDiscountMinor(line: Pick<CartLine, 'discount' | 'discountExact'>, currency: string): number {
+  if (line.discountExact !== undefined) {
+    const exact = tryParseScaled(line.discountExact, currencyDigits(currency));
+    if (exact !== null && minorToCents(exact, currency) === line.discount) return exact;
+  }
+  return centsToMinor(line.discount, currency);
+}
+
 export function lineInput(line: CartLine, currency: string): TaxedLineInput {
   return {
     priceCents: linePriceMinor(line, currency),
     qtyMilli: line.quantity,
-    discountCents: centsToMinor(line.discount, currency),
+    discountCents: lineDiscountMinor(line, currency),
     taxIncluded: line.taxIncluded,
     taxRates: line.taxIncluded ? line.taxes.map((t) => parseRate(t.rate)) : [],
     taxKeys: line.taxIncluded ? line.taxes.map((t) => t.id) : [],

@@ -22,6 +22,12 @@ export interface CartLine {
   quantity: number;
   /** Whole-line discount in cents (capped to price x quantity by the totals). */
   discount: number;
+  /**
+   * A fixed line discount exactly as the cashier typed it (a signed decimal text, e.g. "0.125"):
+   * a currency with three minor digits (KWD, BHD) keeps its last digit here, which hundredths
+   * cannot hold. Pricing uses it while it still rounds to `discount`, like `priceExact` (issue 19).
+   */
+  discountExact?: string;
   /** When the discount was given as a percent: the rate (hundredths of a percent), re-applied on quantity change. */
   discountRate?: number | null;
   discountIncluded?: boolean;

@@ -9,7 +9,7 @@
 import { minorToDecimal, quantityToDecimal, toDecimal } from '@pos/domain/money';
 import type { OrderTotals } from '@pos/domain/cart';
 import { currencyDigits } from '@pos/domain/currency';
-import { linePriceMinor, type CartTotals } from '../cart/cart-totals'; // relative: the API's till-agreement test loads this file
+import { lineDiscountMinor, linePriceMinor, type CartTotals } from '../cart/cart-totals'; // relative: the API's till-agreement test loads this file
 import type { CartState } from '@/features/cart/cart-types';
 import type { WirePayment } from './payment-logic';
 
@@ -72,7 +72,7 @@ export function buildSaleBody({ cart, totals, payments, storeId, terminalId, sta
       variant: l.variant ? { id: l.variant.id, '@id': `/api/product_variants/${l.variant.id}`, attributeValue: l.variant.attributeValue ?? null } : null,
       quantity: quantityToDecimal(l.quantity),
       price: till ? wire(linePriceMinor(l, till.currency)) : toDecimal(l.price),
-      discount: toDecimal(l.discount),
+      discount: till ? wire(lineDiscountMinor(l, till.currency)) : toDecimal(l.discount),
       taxIncluded: l.taxIncluded,
       discountIncluded: l.discountIncluded ?? false,
       taxes: l.taxes.map((t) => ({ id: t.id, '@id': `/api/taxes/${t.id}`, name: t.name, rate: t.rate })),

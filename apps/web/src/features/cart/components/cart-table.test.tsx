@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { jsonResponse, renderWithProviders } from '@/test/render';
 import type { Product } from '@/features/catalogue-cache/types';
 import { addToCart, emptyCart } from '@/features/cart/cart-logic';
 import { cartStore } from '@/features/cart/cart-store';
+import { endSession, startSession } from '@/lib/session';
 import { CartTable } from './cart-table';
 import { CartToolbar } from './cart-toolbar';
 import { CartTotals } from './cart-totals';
@@ -107,6 +108,22 @@ describe('CartTable', () => {
     await userEvent.type(disc, '99{Enter}');
     expect(cartStore.get().added[0].discount).toBe(500);
     expect(disc).toHaveValue('5.00');
+  });
+
+  it('KWD: an inline discount typed to the fils is kept, shown and priced to the fils (issue 19)', async () => {
+    act(() => startSession({ id: 1, username: 'c', displayName: 'C', roles: ['ROLE_USER'], stores: [{ id: 1, name: 'Shop', terminals: [], currency: 'KWD', locale: 'en-US' }] }, { restore: false }));
+    try {
+      fill([{ id: 5, name: 'Dates', basePrice: '1.275' }, 1000]);
+      renderCart();
+      const disc = screen.getByLabelText('Discount of Dates');
+      await userEvent.clear(disc);
+      await userEvent.type(disc, '0.125{Enter}');
+      expect(cartStore.get().added[0].discountExact).toBe('0.125');
+      expect(disc).toHaveValue('0.125'); // hundredths would show 0.130
+      expect(screen.getByTestId('cart-footer-total')).toHaveTextContent(/KWD\s1\.150$/);
+    } finally {
+      act(() => endSession());
+    }
   });
 
   it("asks 'Remove {item}?' before removing a line", async () => {

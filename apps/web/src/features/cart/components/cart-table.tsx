@@ -2,7 +2,8 @@ import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from '
 import { useTranslation } from 'react-i18next';
 import { getMoney, useMoney } from '@/lib/money';
 import { MoneyInput } from '@/components/ui/money-input';
-import { quantityToString, tryParseScaled } from '@pos/domain/money';
+import { minorToString, quantityToString, tryParseScaled } from '@pos/domain/money';
+import { minorToCents } from '@pos/domain/format';
 import { Checkbox } from '@/components/ui/checkbox';
 import { confirm } from '@/components/ui/confirm-dialog';
 import { NumberInput } from '@/components/ui/number-input';
@@ -10,7 +11,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast';
 import { checkState, removeLine, setLineDiscount, setLineQuantity, toggleAllChecked, toggleChecked } from '@/features/cart/cart-logic';
 import { cartStore, tryUpdateCart, updateCart, useCart } from '@/features/cart/cart-store';
-import { computeCartTotals, linePriceMinor } from '@/features/cart/cart-totals';
+import { computeCartTotals, lineDiscountMinor, linePriceMinor } from '@/features/cart/cart-totals';
 import type { CartField, CartLine } from '@/features/cart/cart-types';
 import { useStock } from '@/features/cart/api/get-stock';
 import { CART_FOCUS_EVENT } from './cart-focus';
@@ -100,7 +101,8 @@ interface CartRowProps {
   index: number;
   /** The active field when this is the selected line, else null. */
   activeField: CartField | null;
-  discountCents: number;
+  /** The line's discount in minor units of the store's currency (KWD 0.125 keeps its third digit). */
+  discountMinor: number;
   /** The line's taxes and total in minor units of the store's currency (exact for KWD). */
   taxesMinor: number;
   totalMinor: number;
@@ -112,7 +114,7 @@ interface CartRowProps {
  * One cart line. Memoised on plain values: a scan adds a row without rendering the others again
  * (a 40-line cart re-rendered per scan cost more than the 50 ms scan budget on a small machine).
  */
-const CartRow = memo(function CartRow({ line, index, activeField, discountCents, taxesMinor, totalMinor, storeId, handlers }: CartRowProps) {
+const CartRow = memo(function CartRow({ line, index, activeField, discountMinor, taxesMinor, totalMinor, storeId, handlers }: CartRowProps) {
   const currency = useMoney();
   const { t } = useTranslation('sale');
   const active = activeField !== null;
@@ -141,7 +143,7 @@ const CartRow = memo(function CartRow({ line, index, activeField, discountCents,
       <td className="cart-disc">
         <EditCell
           label={t('cart.discOf', { item: lineName(line) })}
-          value={currency.inputText(discountCents)}
+          value={currency.inputTextMinor(discountMinor)}
           money
           active={activeField === 'discount'}
           disabled={line.quantity < 0}
@@ -213,9 +215,10 @@ export function CartTable({ storeId }: CartTableProps) {
       if (error) toast.error(t('messages.quantityBelowOne'));
     },
     commitDiscount: (index, text) => {
-      const cents = getMoney().parseInput(text);
-      if (cents === null) return;
-      updateCart((s) => setLineDiscount(s, index, cents));
+      const money = getMoney();
+      const minor = money.parseInputMinor(text);
+      if (minor === null) return;
+      updateCart((s) => setLineDiscount(s, index, minorToCents(minor, money.currency), minorToString(minor, money.digits)));
     },
     toggle: (index) => updateCart((s) => toggleChecked(s, index)),
     remove: async (index) => {
@@ -257,7 +260,6 @@ export function CartTable({ storeId }: CartTableProps) {
             </tr>
           )}
           {lines.map((line, index) => {
-            const lt = totals.lines[index];
             const exact = totals.minor.lines[index];
             const active = index === selected;
             return (
@@ -266,7 +268,7 @@ export function CartTable({ storeId }: CartTableProps) {
                 line={line}
                 index={index}
                 activeField={active ? field : null}
-                discountCents={Math.abs(lt?.discountCents ?? line.discount)}
+                discountMinor={Math.abs(exact?.discountCents ?? lineDiscountMinor(line, currency.currency))}
                 taxesMinor={exact?.taxesTotalCents ?? 0}
                 totalMinor={exact?.totalCents ?? 0}
                 storeId={storeId}

@@ -42,7 +42,7 @@ export function CartToolbar() {
           }
         }}
       />
-      <LineDiscountDialog open={dialog === 'discount'} onClose={() => setDialog(null)} onApply={(type, value) => updateCart((s) => setTargetsDiscount(s, type, value))} />
+      <LineDiscountDialog open={dialog === 'discount'} onClose={() => setDialog(null)} onApply={(type, value, exact) => updateCart((s) => setTargetsDiscount(s, type, value, exact))} />
     </div>
   );
 }

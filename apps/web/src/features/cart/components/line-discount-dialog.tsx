@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { parseRate } from '@pos/domain/money';
+import { minorToString, parseRate } from '@pos/domain/money';
+import { minorToCents } from '@pos/domain/format';
 import { MoneyInput } from '@/components/ui/money-input';
 import { useMoney } from '@/lib/money';
 import { Button } from '@/components/ui/button';
@@ -12,8 +13,8 @@ import type { DiscountRateType } from '@/features/cart/cart-types';
 export interface LineDiscountDialogProps {
   open: boolean;
   onClose: () => void;
-  /** fixed: value in cents; percent: hundredths of a percent. */
-  onApply: (type: DiscountRateType, value: number) => void;
+  /** fixed: value in cents and `exact` the amount's decimal text (KWD "0.125"); percent: hundredths of a percent. */
+  onApply: (type: DiscountRateType, value: number, exact?: string) => void;
 }
 
 /** "Update discount": fixed or percent, and a required number. */
@@ -29,12 +30,13 @@ export function LineDiscountDialog({ open, onClose, onApply }: LineDiscountDialo
       setError(t('messages.required'));
       return;
     }
-    const value = type === 'percent' ? parseRate(normaliseNumberText(text)) : money.parseInput(text);
+    const minor = type === 'percent' ? null : money.parseInputMinor(text);
+    const value = type === 'percent' ? parseRate(normaliseNumberText(text)) : minor === null ? null : minorToCents(minor, money.currency);
     if (value === null) {
       setError(t('messages.number'));
       return;
     }
-    onApply(type, value);
+    onApply(type, value, minor === null ? undefined : minorToString(minor, money.digits));
     setText('');
     setError(null);
     onClose();
