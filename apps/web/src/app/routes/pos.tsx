@@ -32,6 +32,7 @@ import { CustomerNameBox } from '@/features/sale/components/customer-name-box';
 import { FacetFilters } from '@/features/sale/components/facet-filters';
 import { PosScreen } from '@/features/sale/components/pos-screen';
 import { PosToolbar, type ToolbarAction } from '@/features/sale/components/pos-toolbar';
+import { NoSaleButton } from '@/features/receipt/components/no-sale-button';
 import { SearchBar } from '@/features/sale/components/search-bar';
 import { setPreferences, usePreferences, type PosMode } from '@/features/sale/preferences-store';
 import { resolveLocalScan, resolveScan, scaleRuleFor, type FoundOutcome } from '@/features/sale/scan';
@@ -386,7 +387,7 @@ export function PosRoute() {
         cart={<CartTable storeId={storeId} locale={locale} />}
         totals={<CartTotals locale={locale} onCustomerClick={() => setDialog('customers')} />}
         payment={paymentPanel}
-        toolbar={<PosToolbar onAction={onToolbar} displayShortcuts={prefs.displayShortcuts} modeLabel={modeLabel} logoutButton={<><OutboxIndicator locale={locale} /><LogoutButton /></>} />}
+        toolbar={<PosToolbar onAction={onToolbar} displayShortcuts={prefs.displayShortcuts} modeLabel={modeLabel} logoutButton={<><NoSaleButton /><OutboxIndicator locale={locale} /><LogoutButton /></>} />}
       />
 
       <ItemSearchDialog

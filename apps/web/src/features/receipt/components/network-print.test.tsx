@@ -74,3 +74,28 @@ describe('receipt on the till\'s network printer', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 });
+
+describe('No sale', () => {
+  it('opens the drawer of the till printer for staff with drawer.open, and is not there for others', async () => {
+    const { NoSaleButton } = await import('./no-sale-button');
+    const { signIn } = await import('@/features/list-table/testing/fake-api');
+    signIn(); // an Owner of Main Street / T1
+    fetchMock.mockResolvedValueOnce(jsonResponse(job({ kind: 'drawer' }), 201));
+    renderWithProviders(<NoSaleButton />);
+    await userEvent.click(screen.getByRole('button', { name: 'No sale' }));
+    expect(await screen.findByText('Drawer opened')).toBeInTheDocument();
+    expect(fetchMock.mock.calls[0][0]).toBe('/api/print/drawer');
+    expect(body(0)).toEqual({ device: 3, store: 1 });
+  });
+
+  it('is not offered to a cashier (no drawer.open)', async () => {
+    const { NoSaleButton } = await import('./no-sale-button');
+    const { startSession, selectStoreTerminal } = await import('@/lib/session');
+    const store = { id: 1, name: 'Main Street', terminals: [{ id: 1, code: 'T1' }] };
+    startSession({ id: 8, username: 'cashier', displayName: 'Cashier', roles: ['ROLE_USER'], stores: [store] });
+    selectStoreTerminal(store, store.terminals[0]);
+    renderWithProviders(<NoSaleButton />);
+    expect(screen.queryByRole('button', { name: 'No sale' })).toBeNull();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+});

@@ -16,6 +16,7 @@ import { TaxesTab } from './taxes-tab.tsx';
 import { DepartmentsTab } from './departments-tab.tsx';
 import { BarcodesTab } from './barcodes-tab.tsx';
 import { TerminalsTab } from './terminals-tab.tsx';
+import { PrintersTab } from './printers-tab.tsx';
 import '@/features/list-table/backoffice.css';
 
 // The General tab belongs to the till (features/sale): its own chunk, like every tab body below.
@@ -43,12 +44,13 @@ export const SETTINGS_TABS = [
   'items',
   'barcodes',
   'terminals',
+  'printers',
 ] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
 /** The permission a back-office tab needs (issue 21.1): the tab is hidden without it; the server refuses anyway. */
 const TAB_PERMISSION: Partial<Record<SettingsTab, Permission>> = {
-  stores: 'settings', paymentTypes: 'settings', terminals: 'settings', users: 'users',
+  stores: 'settings', paymentTypes: 'settings', terminals: 'settings', printers: 'settings', users: 'users',
   brands: 'products.manage', categories: 'products.manage', discounts: 'products.manage', taxes: 'products.manage',
   departments: 'products.manage', items: 'products.manage', barcodes: 'products.manage',
 };
@@ -68,6 +70,7 @@ function tabContent(tab: SettingsTab) {
     case 'items': return <ItemsList />;
     case 'barcodes': return <BarcodesTab />;
     case 'terminals': return <TerminalsTab />;
+    case 'printers': return <PrintersTab />;
   }
 }
 

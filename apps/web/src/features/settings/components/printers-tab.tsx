@@ -1,0 +1,97 @@
+import { useMemo } from 'react';
+import type { ColumnDef } from '@tanstack/react-table';
+import { useTranslation } from 'react-i18next';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { Input } from '@/components/ui/input';
+import { FormDialog } from '@/features/list-table/components/form-dialog';
+import { FormSelect } from '@/features/list-table/components/form-select';
+import { CrudTab, type EntityFormProps } from './crud-tab.tsx';
+import { useFormSubmit } from '../lib/use-form-submit.ts';
+
+/** A network receipt printer as /api/devices returns it (issue 26). */
+export interface PrinterRow {
+  id: number;
+  '@id'?: string;
+  name: string;
+  ipAddress: string;
+  port: number;
+  prints?: number;
+  paperWidth?: number;
+  deliveredBy?: 'server' | 'agent';
+  isActive: boolean;
+}
+
+const FIELDS = ['name', 'ipAddress', 'port', 'prints', 'paperWidth'];
+const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$|^[0-9a-f:.]+$/i;
+const printerSchema = z.object({
+  name: z.string().trim().min(1, 'This value should not be blank.'),
+  ipAddress: z.string().trim().regex(HOST, 'This value is not a valid IP address or host name.'),
+  port: z.string().trim().regex(/^\d{1,5}$/, 'A port from 1 to 65535.').refine((v) => Number(v) >= 1 && Number(v) <= 65535, 'A port from 1 to 65535.'),
+  prints: z.string().trim().regex(/^\d{1,3}$/, 'From 1 to 100 copies.').refine((v) => Number(v) >= 1 && Number(v) <= 100, 'From 1 to 100 copies.'),
+  paperWidth: z.enum(['80', '58']),
+});
+type PrinterForm = z.infer<typeof printerSchema>;
+
+function PrinterFormDialog({ open, onClose, entity }: EntityFormProps<PrinterRow>) {
+  const { t } = useTranslation('backoffice');
+  const { register, handleSubmit, setError, formState, control } = useForm<PrinterForm>({
+    resolver: zodResolver(printerSchema),
+    defaultValues: {
+      name: entity?.name ?? '',
+      ipAddress: entity?.ipAddress ?? '',
+      port: String(entity?.port ?? 9100),
+      prints: String(entity?.prints ?? 1),
+      paperWidth: entity?.paperWidth === 58 ? '58' : '80',
+    },
+  });
+  const { submit, saving } = useFormSubmit<PrinterForm>({
+    createPath: '/devices',
+    invalidate: [['/devices']],
+    id: entity?.id,
+    onDone: onClose,
+    setError,
+    fields: FIELDS,
+  });
+  const e = formState.errors;
+  return (
+    <FormDialog
+      open={open}
+      onClose={onClose}
+      title={entity ? t('printers.update') : t('printers.create')}
+      saving={saving}
+      onSubmit={handleSubmit((v) => submit({ name: v.name.trim(), ipAddress: v.ipAddress.trim(), port: Number(v.port), prints: Number(v.prints), paperWidth: Number(v.paperWidth) }))}
+    >
+      <Input label={t('common.name')} required autoFocus error={e.name?.message} {...register('name')} />
+      <Input label={t('printers.address')} hint={t('printers.addressHint')} required error={e.ipAddress?.message} {...register('ipAddress')} />
+      <Input label={t('printers.port')} inputMode="numeric" required error={e.port?.message} {...register('port')} />
+      <Input label={t('printers.copies')} inputMode="numeric" required error={e.prints?.message} {...register('prints')} />
+      <FormSelect control={control} name="paperWidth" label={t('printers.paper')} options={[{ value: '80', label: '80 mm' }, { value: '58', label: '58 mm' }]} />
+    </FormDialog>
+  );
+}
+
+/** Settings > Printers: the shop's network receipt printers (ESC/POS, port 9100); each till picks its own in General. */
+export function PrintersTab() {
+  const { t } = useTranslation('backoffice');
+  const columns = useMemo<ColumnDef<PrinterRow, any>[]>(
+    () => [
+      { id: 'name', accessorKey: 'name', header: t('common.name') },
+      { id: 'ipAddress', accessorFn: (r) => `${r.ipAddress}:${r.port}`, header: t('printers.address') },
+      { id: 'paperWidth', accessorFn: (r) => `${r.paperWidth ?? 80} mm`, header: t('printers.paper'), enableColumnFilter: false },
+      { id: 'deliveredBy', accessorFn: (r) => t(r.deliveredBy === 'agent' ? 'printers.viaAgent' : 'printers.direct'), header: t('printers.delivery'), enableSorting: false, enableColumnFilter: false },
+    ],
+    [t],
+  );
+  return (
+    <CrudTab<PrinterRow>
+      url="/devices"
+      columns={columns}
+      addLabel={t('printers.add')}
+      rowLabel={(r) => r.name}
+      toggle={{ question: (r) => t(r.isActive ? 'printers.deactivateQ' : 'printers.activateQ') }}
+      Form={PrinterFormDialog}
+    />
+  );
+}
