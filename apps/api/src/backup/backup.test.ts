@@ -109,7 +109,9 @@ describe('backup and restore through the back office', () => {
     const lying = withHeader(file, (h) => { h.tables.find((t: TableCheck) => t.table === 'order').rows += 1; });
     // A row PostgreSQL refuses while the file is still being read (an extra column in the first row).
     const plain = zlib.gunzipSync(file);
-    const rowStart = plain.indexOf(10, plain.indexOf(10) + 1) + 1;
+    // The first row of the first table that has rows (an empty table is just its end marker "\\.").
+    let rowStart = plain.indexOf(10, plain.indexOf(10) + 1) + 1;
+    while (plain.subarray(rowStart, rowStart + 3).toString() === '\\.\n') rowStart += 3;
     const rowEnd = plain.indexOf(10, rowStart);
     const badRow = zlib.gzipSync(Buffer.concat([plain.subarray(0, rowEnd), Buffer.from('\textra'), plain.subarray(rowEnd)]));
     for (const [bad, why] of [[damaged, /damaged|cut short/], [cut, /damaged|cut short/], [foreign, /not a POS backup/], [notGzip, /not a POS backup/],
