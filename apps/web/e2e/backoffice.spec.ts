@@ -91,7 +91,7 @@ test('create an item with two variant groups in Settings, then sell one variant'
   const name = `E2E Tee ${run}`;
   const base = `8${run}00`;
   await form.getByLabel(/^Name/).fill(name);
-  await form.getByLabel(/^Barcode/).fill(base);
+  await form.getByRole('textbox', { name: /^Barcode/ }).fill(base);
   await form.getByLabel(/^Department/).selectOption({ label: 'Clothing' });
   await form.getByLabel(/^Sale Price/).fill('25');
   await form.getByLabel(/^Purchase Price/).fill('10');
