@@ -57,6 +57,8 @@ export interface Money extends MoneySettings {
   format(cents: number): string;
   /** A wire amount (major units, number or decimal string) -> formatted; junk shows as 0. */
   formatWire(value: unknown): string;
+  /** A wire amount -> minor units of the currency (KWD 1.275 -> 1275): exact sums for ledgers. */
+  minor(value: unknown): number;
   /** Hundredths -> "10.75" (no symbol, no grouping): tables and exports that add their own label. */
   amount(cents: number): string;
   /** Hundredths -> the text of a money input ("10,75" in de-DE, "1075" in JPY). */
@@ -85,6 +87,7 @@ export function moneyFor(settings: MoneySettings, uiLanguage: string): Money {
     format,
     // A wire amount is read to the currency's own digits, so a KWD 1.275 shows all three.
     formatWire: (value) => formatMoney(wireMinor(value, settings.currency), opts),
+    minor: (value) => wireMinor(value, settings.currency),
     amount: (cents) => formatAmount(centsToMinor(cents, settings.currency), opts),
     inputText: (cents) => moneyInputText(centsToMinor(cents, settings.currency), inputOpts),
     parseInput: (text) => {

@@ -190,6 +190,14 @@ describe('loading a past order', () => {
     customer: { id: 9, name: 'Aisha Khan' },
   };
 
+  it('a resumed KWD order keeps its stored line discount to the fils (0.125), and a refund mirrors it exactly', () => {
+    const kwd = { currency: 'KWD', pricesIncludeTax: false, legacyTaxBase: false };
+    const held: Order = { ...order, discount: null, tax: null, items: [{ product: soap, quantity: 1, price: 1.275, discount: 0.125, taxesTotal: 0, taxes: [] }] };
+    expect(computeCartTotals(loadOrder(held, 'unsuspend'), kwd).minor.lines[0].exclusiveCents).toBe(1150);
+    expect(computeCartTotals(loadOrder(held, 'refund'), kwd).minor.lines[0].exclusiveCents).toBe(-1150);
+    expect(computeCartTotals(loadOrder(held, 'reorder'), kwd).minor.lines[0].exclusiveCents).toBe(1275);
+  });
+
   it('refund negates quantities, mirrors the discount and records refundingFrom', () => {
     const s = loadOrder(order, 'refund');
     expect(s.added.map((l) => [l.quantity, l.price, l.discount])).toEqual([[-2000, 1000, -100], [-1000, 250, 0]]);

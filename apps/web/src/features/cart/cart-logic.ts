@@ -303,6 +303,12 @@ function wasTaxIncluded(item: OrderItem): boolean {
   return parseMoney(decimal(item.taxesTotal)) !== 0 || parseMoney(decimal(item.price)) === 0;
 }
 
+/** A stored discount as decimal text, negative on a refund line (as the cart keeps typed discounts). */
+const discountText = (value: number | string, refund: boolean) => {
+  const text = String(value).replace(/^-/, '');
+  return refund ? `-${text}` : text;
+};
+
 function lineFromOrderItem(item: OrderItem, kind: LoadKind): CartLine {
   const qty = parseQuantity(decimal(item.quantity));
   const quantity = kind === 'refund' ? -Math.abs(qty) : Math.abs(qty);
@@ -316,6 +322,8 @@ function lineFromOrderItem(item: OrderItem, kind: LoadKind): CartLine {
     // A refund gives back what was paid, so the line discount is mirrored with the line;
     // a re-order is a new sale at the original price without the old discount.
     discount: kind === 'reorder' || discount === 0 ? 0 : kind === 'refund' ? -Math.abs(discount) : discount,
+    // The stored discount as the server keeps it (KWD 0.125): exact for a 3-decimal currency too.
+    ...(kind === 'reorder' || discount === 0 ? {} : { discountExact: discountText(decimal(item.discount), kind === 'refund') }),
     price: parseMoney(decimal(item.price)),
     priceExact: String(decimal(item.price)),
     taxIncluded: wasTaxIncluded(item),

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { formatDateTime } from '@pos/domain/format';
 import { useMoney } from '@/lib/money';
 import { mergeLedger } from '@pos/domain/ledger';
-import { isValidMoneyInput, parseMoney, sumCents } from '@pos/domain/money';
+import { isValidMoneyInput, sumCents } from '@pos/domain/money';
 import { MoneyInput } from '@/components/ui/money-input';
 import { normaliseNumberText } from '@/components/ui/number-input';
 import { messages } from '@pos/domain/validation';
@@ -46,7 +46,7 @@ export function CustomerPaymentsDialog({ customer, onClose }: { customer: Custom
     resolver: zodResolver(paymentSchema),
     defaultValues: { amount: '', description: '' },
   });
-  const money = (v: number) => currency.format(v);
+  const money = (v: number) => currency.formatMinor(v);
 
   const ledger = useMemo<LedgerRow[]>(() => {
     if (!c) return [];
@@ -54,24 +54,25 @@ export function CustomerPaymentsDialog({ customer, onClose }: { customer: Custom
       ...(c.payments ?? []).map((p, i) => ({
         key: `p${p.id ?? i}`, createdAt: p.createdAt, kind: 'payment' as const,
         label: p.order?.orderId ? t('order.number', { number: p.order.orderId }) : '',
-        amountCents: parseMoney(p.amount), description: p.description ?? '',
+        amountCents: currency.minor(p.amount), description: p.description ?? '',
       })),
       ...(c.orders ?? []).map((o) => ({
         key: `o${o.id}`, createdAt: o.createdAt, kind: 'order' as const,
         label: t('order.number', { number: o.orderId ?? o.id }),
-        amountCents: sumCents((o.payments ?? []).filter((p) => p.type?.type === 'credit').map((p) => parseMoney(p.total))),
+        amountCents: sumCents((o.payments ?? []).filter((p) => p.type?.type === 'credit').map((p) => currency.minor(p.total))),
         description: (o.payments ?? []).map((p) => p.type?.name).filter(Boolean).join(', '),
       })),
     ];
     return mergeLedger(rows);
-  }, [c, t]);
+  }, [c, t, currency]);
 
   if (!customer) return null;
-  const opening = parseMoney(c?.openingBalance ?? 0);
-  const sale = parseMoney(c?.sale ?? 0);
-  const paid = parseMoney(c?.paid ?? 0);
-  const outstanding = parseMoney(c?.outstanding ?? 0) + opening;
-  const limit = c?.creditLimit === null || c?.creditLimit === undefined || c?.creditLimit === '' ? null : parseMoney(c.creditLimit);
+  // Minor units of the store's currency (KWD fils): the ledger keeps every digit the server stored.
+  const opening = currency.minor(c?.openingBalance ?? 0);
+  const sale = currency.minor(c?.sale ?? 0);
+  const paid = currency.minor(c?.paid ?? 0);
+  const outstanding = currency.minor(c?.outstanding ?? 0) + opening;
+  const limit = c?.creditLimit === null || c?.creditLimit === undefined || c?.creditLimit === '' ? null : currency.minor(c.creditLimit);
 
   const submit = handleSubmit((values) =>
     receive.mutate(values, {

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { jsonResponse, renderWithProviders } from '@/test/render';
@@ -87,6 +87,28 @@ describe('CustomerPaymentsDialog', () => {
     const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')!;
     expect(post[0]).toBe('/api/customer_payments');
     expect(JSON.parse(String(post[1]?.body))).toEqual({ amount: '10', description: 'paid in cash', customer: '/api/customers/2' });
+  });
+
+  it('in a KWD store the ledger keeps the fils: 1.275 of credit sales less 0.125 paid is 1.150 outstanding (issue 19)', async () => {
+    const { startSession, selectStoreTerminal, resetSession } = await import('@/lib/session');
+    onTestFinished(() => resetSession());
+    const store = { id: 1, name: 'Kuwait City', currency: 'KWD', locale: 'en-US', terminals: [{ id: 1, code: 'T1' }] };
+    startSession({ id: 7, username: 'admin', displayName: 'Admin', roles: ['ROLE_ADMIN'], stores: [store] });
+    selectStoreTerminal(store, store.terminals[0]);
+    const kwd: Customer = {
+      ...aisha, sale: 1.275, paid: 0.125, outstanding: 1.15, creditLimit: 2.5,
+      payments: [{ id: 1, amount: 0.125, description: 'cash at the counter', createdAt: '2024-01-03T10:00:00Z' }],
+      orders: [{ id: 9, orderId: 4, createdAt: '2024-01-02T10:00:00Z', status: 'Completed', items: [], payments: [{ total: 1.275, received: 1.275, due: 0, type: { id: 3, name: 'Credit', type: 'credit' } }] }],
+    };
+    fetchMock.mockResolvedValue(jsonResponse(kwd));
+    renderWithProviders(<CustomerPaymentsDialog customer={kwd} onClose={() => {}} />);
+    const dialog = screen.getByRole('dialog', { name: 'Payment history of Aisha Khan' });
+    expect(dialog).toHaveTextContent('Total credit saleKWD 1.275');
+    expect(dialog).toHaveTextContent('Total paymentsKWD 0.125');
+    expect(dialog).toHaveTextContent('OutstandingKWD 1.150');
+    const rows = within(dialog).getAllByRole('row').slice(1);
+    expect(rows[0]).toHaveTextContent('KWD 0.125');
+    expect(rows[1]).toHaveTextContent('KWD 1.275');
   });
 
   it("shows 'no limit' without a credit limit", () => {

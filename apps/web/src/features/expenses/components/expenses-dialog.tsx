@@ -13,7 +13,6 @@ import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast';
 import { useSession } from '@/lib/session';
 import { applyServerErrors } from '@/features/list-table/hooks/use-server-errors';
-import { cents } from '@/features/list-table/lib/amounts';
 import { relativeTime, todayRange } from '@/features/list-table/lib/dates';
 import { useCreateExpense, useExpenses } from '../api/expenses.ts';
 import { expenseSchema, type ExpenseForm } from '../lib/expense-schema.ts';
@@ -38,7 +37,8 @@ export function ExpensesDialog({ open, onClose }: ExpensesDialogProps) {
     resolver: zodResolver(expenseSchema),
     defaultValues: { description: '', amount: '' },
   });
-  const total = useMemo(() => sumCents((list.data ?? []).map((x) => cents(x.amount))), [list.data]);
+  // Minor units of the store's currency (KWD fils).
+  const total = useMemo(() => sumCents((list.data ?? []).map((x) => currency.minor(x.amount))), [list.data, currency]);
   const e = formState.errors;
 
   return (
@@ -87,7 +87,7 @@ export function ExpensesDialog({ open, onClose }: ExpensesDialogProps) {
       </form>
 
       <p className="total-line">
-        {t('expenses.total')}: <strong data-testid="expenses-total">{currency.format(total)}</strong>
+        {t('expenses.total')}: <strong data-testid="expenses-total">{currency.formatMinor(total)}</strong>
       </p>
 
       {list.isPending ? (
@@ -111,7 +111,7 @@ export function ExpensesDialog({ open, onClose }: ExpensesDialogProps) {
               <tr key={x.id}>
                 <td title={formatDateTime(x.createdAt)}>{relativeTime(x.createdAt, new Date(), lng)}</td>
                 <td>{x.description}</td>
-                <td className="num">{currency.format(cents(x.amount))}</td>
+                <td className="num">{currency.formatWire(x.amount)}</td>
               </tr>
             ))}
           </tbody>

@@ -35,8 +35,8 @@ export function LineGrid({ control, register, errors, showRequested = false, cos
   const { t } = useTranslation('backoffice');
   const { fields, remove } = useFieldArray({ control, name: 'items' });
   const lines = (useWatch({ control, name: 'items' }) as Line[] | undefined) ?? [];
-  const totals = lineTotals(lines);
-  const cur = (c: number) => currency.format(c);
+  const totals = lineTotals(lines, currency.digits);
+  const cur = (minor: number) => currency.formatMinor(minor);
   const cols = showRequested ? 7 : 6;
   return (
     <div className="line-grid">
@@ -66,7 +66,7 @@ export function LineGrid({ control, register, errors, showRequested = false, cos
                 <td>
                   <MoneyInput aria-label={t('inventory.costOf', { name: line?.name })} error={e?.purchasePrice?.message} {...register(`items.${i}.purchasePrice`)} />
                 </td>
-                <td className="num">{cur(rowTotal(line?.quantity ?? '', line?.purchasePrice ?? ''))}</td>
+                <td className="num">{cur(rowTotal(line?.quantity ?? '', line?.purchasePrice ?? '', currency.digits))}</td>
                 <td>
                   <Input aria-label={t('inventory.commentsOf', { name: line?.name })} {...register(`items.${i}.comments`)} />
                 </td>
@@ -103,7 +103,7 @@ export function LineGrid({ control, register, errors, showRequested = false, cos
                               <td>
                                 <MoneyInput aria-label={t('inventory.costOf', { name })} error={ve?.purchasePrice?.message} {...register(`items.${i}.variants.${j}.purchasePrice`)} />
                               </td>
-                              <td className="num">{cur(rowTotal(v.quantity, v.purchasePrice))}</td>
+                              <td className="num">{cur(rowTotal(v.quantity, v.purchasePrice, currency.digits))}</td>
                             </tr>
                           );
                         })}

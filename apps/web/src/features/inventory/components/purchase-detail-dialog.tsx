@@ -5,7 +5,7 @@ import { useMoney } from '@/lib/money';
 import { parseQuantity, quantityToString } from '@pos/domain/money';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
-import { cents, money } from '@/features/list-table/lib/amounts';
+import { money } from '@/features/list-table/lib/amounts';
 import { lineTotals, linesFromPurchase, rowTotal } from '../lib/lines.ts';
 import { printElement } from '../lib/print.ts';
 import type { Purchase } from '../lib/types.ts';
@@ -18,7 +18,7 @@ export function PurchaseDetailDialog({ purchase, onClose }: { purchase: Purchase
   const { t, i18n } = useTranslation('backoffice');
   const body = useRef<HTMLDivElement>(null);
   const lng = i18n.language;
-  const totals = lineTotals(linesFromPurchase(purchase.items ?? []));
+  const totals = lineTotals(linesFromPurchase(purchase.items ?? []), currency.digits);
   const title = t('purchases.detailTitle', { number: purchase.purchaseNumber });
   return (
     <Dialog
@@ -37,7 +37,7 @@ export function PurchaseDetailDialog({ purchase, onClose }: { purchase: Purchase
         <div className="summary-boxes">
           <div className="summary-box">
             <span>{t('purchases.itemsTotal')}</span>
-            <strong>{currency.format(totals.cost)}</strong>
+            <strong>{currency.formatMinor(totals.cost)}</strong>
           </div>
           <div className="summary-box">
             <span>{t('purchases.total')}</span>
@@ -46,7 +46,7 @@ export function PurchaseDetailDialog({ purchase, onClose }: { purchase: Purchase
           <div className="summary-box">
             <span>{t('purchases.payments')}</span>
             <strong>
-              {purchase.paymentType?.name ?? '—'}: {currency.format(cents(purchase.total))}
+              {purchase.paymentType?.name ?? '—'}: {currency.formatWire(purchase.total)}
             </strong>
           </div>
         </div>
@@ -71,7 +71,7 @@ export function PurchaseDetailDialog({ purchase, onClose }: { purchase: Purchase
                 <td>{q(item.quantityRequested)}</td>
                 <td>{q(item.quantity)}</td>
                 <td>{money(item.purchasePrice, lng)}</td>
-                <td>{currency.format(rowTotal(String(item.quantity), String(item.purchasePrice)))}</td>
+                <td>{currency.formatMinor(rowTotal(String(item.quantity), String(item.purchasePrice), currency.digits))}</td>
                 <td>{item.comments}</td>
               </tr>,
               item.variants?.length ? (
@@ -92,7 +92,7 @@ export function PurchaseDetailDialog({ purchase, onClose }: { purchase: Purchase
                             <th scope="row">{v.variant?.attributeValue}</th>
                             <td>{q(v.quantity)}</td>
                             <td>{money(v.purchasePrice, lng)}</td>
-                            <td>{currency.format(rowTotal(String(v.quantity), String(v.purchasePrice)))}</td>
+                            <td>{currency.formatMinor(rowTotal(String(v.quantity), String(v.purchasePrice), currency.digits))}</td>
                           </tr>
                         ))}
                       </tbody>
@@ -108,7 +108,7 @@ export function PurchaseDetailDialog({ purchase, onClose }: { purchase: Purchase
               <td>{quantityToString(totals.requested)}</td>
               <td>{quantityToString(totals.quantity)}</td>
               <td />
-              <td>{currency.format(totals.cost)}</td>
+              <td>{currency.formatMinor(totals.cost)}</td>
               <td />
             </tr>
           </tfoot>

@@ -13,7 +13,6 @@ import { Select } from '@/components/ui/select';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast';
 import { applyServerErrors } from '@/features/list-table/hooks/use-server-errors';
-import { cents } from '@/features/list-table/lib/amounts';
 import { relativeTime } from '@/features/list-table/lib/dates';
 import { useCreateSupplierPayment, useSupplierLedger } from '../api/supplier-ledger.ts';
 import { cleanNumber } from '../lib/lines.ts';
@@ -39,16 +38,17 @@ export function SupplierLedgerDialog({ supplier, onClose }: { supplier: Supplier
   });
 
   const figures = useMemo(() => {
-    const credit = (purchases.data ?? []).filter((p) => p.paymentType?.type === 'credit').map((p) => cents(p.total));
-    const paid = (payments.data ?? []).map((p) => cents(p.amount));
-    const opening = cents(supplier.openingBalance);
+    // Minor units of the store's currency (KWD fils): every digit the server stored.
+    const credit = (purchases.data ?? []).filter((p) => p.paymentType?.type === 'credit').map((p) => currency.minor(p.total));
+    const paid = (payments.data ?? []).map((p) => currency.minor(p.amount));
+    const opening = currency.minor(supplier.openingBalance);
     return {
       opening,
       purchases: credit.reduce((a, b) => a + b, 0),
       payments: paid.reduce((a, b) => a + b, 0),
       outstanding: supplierOutstanding({ creditPurchaseTotals: credit, payments: paid, openingBalance: opening }),
     };
-  }, [payments.data, purchases.data, supplier.openingBalance]);
+  }, [payments.data, purchases.data, supplier.openingBalance, currency]);
 
   const entries = useMemo<Entry[]>(
     () =>
@@ -59,7 +59,7 @@ export function SupplierLedgerDialog({ supplier, onClose }: { supplier: Supplier
     [payments.data, purchases.data],
   );
 
-  const cur = (c: number) => currency.format(c);
+  const cur = (minor: number) => currency.formatMinor(minor);
   const e = formState.errors;
   const loading = payments.isPending || purchases.isPending;
 
@@ -136,7 +136,7 @@ export function SupplierLedgerDialog({ supplier, onClose }: { supplier: Supplier
             {entries.map((entry) => (
               <tr key={`${entry.kind}-${entry.row.id}`} className={entry.kind === 'purchase' ? 'ledger-purchase' : 'ledger-payment'}>
                 <td title={formatDateTime(entry.createdAt)}>{relativeTime(entry.createdAt, new Date(), lng)}</td>
-                <td>{cur(cents(entry.kind === 'payment' ? entry.row.amount : entry.row.total))}</td>
+                <td>{cur(currency.minor(entry.kind === 'payment' ? entry.row.amount : entry.row.total))}</td>
                 <td>
                   {entry.kind === 'payment'
                     ? entry.row.description

@@ -31,6 +31,14 @@ describe('purchase lines', () => {
     expect(rowTotal('x', '1')).toBe(0);
   });
 
+  it('in a 3-decimal currency (KWD) totals keep the fils: 3 x 1.275 = 3.825 (issue 19)', () => {
+    expect(rowTotal('3', '1.275', 3)).toBe(3825);
+    const a = { ...newLine(product), quantity: '3', purchasePrice: '1.275', variants: [] };
+    expect(lineTotals([a], 3).cost).toBe(3825);
+    // In cents the same row would be 3 x 1.28 = 3.84.
+    expect(rowTotal('3', '1.275')).toBe(384);
+  });
+
   it('turns PO lines into requested quantities for a purchase', () => {
     const lines = linesFromOrder(
       [{ id: 1, item: product, quantity: '5', price: '9', unit: 'box', comments: 'rush', variants: [{ '@id': '/api/purchase_order_item_variants/2', id: 2, variant: product.variants[0], quantity: '4', purchasePrice: '8' }] }],

@@ -54,7 +54,8 @@ export type Line = z.input<typeof lineSchema>;
 
 const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 const safeQty = (v: string) => tryParseScaled(v, 3) ?? 0;
-const safeCost = (v: string) => tryParseMoney(v) ?? 0;
+/** A cost in minor units of a currency of `digits` digits (2: cents; KWD 3: fils). */
+const safeCost = (v: string, digits = 2) => (digits === 2 ? tryParseMoney(v) : tryParseScaled(v, digits)) ?? 0;
 
 /** A new line for a product: quantity 1 at the product's cost; each variant quantity 1 at its price (spec 9). */
 export function newLine(product: ProductBrief): Line {
@@ -119,11 +120,11 @@ export function linesFromOrder(items: PurchaseOrderItem[], requested: boolean): 
   }));
 }
 
-function toInput(lines: readonly Line[]): PurchaseLineInput[] {
+function toInput(lines: readonly Line[], digits: number): PurchaseLineInput[] {
   return lines.map((l) => ({
     qtyMilli: safeQty(l.quantity),
-    costCents: safeCost(l.purchasePrice),
-    variants: l.variants.map((v) => ({ qtyMilli: safeQty(v.quantity), costCents: safeCost(v.purchasePrice) })),
+    costCents: safeCost(l.purchasePrice, digits),
+    variants: l.variants.map((v) => ({ qtyMilli: safeQty(v.quantity), costCents: safeCost(v.purchasePrice, digits) })),
   }));
 }
 
@@ -131,15 +132,15 @@ export interface LineTotals {
   count: number;
   /** milli */
   quantity: number;
-  /** cents */
+  /** minor units of the currency (`digits`; cents by default) */
   cost: number;
   /** milli */
   requested: number;
 }
 
-/** Totals row: line count, total quantity and cost over every item and variant. */
-export function lineTotals(lines: readonly Line[]): LineTotals {
-  const input = toInput(lines);
+/** Totals row: line count, total quantity and cost (in minor units of a `digits`-digit currency) over every item and variant. */
+export function lineTotals(lines: readonly Line[], digits = 2): LineTotals {
+  const input = toInput(lines, digits);
   let requested = 0;
   for (const l of lines) {
     requested += safeQty(l.quantityRequested);
@@ -148,9 +149,9 @@ export function lineTotals(lines: readonly Line[]): LineTotals {
   return { count: lines.length, quantity: purchaseQuantity(input), cost: purchaseTotal(input), requested };
 }
 
-/** qty x cost of one row in cents (0 while the inputs are incomplete). */
-export function rowTotal(quantity: string, purchasePrice: string): number {
-  return purchaseTotal([{ qtyMilli: safeQty(quantity), costCents: safeCost(purchasePrice) }]);
+/** qty x cost of one row in minor units of a `digits`-digit currency, cents by default (0 while the inputs are incomplete). */
+export function rowTotal(quantity: string, purchasePrice: string, digits = 2): number {
+  return purchaseTotal([{ qtyMilli: safeQty(quantity), costCents: safeCost(purchasePrice, digits) }]);
 }
 
 /** "5." -> "5", ".5" -> "0.5": what every parser agrees on. */

@@ -12,7 +12,7 @@ export function milli(value: unknown): number {
   return tryParseScaled(value, 3) ?? 0;
 }
 
-/** A wire amount in the current store's currency (`locale` is kept for callers; the UI language is used). */
+/** A wire amount in the current store's currency, to its own digits (KWD 1.275; `locale` is kept for callers; the UI language is used). */
 export function money(value: unknown, _locale?: string): string {
-  return getMoney().format(cents(value));
+  return getMoney().formatWire(value);
 }

@@ -7,7 +7,6 @@ import { errorText } from '@/lib/form-errors';
 import type { Order } from '@/features/catalogue-cache/types';
 import { formatDateTime } from '@pos/domain/format';
 import { useMoney } from '@/lib/money';
-import { parseMoney } from '@pos/domain/money';
 import { findOrder } from '@/features/orders/api/find-order';
 import { useHeldOrders } from '@/features/orders/api/held-orders';
 
@@ -75,7 +74,7 @@ export function OrderLookupDialog({ open, onClose, onFound, storeId = null }: Or
                   <span>{formatDateTime(o.createdAt)}</span>
                   <span>{typeof o.customer === 'object' && o.customer?.name ? o.customer.name : o.terminal?.code}</span>
                   <span>{t('order.itemCount', { count: o.items.length })}</span>
-                  <span className="num">{currency.format(parseMoney(o.grandTotal ?? o.total ?? 0))}</span>
+                  <span className="num">{currency.formatWire(o.grandTotal ?? o.total ?? 0)}</span>
                 </button>
               </li>
             ))}

@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { liveQuery } from 'dexie';
 import { formatDateTime } from '@pos/domain/format';
 import { useMoney } from '@/lib/money';
-import { parseMoney } from '@pos/domain/money';
 import { Button } from '@/components/ui/button';
 import { confirm } from '@/components/ui/confirm-dialog';
 import { Dialog } from '@/components/ui/dialog';
@@ -98,7 +97,7 @@ function OutboxDialog({ open, onClose, rows, busy, onRetryAll }: { open: boolean
   const isManager = !!user?.roles.includes('ROLE_ADMIN');
   const unsent = rows.filter((r) => r.status !== 'sent');
   const sent = rows.filter((r) => r.status === 'sent').slice(-20).reverse();
-  const money = (v: number | undefined) => currency.format(parseMoney(v ?? 0));
+  const money = (v: number | undefined) => currency.formatWire(v ?? 0);
 
   const retry = async (row: OutboxSale) => {
     await outbox().retry(row.uuid);
