@@ -49,8 +49,24 @@ async function freePort(): Promise<number> {
  * The real server.ts on a data folder; resolves when healthy, or with its exit code and output.
  * `nodeArgs`: flags before tsx (a loader hook); `uid`/`gid`: run it as that user (the test runs as root).
  */
+/**
+ * A node binary `uid` may run: this one, or (when it lives where that user cannot go, e.g. the
+ * Node 24 that CI runs from root's npx cache) a copy of it in a folder open to everyone.
+ */
+function nodeFor(uid: number | undefined): string {
+  if (uid === undefined) return process.execPath;
+  const probe = spawnSync(process.execPath, ['--version'], { uid, gid: uid });
+  if (probe.status === 0) return process.execPath;
+  const dir = tmpDir();
+  fs.chmodSync(dir, 0o755);
+  const copy = path.join(dir, 'node');
+  fs.copyFileSync(process.execPath, copy);
+  fs.chmodSync(copy, 0o755);
+  return copy;
+}
+
 function startServer(dataDir: string, port: number, opts: { nodeArgs?: string[]; uid?: number; gid?: number } = {}) {
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'apps/api/src/server.ts'], {
+  const child = spawn(nodeFor(opts.uid), [...(opts.nodeArgs ?? []), '--import', 'tsx', 'apps/api/src/server.ts'], {
     cwd: repoRoot,
     env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn', WEB_DIST: '/nonexistent', NODE_ENV: 'test' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -59,11 +75,14 @@ function startServer(dataDir: string, port: number, opts: { nodeArgs?: string[];
   let out = '';
   child.stdout.on('data', (d) => { out += d; });
   child.stderr.on('data', (d) => { out += d; });
-  const exited = new Promise<number>((r) => child.once('exit', (code) => r(code ?? -1)));
+  // A spawn that fails (EACCES, ENOENT) has no 'exit': say so instead of waiting for the time limit.
+  let spawnFailed = false;
+  child.once('error', (e) => { spawnFailed = true; out += `spawn failed: ${e.message}\n`; });
+  const exited = new Promise<number>((r) => { child.once('exit', (code) => r(code ?? -1)); child.once('error', () => r(-1)); });
   const ready = (async () => {
     const deadline = Date.now() + 120_000;
     while (Date.now() < deadline) {
-      if (child.exitCode !== null) return { ok: false as const, code: child.exitCode, out };
+      if (child.exitCode !== null || spawnFailed) return { ok: false as const, code: child.exitCode, out };
       // (a time limit: a port held by something else may accept and never answer)
       try { if ((await fetch(`http://127.0.0.1:${port}/api/health`, { signal: AbortSignal.timeout(2000) })).ok) return { ok: true as const, code: null, out }; } catch { /* not yet */ }
       await new Promise((r) => setTimeout(r, 100));
