@@ -18,6 +18,7 @@ import type { Db } from '../../db/client.ts';
 import { product, productVariant, purchase, purchaseItem, store } from '../../db/schema/index.ts';
 import type { AuthInfo } from '../../plugins/auth.ts';
 import { layoutField, resolveLayout, type LabelLayout } from './label-layout.ts';
+import { MM } from './receipt-pdf.ts';
 
 const id = z.number().int().positive().max(2147483647);
 export const labelsBody = z.object({
@@ -72,8 +73,6 @@ async function collect(db: Db, input: z.infer<typeof labelsBody>, currency: stri
   });
   return labels;
 }
-
-const MM = 72 / 25.4;
 
 async function barcodePng(code: string): Promise<Buffer> {
   const ean = /^\d{13}$/.test(code) && !gs1Problem(code, 'ean13');

@@ -7,7 +7,8 @@ import bwipjs from 'bwip-js/node';
 import PDFDocument from 'pdfkit';
 import { docText, type ReceiptDoc } from './receipt-doc.ts';
 
-const MM = 72 / 25.4;
+/** PDF points per millimetre. */
+export const MM = 72 / 25.4;
 const WIDTH = 80 * MM;
 const MARGIN = 4 * MM;
 const SIZE = 8;

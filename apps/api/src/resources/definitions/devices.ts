@@ -2,14 +2,14 @@ import { isIP } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { text, flag } from '@pos/domain/wire-fields';
+import { ADDRESS_MESSAGE, HOST_NAME } from '@pos/domain/network';
 import { device } from '../../db/schema/index.ts';
 import type { ResourceDef } from '../engine.ts';
 import { bool, exact, partial } from '../filters.ts';
 import { intField, stamps } from '../../modules/catalogue/shared.ts';
 
 /** A printer's address: an IPv4/IPv6 address or a host name (letters, digits, hyphens, dots). */
-const HOST_RE = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
-const address = text().refine((v) => isIP(v) !== 0 || HOST_RE.test(v), 'This value is not a valid IP address or host name.');
+const address = text().refine((v) => isIP(v) !== 0 || HOST_NAME.test(v), ADDRESS_MESSAGE);
 
 const body = z.object({
   name: text(),

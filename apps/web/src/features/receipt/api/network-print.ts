@@ -18,6 +18,10 @@ export const printOnPrinter = (orderId: number, device: number, copy: boolean) =
 /** POST /api/print/job/{id}/retry: send a waiting or failed job again now. */
 export const retryPrintJob = (jobId: number) => apiFetch<PrintJob>(`/print/job/${jobId}/retry`, { method: 'POST', body: {} });
 
+/** POST /api/print/drawer {device, store}: "no sale", the drawer of the till's printer opened. */
+export const openDrawer = (device: number, store: number) =>
+  apiFetch<PrintJob>('/print/drawer', { method: 'POST', body: { device, store } });
+
 export const useNetworkPrint = () =>
   useMutation({ mutationFn: ({ orderId, device, copy }: { orderId: number; device: number; copy: boolean }) => printOnPrinter(orderId, device, copy) });
 

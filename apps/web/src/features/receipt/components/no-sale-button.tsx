@@ -2,12 +2,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/toast';
-import { apiFetch } from '@/lib/api-client';
 import { errorText } from '@/lib/form-errors';
 import { useCan } from '@/lib/permissions';
 import { useSession } from '@/lib/session';
 import { usePreferences } from '@/features/sale/preferences-store';
-import type { PrintJob } from '@/features/receipt/api/network-print';
+import { openDrawer } from '@/features/receipt/api/network-print';
 
 /**
  * "No sale" (issue 26.2): opens the cash drawer of this till's receipt printer without a sale. Shown
@@ -24,7 +23,7 @@ export function NoSaleButton() {
   const open = async () => {
     setBusy(true);
     try {
-      const job = await apiFetch<PrintJob>('/print/drawer', { method: 'POST', body: { device: printer.id, store: store.id } });
+      const job = await openDrawer(printer.id, store.id);
       if (job.status === 'printed') toast.success(t('noSale.opened'));
       else toast.error(t('receipt.printerProblem', { printer: printer.name, error: job.lastError ?? t('receipt.printerWaiting') }));
     } catch (error) {

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
+import { ADDRESS_MESSAGE, HOST_NAME } from '@pos/domain/network';
 import { Input } from '@/components/ui/input';
 import { FormDialog } from '@/features/list-table/components/form-dialog';
 import { FormSelect } from '@/features/list-table/components/form-select';
@@ -24,10 +25,11 @@ export interface PrinterRow {
 }
 
 const FIELDS = ['name', 'ipAddress', 'port', 'prints', 'paperWidth'];
-const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$|^[0-9a-f:.]+$/i;
+/** A host name, or what an IPv4/IPv6 address is made of (the server checks the address itself). */
+const isAddress = (v: string) => HOST_NAME.test(v) || /^[0-9a-f:.]+$/i.test(v);
 const printerSchema = z.object({
   name: z.string().trim().min(1, 'This value should not be blank.'),
-  ipAddress: z.string().trim().regex(HOST, 'This value is not a valid IP address or host name.'),
+  ipAddress: z.string().trim().refine(isAddress, ADDRESS_MESSAGE),
   port: z.string().trim().regex(/^\d{1,5}$/, 'A port from 1 to 65535.').refine((v) => Number(v) >= 1 && Number(v) <= 65535, 'A port from 1 to 65535.'),
   prints: z.string().trim().regex(/^\d{1,3}$/, 'From 1 to 100 copies.').refine((v) => Number(v) >= 1 && Number(v) <= 100, 'From 1 to 100 copies.'),
   paperWidth: z.enum(['80', '58']),
