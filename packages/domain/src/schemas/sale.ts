@@ -97,6 +97,8 @@ const shortText = (max: number) => z.unknown().transform((v, ctx): string | null
   if (typeof v !== 'string' && typeof v !== 'number') { ctx.addIssue({ code: 'custom', message: 'This value should be of type string.' }); return z.NEVER; }
   const s = String(v).trim();
   if (s.length > max) { ctx.addIssue({ code: 'custom', message: TOO_LONG }); return z.NEVER; }
+  // PostgreSQL keeps no NUL in text; a client id with one would break the client id's lock query.
+  if (s.includes('\u0000')) { ctx.addIssue({ code: 'custom', message: 'This value should not contain a NUL character.' }); return z.NEVER; }
   return s === '' ? null : s;
 });
 
