@@ -10,5 +10,7 @@ export default defineProject({
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],
+    // Lazy screens are transformed on first import: seconds on a busy 2-core machine.
+    testTimeout: 20_000,
   },
 });

@@ -1,18 +1,16 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router/dom';
+import { BrowserRouter } from 'react-router';
 import { i18nReady } from '@/lib/i18n';
 import '@/styles/index.css';
 import '@/styles/ui.css';
 import { AppProviders } from '@/app/providers';
-import { createAppRouter } from '@/app/router';
+import { AppRoutes } from '@/app/router';
 import { registerServiceWorker } from '@/app/register-sw';
 import { prefetchCatalogue } from '@/features/catalogue-cache/hooks/use-catalogue-loader';
 
 // The till's warm start: its catalogue is read from the offline cache while the app starts.
 if (window.location.pathname === '/pos') prefetchCatalogue();
-
-const router = createAppRouter();
 
 // The offline till: the app shell is cached by a service worker (production builds only).
 if (import.meta.env.PROD) registerServiceWorker();
@@ -22,7 +20,9 @@ const render = () =>
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <AppProviders>
-        <RouterProvider router={router} />
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
       </AppProviders>
     </StrictMode>,
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_PERMISSIONS, PERMISSIONS, PIN_PATTERN, builtinOfLegacy, legacyRolesOf, permissionSchema } from './permissions.ts';
+import { BUILTIN_PERMISSIONS, PERMISSIONS, PIN_PATTERN, builtinOfLegacy, legacyRolesOf, isPermission } from './permissions.ts';
 
 describe('permissions and roles', () => {
   it('the old roles map onto Owner and Cashier, and back', () => {
@@ -19,8 +19,8 @@ describe('permissions and roles', () => {
   });
 
   it('names are checked; a PIN is 4 to 8 digits', () => {
-    expect(permissionSchema.safeParse('sale.refund').success).toBe(true);
-    expect(permissionSchema.safeParse('launch.rockets').success).toBe(false);
+    expect(isPermission('sale.refund')).toBe(true);
+    expect(isPermission('launch.rockets')).toBe(false);
     expect(['1234', '12345678'].every((p) => PIN_PATTERN.test(p))).toBe(true);
     expect(['123', '123456789', '12a4', ' 1234', ''].some((p) => PIN_PATTERN.test(p))).toBe(false);
   });

@@ -2,8 +2,6 @@
  * Staff permissions and roles (issue 21.1), shared by the server (enforcement) and the web app
  * (hiding what the user may not do). The names are the wire values: a custom role is a list of them.
  */
-import { z } from 'zod';
-
 export const PERMISSIONS = [
   'discount.overLimit',     // a line or order discount above the store's limit
   'price.override',         // a unit price other than the catalogue's
@@ -24,7 +22,6 @@ export const PERMISSIONS = [
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
-export const permissionSchema = z.enum(PERMISSIONS);
 
 export const isPermission = (x: unknown): x is Permission => typeof x === 'string' && (PERMISSIONS as readonly string[]).includes(x);
 

@@ -41,7 +41,7 @@ describe('app start and routes', () => {
   it('an install with no user opens the first-run setup instead of the login', async () => {
     fetchMock.mockResolvedValue(jsonResponse({ needed: true }));
     const { router } = renderApp('/');
-    expect(await screen.findByRole('heading', { name: 'Set up your shop' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Set up your shop' }, { timeout: 15_000 })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/setup');
     expect(screen.getByLabelText('Currency')).toHaveValue('USD');
   });

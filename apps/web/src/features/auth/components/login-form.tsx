@@ -1,5 +1,4 @@
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Alert } from '@/components/ui/alert';
@@ -21,37 +20,49 @@ export function LoginForm({ role, forgotPath = '/forgot-password' }: LoginFormPr
   const { t } = useTranslation('auth');
   const signIn = useSignIn(role);
   const [banner, setBanner] = useState<string | null>(null);
-  const { register, handleSubmit, setError, formState: { errors } } = useForm<LoginInput>({
-    defaultValues: { username: '', password: '' },
-  });
+  // A plain form (no form library): the sign-in page is the first thing a till downloads.
+  const [errors, setErrors] = useState<Partial<Record<keyof LoginInput, string>>>({});
 
-  const onSubmit = handleSubmit(async (values) => {
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const values: LoginInput = { username: String(data.get('username') ?? ''), password: String(data.get('password') ?? '') };
+    const required = t('common:required');
+    const missing = {
+      ...(values.username ? {} : { username: required }),
+      ...(values.password ? {} : { password: required }),
+    };
+    setErrors(missing);
+    if (Object.keys(missing).length) {
+      const first = event.currentTarget.elements.namedItem(values.username ? 'password' : 'username');
+      if (first instanceof HTMLElement) first.focus();
+      return;
+    }
     setBanner(null);
     try {
       await signIn.mutateAsync(values);
     } catch (error) {
-      setBanner(applyServerErrors(error, setError, ['username', 'password']));
+      setBanner(applyServerErrors<LoginInput>(error, (name, e) => setErrors((prev) => ({ ...prev, [name]: e.message })), ['username', 'password']));
     }
-  });
+  };
 
-  const required = t('common:required');
   return (
-    <form onSubmit={onSubmit} noValidate aria-labelledby="login-title">
+    <form onSubmit={(e) => void onSubmit(e)} noValidate aria-labelledby="login-title">
       <h1 id="login-title">{t('login.title')}</h1>
       {banner && <Alert>{banner}</Alert>}
       <Input
         label={t('login.username')}
         autoComplete="username"
         autoFocus
-        error={errors.username?.message}
-        {...register('username', { required })}
+        name="username"
+        error={errors.username}
       />
       <Input
         label={t('login.password')}
         type="password"
         autoComplete="current-password"
-        error={errors.password?.message}
-        {...register('password', { required })}
+        name="password"
+        error={errors.password}
       />
       <Button type="submit" block size="lg" loading={signIn.isPending}>
         {t('login.submit')}
