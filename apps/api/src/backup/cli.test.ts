@@ -122,7 +122,7 @@ describe('npm run db:move', () => {
     } finally {
       await t.end();
     }
-  });
+  }, 240_000); // four tool processes and two PostgreSQL starts: minutes on a busy 2-core machine
 
   it('says clearly when the target cannot be reached or is not a PostgreSQL URL', () => {
     const unreachable = tool('db-move.ts', [withDb('postgres://postgres@127.0.0.1:1/x', 'nowhere')]);
@@ -177,7 +177,7 @@ describe("a shop on the data folder's own PostgreSQL", () => {
     } finally {
       await t.end();
     }
-  });
+  }, 240_000); // four tool processes and two PostgreSQL starts: minutes on a busy 2-core machine
 
   it('says clearly when there is no shop database or DATABASE_URL cannot be reached', () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'pos-cli-empty-'));
