@@ -54,12 +54,26 @@ const vendorGroups: Array<{ name: string; test: RegExp }> = [
   { name: 'dexie', test: /[\\/]node_modules[\\/]dexie[\\/]/ },
 ];
 
+// The browser runs our React components on Preact's React compatibility layer (preact/compat, 11):
+// react-dom is ~55 KB brotli of the 150 KB budget for sign-in + till, preact/compat ~7 KB
+// (issue 20/24; measured in docs/performance.md). Preact 11 passes `ref` as a prop like React 19.
+// The dev server and the build both use it, so what a developer sees is what ships; the web
+// component tests (vitest, jsdom) run on React 19, the Playwright journeys on the shipped build.
+const preactCompat = [
+  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+  { find: /^react-dom$/, replacement: 'preact/compat' },
+  { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
+  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-runtime' },
+  { find: /^react$/, replacement: 'preact/compat' },
+];
+
 export default defineConfig(({ command }) => ({
   plugins: [react(), serviceWorker()],
   resolve: {
     alias: [
       { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
       ...(command === 'build' ? reactRouterProduction : []),
+      ...preactCompat,
     ],
   },
   server: {
