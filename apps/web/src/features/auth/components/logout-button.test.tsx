@@ -1,0 +1,28 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { clearCookies, renderWithProviders } from '@/test/render';
+import { COOKIE, readCookie } from '@/lib/cookies';
+import { saveTokens } from '@/lib/session';
+import { fakeApi, signIn } from '@/features/list-table/testing/fake-api';
+import { LogoutButton } from './logout-button.tsx';
+
+beforeEach(() => {
+  clearCookies();
+  signIn();
+});
+
+describe('Logout (issue 21.5)', () => {
+  it('POSTs the refresh token so the server revokes it, and clears both token cookies', async () => {
+    saveTokens({ token: 'jwt-1', refresh_token: 'refresh-1' });
+    const api = fakeApi({ 'POST /auth/logout': { message: 'Logged out' } });
+    const user = userEvent.setup();
+    renderWithProviders(<LogoutButton />);
+    await user.click(screen.getByRole('button', { name: 'Logout' }));
+    await waitFor(() => expect(api.find('POST', '/auth/logout')).toHaveLength(1));
+    expect(api.find('POST', '/auth/logout')[0].body).toEqual({ refresh_token: 'refresh-1' });
+    expect(api.find('GET', '/auth/logout')).toHaveLength(0);
+    expect(readCookie(COOKIE.token)).toBeUndefined();
+    expect(readCookie(COOKIE.refreshToken)).toBeUndefined();
+  });
+});
