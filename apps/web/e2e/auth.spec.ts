@@ -70,9 +70,13 @@ test('logout returns to the login', async ({ page }) => {
   await login(page, 'cashier', 'cashier');
   await expect(page).toHaveURL(/\/pos$/);
   await startDayIfForced(page);
+  const refresh = (await page.context().cookies()).find((c) => c.name === 'refresh_token')?.value;
+  expect(refresh).toBeTruthy();
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('heading', { name: 'Login to Your Account' })).toBeVisible();
+  // Issue 21.5: the logout revoked the refresh token on the server, not only in this browser.
+  expect((await page.request.post('/api/auth/refresh', { data: { refresh_token: refresh } })).status()).toBe(401);
   const names = (await page.context().cookies()).map((c) => c.name);
   expect(names).not.toContain('JWT');
   expect(names).not.toContain('refresh_token');

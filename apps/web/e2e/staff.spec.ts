@@ -108,3 +108,122 @@ test("a cashier's 50 % discount asks for a manager; the manager's PIN approves i
   expect(orderNumber).toMatch(/^\d+$/);
   await ownerContext.close();
 });
+
+const SUPERVISOR = { username: 'e2e-supervisor', password: 'e2e-Supervisor-pass-71', displayName: 'Sam Supervisor' };
+
+/** Signs in at the till as a user with one store (no chooser). */
+async function signInTill(page: Page, who: { username: string; password: string }) {
+  await page.goto('/');
+  await page.getByLabel('Username').fill(who.username);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL(/\/pos$/, { timeout: 30_000 });
+  await expect(page.getByRole('group', { name: 'Departments' })).toBeVisible({ timeout: 60_000 });
+}
+
+/** Sells one kettle, paid in cash (exact); the order number from the receipt. */
+async function sellKettle(page: Page): Promise<string> {
+  const box = page.getByTestId('scan-input');
+  await box.fill(CODE);
+  await box.press('Enter');
+  await expect(page.getByTestId('cart-row')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Done' }).click();
+  const receipt = page.getByRole('dialog', { name: /^Receipt/ });
+  await expect(receipt).toBeVisible();
+  const number = (await receipt.getByText(/^Order# \d+$/).innerText()).replace('Order# ', '');
+  await receipt.getByRole('button', { name: 'Close' }).click();
+  return number;
+}
+
+test('an owner creates the role "Supervisor" (refund) in Settings > Roles and gives it to a user: they refund, cannot manage products, and void only with a manager\'s PIN', async ({ page, browser, request }) => {
+  // The owner, at the till: Settings > Roles, then Settings > Users.
+  await page.goto('/');
+  await page.getByLabel('Username').fill('admin');
+  await page.getByLabel('Password').fill('admin');
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.getByRole('dialog', { name: 'Choose a store' }).getByRole('button', { name: 'Main Street' }).click();
+  await page.getByRole('dialog', { name: 'Choose a Terminal' }).getByRole('button', { name: 'T1' }).click();
+  await expect(page.getByRole('group', { name: 'Departments' })).toBeVisible({ timeout: 60_000 });
+  await page.getByRole('navigation', { name: 'Till toolbar' }).getByRole('button', { name: 'Settings', exact: true }).click();
+  const settings = page.getByRole('dialog', { name: 'Settings' });
+  await settings.getByRole('tab', { name: 'Roles' }).click();
+  await expect(settings.getByRole('cell', { name: 'Owner', exact: true })).toBeVisible();
+  await settings.getByRole('button', { name: 'Role', exact: true }).click();
+  const create = page.getByRole('dialog', { name: 'Create role' });
+  await create.getByLabel(/^Name/).fill('Supervisor');
+  await create.getByRole('checkbox', { name: 'Refund a sale' }).check();
+  await create.getByRole('button', { name: 'Save' }).click();
+  await expect(create).toHaveCount(0);
+  await expect(settings.getByRole('row').filter({ hasText: 'Supervisor' })).toContainText('1 permission');
+
+  await settings.getByRole('tab', { name: 'Users' }).click();
+  await settings.getByRole('button', { name: 'User', exact: true }).click();
+  const form = page.getByRole('dialog', { name: 'Create user' });
+  await form.getByLabel(/^Display name/).fill(SUPERVISOR.displayName);
+  await form.getByLabel(/^Username/).fill(SUPERVISOR.username);
+  await form.getByLabel(/^Email/).fill(`${SUPERVISOR.username}@example.com`);
+  await form.getByLabel(/^Password/).fill(SUPERVISOR.password);
+  await form.getByLabel('Role', { exact: true }).selectOption({ label: 'Supervisor' });
+  await form.getByRole('checkbox', { name: 'Main Street' }).check();
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form).toHaveCount(0);
+  await expect(settings.getByRole('row').filter({ hasText: SUPERVISOR.username })).toContainText('Supervisor');
+
+  // The supervisor, at their till: a sale, then its refund from the sale history.
+  const supContext = await browser.newContext();
+  const sup = await supContext.newPage();
+  await signInTill(sup, SUPERVISOR);
+  const sold = await sellKettle(sup);
+  await sup.keyboard.press('Control+h');
+  let history = sup.getByRole('dialog', { name: 'Sale history' });
+  await history.getByRole('row').filter({ has: sup.getByRole('cell', { name: sold, exact: true }) }).getByRole('button', { name: `Refund order ${sold}` }).click();
+  await sup.getByRole('dialog', { name: `Refund Order# ${sold}` }).getByRole('button', { name: 'Refund selected' }).click();
+  const refunded = sup.waitForResponse((r) => r.request().method() === 'POST' && /\/api\/admin\/order\/create$/.test(r.url()));
+  await sup.getByRole('button', { name: 'Done' }).click();
+  expect((await refunded).status()).toBe(201);
+  await expect(sup.getByRole('dialog', { name: /^Receipt/ })).toContainText(`Refund of Order# ${sold}`);
+  await sup.getByRole('dialog', { name: /^Receipt/ }).getByRole('button', { name: 'Close' }).click();
+
+  // No product management: no Items tab in Settings, and the server refuses it.
+  await sup.getByRole('navigation', { name: 'Till toolbar' }).getByRole('button', { name: 'Settings', exact: true }).click();
+  const supSettings = sup.getByRole('dialog', { name: 'Settings' });
+  await expect(supSettings.getByRole('tab', { name: 'Profile' })).toBeVisible();
+  await expect(supSettings.getByRole('tab', { name: 'Items list' })).toHaveCount(0);
+  await expect(supSettings.getByRole('tab', { name: 'Roles' })).toHaveCount(0);
+  await sup.keyboard.press('Escape');
+  const login = await request.post('/api/auth/login_check', { data: { username: SUPERVISOR.username, password: SUPERVISOR.password } });
+  const { token } = await login.json();
+  const product = await request.post('/api/products', { headers: { authorization: `Bearer ${token}` }, data: { name: 'Not allowed', basePrice: '1.00' } });
+  expect(product.status()).toBe(403);
+
+  // Voiding a sale is not in the role: the history asks for a manager, whose PIN approves that one void.
+  const toVoid = await sellKettle(sup);
+  await sup.keyboard.press('Control+h');
+  history = sup.getByRole('dialog', { name: 'Sale history' });
+  const row = history.getByRole('row').filter({ has: sup.getByRole('cell', { name: toVoid, exact: true }) });
+  await row.getByRole('button', { name: `Delete order ${toVoid}` }).click();
+  await sup.getByRole('dialog', { name: 'Confirmation' }).getByRole('button', { name: 'Yes, please' }).click();
+  const approval = sup.getByRole('dialog', { name: 'Manager approval' });
+  await expect(approval).toContainText(`Delete order ${toVoid}`);
+  await approval.getByLabel("Manager's user name").fill(MANAGER.username);
+  await approval.getByLabel('PIN').fill(MANAGER.pin);
+  await approval.getByRole('button', { name: 'Approve' }).click();
+  await expect(approval).toHaveCount(0);
+  await expect(row.getByTestId('order-status')).toHaveText('Deleted');
+  await supContext.close();
+
+  // The owner's audit log: the void with both names.
+  const ownerContext = await browser.newContext();
+  const owner = await ownerContext.newPage();
+  await owner.goto('/admin');
+  await owner.getByLabel('Username').fill('admin');
+  await owner.getByLabel('Password').fill('admin');
+  await owner.getByRole('button', { name: 'Login' }).click();
+  await owner.getByRole('link', { name: 'Audit log' }).click();
+  await owner.getByLabel('What (action)').fill('sale.voided');
+  await owner.getByRole('button', { name: 'Filter' }).click();
+  const entry = owner.getByTestId('audit-row').filter({ hasText: SUPERVISOR.displayName }).first();
+  await expect(entry).toContainText('sale.voided');
+  await expect(entry).toContainText(MANAGER.displayName);
+  await ownerContext.close();
+});

@@ -10,7 +10,7 @@ import bcrypt from 'bcryptjs';
 import { eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../helpers.ts';
 import { passwordReset, refreshToken, userAccount } from '../../src/db/schema/index.ts';
-import { ensureUser, report } from './support.ts';
+import { apiRoutes, ensureUser, fillPath, report } from './support.ts';
 
 let t: TestApp;
 const MAX = 5;
@@ -228,6 +228,16 @@ describe('sessions follow the account', () => {
     const token = (await t.login('admin')).authorization.slice(7);
     const res = await t.app.inject({ method: 'GET', url: `/api/auth/info?bearer=${token}` });
     expect(res.statusCode).toBe(401);
+  });
+
+  it('?bearer= is accepted on the product export alone (issue 21.5), judged by what every GET route answers', async () => {
+    const token = (await t.login('admin')).authorization.slice(7);
+    const accepted: string[] = [];
+    for (const r of apiRoutes(t.app).filter((x) => x.method === 'get' && x.auth !== 'public')) {
+      const res = await t.app.inject({ method: 'GET', url: `${fillPath(r.url, 1)}?bearer=${token}` });
+      if (res.statusCode !== 401) accepted.push(r.url);
+    }
+    expect(accepted).toEqual(['/api/admin/product/export']);
   });
 
   it('a refresh token works once (rotation) and not after logout', async () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearCookies, jsonResponse } from '@/test/render';
-import { HttpError, NetworkError, SESSION_EXPIRED_EVENT, apiFetch, apiUrl, isHttpError } from './api-client';
+import { HttpError, NetworkError, SESSION_EXPIRED_EVENT, apiFetch, apiUrl, downloadFile, isHttpError } from './api-client';
 import { COOKIE, writeCookie } from './cookies';
 
 const fetchMock = vi.fn<typeof fetch>();
@@ -53,6 +53,26 @@ describe('apiFetch request', () => {
 
   it('builds URLs for links the browser opens itself', () => {
     expect(apiUrl('/admin/product/export', { bearer: 'x y' })).toBe('/api/admin/product/export?bearer=x+y');
+  });
+});
+
+describe('downloadFile (issue 21.5: no token in a URL)', () => {
+  it("sends the token in the Authorization header, never as ?bearer=, and saves under the server's file name", async () => {
+    writeCookie(COOKIE.token, 'abc.def');
+    fetchMock.mockResolvedValue(new Response('id,name\n', { status: 200, headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="products-2026.csv"' } }));
+    const saved: string[] = [];
+    Object.assign(URL, { createObjectURL: () => 'blob:x', revokeObjectURL: () => undefined }); // jsdom has no blob URLs
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) { saved.push(this.download); });
+    await downloadFile('/admin/product/export', 'products.csv');
+    expect(lastCall().url).toBe('/api/admin/product/export');
+    expect(lastCall().headers.Authorization).toBe('Bearer abc.def');
+    expect(saved).toEqual(['products-2026.csv']);
+    click.mockRestore();
+  });
+
+  it('a refusal is an HttpError, nothing saved', async () => {
+    fetchMock.mockResolvedValue(jsonResponse({ code: 'FORBIDDEN', message: 'Access Denied.' }, 403));
+    await expect(downloadFile('/admin/product/export', 'products.csv')).rejects.toMatchObject({ status: 403, message: 'Access Denied.' });
   });
 });
 

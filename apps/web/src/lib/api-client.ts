@@ -149,3 +149,32 @@ function defaultCode(status: number): string {
     default: return status >= 500 ? 'INTERNAL' : 'HTTP_ERROR';
   }
 }
+
+/**
+ * Downloads a file the API serves (CSV export, a backup) with the token in the Authorization
+ * header, never in the URL (issue 21.5: a `?bearer=` token would land in logs and history); the
+ * browser saves it under the server's Content-Disposition name, else `filename`.
+ */
+export async function downloadFile(path: string, filename: string, query?: Query): Promise<void> {
+  const token = readToken();
+  let response: Response;
+  try {
+    response = await fetch(apiUrl(path, query), { headers: token ? { Authorization: `Bearer ${token}` } : {}, credentials: 'same-origin' });
+  } catch (error) {
+    throw new NetworkError(error);
+  }
+  if (!response.ok) {
+    const data = await readBody(response);
+    const b = (data && typeof data === 'object' ? data : {}) as Record<string, unknown>;
+    throw new HttpError({ status: response.status, statusText: response.statusText, code: typeof b.code === 'string' ? b.code : undefined, message: typeof b.message === 'string' ? b.message : undefined, body: data });
+  }
+  const named = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(response.headers.get('content-disposition') ?? '')?.[1];
+  const url = URL.createObjectURL(await response.blob());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = named ? decodeURIComponent(named) : filename;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

@@ -91,12 +91,16 @@ export function useSession(): SessionState & { ready: boolean } {
 
 export const hasToken = (): boolean => !!readToken();
 
-/** Step 1 of login: keep the tokens so /auth/info (and a reload during the chooser) is authorised. */
+/**
+ * Step 1 of login: keep the access token so /auth/info (and a reload during the chooser) is
+ * authorised. The refresh token is not kept by script: the server sets it as an HttpOnly cookie
+ * (issue 21.5), which the logout POST carries by itself.
+ */
 export function saveTokens(tokens: AuthTokens): void {
   writeCookie(COOKIE.token, tokens.token);
-  if (tokens.refresh_token) writeCookie(COOKIE.refreshToken, tokens.refresh_token);
 }
 
+/** Drops the token cookies script can reach (a refresh_token written by an older release included). */
 export function removeTokens(): void {
   removeCookie(COOKIE.token);
   removeCookie(COOKIE.refreshToken);

@@ -40,6 +40,28 @@ describe('sessions', () => {
     expect(old.statusCode).toBe(200);
   });
 
+  it('the refresh token cookie is HttpOnly, SameSite=Strict, sent only to /api/auth, Secure over https; refresh and logout read it; logout clears it', async () => {
+    const res = await signIn('cashier', 'cashier');
+    const cookie = String(res.headers['set-cookie']);
+    expect(cookie).toMatch(new RegExp(`^refresh_token=${res.json().refresh_token}; Path=/api/auth; HttpOnly; SameSite=Strict; Max-Age=\\d+$`));
+    // Refresh from the cookie alone (no body): a new pair, a new cookie.
+    const next = await post('/api/auth/refresh', undefined, { cookie: `refresh_token=${res.json().refresh_token}` });
+    expect(next.statusCode, next.body).toBe(200);
+    expect(String(next.headers['set-cookie'])).toContain(`refresh_token=${next.json().refresh_token}; Path=/api/auth; HttpOnly`);
+    // Logout with the cookie alone revokes it and clears the cookie.
+    const out = await post('/api/auth/logout', undefined, { cookie: `refresh_token=${next.json().refresh_token}` });
+    expect(String(out.headers['set-cookie'])).toMatch(/^refresh_token=; Path=\/api\/auth; HttpOnly; SameSite=Strict; Max-Age=0/);
+    expect((await post('/api/auth/refresh', { refresh_token: next.json().refresh_token })).statusCode).toBe(401);
+    // Behind https (a TLS-terminating proxy the server trusts): Secure.
+    const tls = await createTestApp({ config: { trustProxy: true } });
+    try {
+      const secure = await tls.app.inject({ method: 'POST', url: '/api/auth/login_check', payload: { username: 'cashier', password: 'cashier' }, headers: { 'x-forwarded-proto': 'https' } });
+      expect(String(secure.headers['set-cookie'])).toMatch(/; HttpOnly; SameSite=Strict; Max-Age=\d+; Secure$/);
+    } finally {
+      await tls.close();
+    }
+  });
+
   it('a password change needs the current password and ends every other session', async () => {
     await makeUser('pwchanger');
     const other = (await signIn('pwchanger', 'pwchanger-Secret9')).json();

@@ -30,6 +30,22 @@ const profileBody = z.object({
 });
 const localeBody = z.object({ locale: z.enum(['en', 'ar'], { error: 'The value you selected is not a valid choice.' }) });
 
+/**
+ * The refresh token as an HttpOnly cookie (issue 21.5): set by the server at login and refresh,
+ * sent only to /api/auth (logout, refresh), SameSite=Strict, Secure over https; cleared at logout.
+ * Our client never stores it in script; the old client, which never reads it (it only writes and
+ * deletes it), keeps working: its logout reaches the server, which revokes and clears the cookie.
+ */
+const REFRESH_COOKIE = 'refresh_token';
+function refreshCookie(request: { protocol: string }, value: string, maxAge: number): string {
+  return `${REFRESH_COOKIE}=${encodeURIComponent(value)}; Path=/api/auth; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${request.protocol === 'https' ? '; Secure' : ''}`;
+}
+const cookieRefreshToken = (request: { headers: { cookie?: string } }) => {
+  const raw = /(?:^|;\s*)refresh_token=([^;]+)/.exec(String(request.headers.cookie ?? ''))?.[1];
+  if (!raw) return undefined;
+  try { return decodeURIComponent(raw); } catch { return undefined; }
+};
+
 function requestedRole(query: unknown, body?: unknown): string | undefined {
   const q = (query as Record<string, unknown> | undefined)?.role;
   if (typeof q === 'string' && q && q !== 'undefined') return q;
@@ -41,17 +57,21 @@ export default async function authRoutes(app: FastifyInstance) {
   const { config, db, tokens, mailer } = app;
   const publicRoute = { config: { auth: 'public' as const } };
 
-  app.post('/api/auth/login_check', { ...publicRoute, schema: { tags: ['Auth'], summary: 'Log in: {token, refresh_token}' } }, async (request) => {
+  app.post('/api/auth/login_check', { ...publicRoute, schema: { tags: ['Auth'], summary: 'Log in: {token, refresh_token} (the refresh token also as an HttpOnly cookie)' } }, async (request, reply) => {
     const input = parseBody(loginBody, request.body);
     // The query's role is the portal asked for (the admin build sends ROLE_ADMIN there, ROLE_USER in the body).
     const role = requestedRole(request.query, request.body);
-    return login(db, tokens, { ...input, role, ip: request.ip, maxFailures: config.loginMaxFailures, refreshTtl: config.refreshTtl, bcryptRounds: config.bcryptRounds });
+    const out = await login(db, tokens, { ...input, role, ip: request.ip, maxFailures: config.loginMaxFailures, refreshTtl: config.refreshTtl, bcryptRounds: config.bcryptRounds });
+    reply.header('set-cookie', refreshCookie(request, out.refresh_token, config.refreshTtl));
+    return out;
   });
 
-  const refreshHandler = async (request: any) => {
-    const body = { refresh_token: request.body?.refresh_token ?? (request.query as any)?.refresh_token };
+  const refreshHandler = async (request: any, reply: any) => {
+    const body = { refresh_token: request.body?.refresh_token ?? (request.query as any)?.refresh_token ?? cookieRefreshToken(request) };
     const input = parseBody(refreshBody, body);
-    return refresh(db, tokens, input.refresh_token, config.refreshTtl);
+    const out = await refresh(db, tokens, input.refresh_token, config.refreshTtl);
+    reply.header('set-cookie', refreshCookie(request, out.refresh_token, config.refreshTtl));
+    return out;
   };
   app.post('/api/token/refresh', { ...publicRoute, schema: { tags: ['Auth'], summary: 'Exchange a refresh token' } }, refreshHandler);
   app.post('/api/auth/refresh', { ...publicRoute, schema: { tags: ['Auth'], summary: 'Exchange a refresh token' } }, refreshHandler);
@@ -64,11 +84,11 @@ export default async function authRoutes(app: FastifyInstance) {
   });
 
   // Logout answers 2xx even without a token: the old client has already dropped its cookie.
-  // The refresh token comes in the body, or in the `refresh_token` cookie (the old client keeps it there).
-  const logout = async (request: any) => {
-    const cookie = /(?:^|;\s*)refresh_token=([^;]+)/.exec(String(request.headers.cookie ?? ''))?.[1];
-    const value = request.body?.refresh_token ?? (cookie ? decodeURIComponent(cookie) : undefined);
+  // The refresh token comes in the body, or in the `refresh_token` cookie (ours is HttpOnly); the cookie is cleared.
+  const logout = async (request: any, reply: any) => {
+    const value = request.body?.refresh_token ?? cookieRefreshToken(request);
     if (typeof value === 'string' && value) await revokeRefreshToken(db, value);
+    reply.header('set-cookie', refreshCookie(request, '', 0));
     return { message: 'Logged out' };
   };
   app.get('/api/auth/logout', { ...publicRoute, schema: { tags: ['Auth'], summary: 'Log out (always 200)' } }, logout);

@@ -44,7 +44,7 @@ export default async function backupRoutes(app: FastifyInstance) {
   });
 
   // compress: false: the file is gzip already, and its length is known (a download shows its progress).
-  app.get('/api/admin/backups/:name', { compress: false, config: { auth: 'settings', queryToken: true }, schema: { tags, summary: 'Download one backup file (token also as ?bearer=)' } }, async (request, reply) => {
+  app.get('/api/admin/backups/:name', { compress: false, config: { auth: 'settings' }, schema: { tags, summary: 'Download one backup file (token in the Authorization header only)' } }, async (request, reply) => {
     await owner(request);
     const dir = folder();
     const { name } = request.params as { name: string };

@@ -14,6 +14,7 @@ import { type OriginalOrder, loadOriginal, type Pricing, type Place, readOrder, 
 import { priceSale, type PricedSale } from './sale-pricing.ts';
 import { pgArray } from '../../db/raw.ts';
 import { authoriseSale, mayNeedPermission } from './sale-authorise.ts';
+import { consumeApproval } from '../staff/approvals.service.ts';
 import { audit } from '../../lib/audit.ts';
 import { nextOrderNumber, applyMoves, saleMoves, ledgerOf, type ContentRow, type SaleHeader, contentParams, writtenOf, writeContent, SALE_WRITE, clearContent, saleDto } from './sale-write.ts';
 
@@ -256,7 +257,8 @@ export async function updateSale(db: Db, id: number, input: SaleInput, actor: Au
  * proportion (sale-payments.ts), gives the stock back, marks the original Returned. Nothing left
  * is a 422. Answers the return order.
  */
-export async function refundSale(db: Db, id: number, actor: AuthInfo): Promise<SaleResult> {
+export async function refundSale(db: Db, id: number, actor: AuthInfo, approval: string | null = null): Promise<SaleResult> {
+  if (!approval && !can(actor, 'sale.refund')) throw forbidden("A refund needs the 'sale.refund' permission or a manager's approval.");
   const snapshot = await db.transaction((tx) => loadOriginal(tx, id, false));
   if (!snapshot || !actor.storeIds.includes(snapshot.row.storeId)) throw notFound('Order not found');
   const o = snapshot.row;
@@ -277,7 +279,8 @@ export async function refundSale(db: Db, id: number, actor: AuthInfo): Promise<S
     payments: [],
     customerId: o.customerId, customerName: o.customerName, refundingFrom: o.id,
     notes: `Refund of order #${o.orderId}`, storeId: o.storeId, terminalId: o.terminalId,
-    total: null, adjustment: '0', isSuspended: false, status: ORDER_STATUS.COMPLETED, clientId: null, approval: null,
+    // A manager's approval for 'sale.refund' (cashier without it): consumed and audited by the sale (sale-authorise.ts).
+    total: null, adjustment: '0', isSuspended: false, status: ORDER_STATUS.COMPLETED, clientId: null, approval,
   };
   try {
     return await withRetry(() => saleTransaction(db, (tx) => createOrderOn(tx, input, actor, null, {
@@ -293,10 +296,11 @@ export async function refundSale(db: Db, id: number, actor: AuthInfo): Promise<S
  * Deletes an order (DELETE /api/admin/order/{id}). A held order is removed outright (unsuspend:
  * the till reloads its lines). Otherwise the order is kept as Deleted (status remembered for
  * restore) and, if its stock was taken, the ledger gives it back. Cashiers may delete held and
- * pending orders; completed and dispatched ones need an admin. Returns and returned orders are
- * not deletable (their stock is already accounted for by the return).
+ * pending orders; completed and dispatched ones need 'sale.void' or a manager's approval for it
+ * (`approval`, consumed in this transaction and recorded with both names). Returns and returned
+ * orders are not deletable (their stock is already accounted for by the return).
  */
-export async function deleteOrder(db: Db, id: number, actor: AuthInfo): Promise<{ removed: boolean }> {
+export async function deleteOrder(db: Db, id: number, actor: AuthInfo, approval: string | null = null): Promise<{ removed: boolean }> {
   return withRetry(() => db.transaction(async (tx) => {
     const row = await lockOrder(tx, id, actor);
     const label = `Order #${row.orderId ?? row.id}`;
@@ -307,7 +311,11 @@ export async function deleteOrder(db: Db, id: number, actor: AuthInfo): Promise<
     if (row.status === ORDER_STATUS.DELETED) throw validationError([{ propertyPath: 'status', message: `${label} is already deleted` }]);
     if (row.status === ORDER_STATUS.RETURNED || row.status === ORDER_STATUS.PARTIALLY_RETURNED) throw validationError([{ propertyPath: 'status', message: `${label} has been returned and cannot be deleted` }]);
     if (row.returnedFromId != null) throw validationError([{ propertyPath: 'status', message: 'A return cannot be deleted' }]);
-    if (row.status !== ORDER_STATUS.PENDING && !can(actor, 'sale.void')) throw forbidden("Deleting a completed order needs the 'sale.void' permission.");
+    let approver: { userId: number; displayName: string } | null = null;
+    if (row.status !== ORDER_STATUS.PENDING && !can(actor, 'sale.void')) {
+      if (!approval) throw forbidden("Deleting a completed order needs the 'sale.void' permission or a manager's approval.");
+      approver = await consumeApproval(tx, approval, { permission: 'sale.void', storeId: row.storeId, userId: actor.userId });
+    }
     if (row.stockApplied) {
       const net = await ledgerOf(tx, row.id);
       await applyMoves(tx, net.map((m) => ({ ...m, qtyMilli: -m.qtyMilli })), { orderId: row.id, reason: 'delete', userId: actor.userId });
@@ -315,16 +323,20 @@ export async function deleteOrder(db: Db, id: number, actor: AuthInfo): Promise<
     await tx.update(order).set({
       status: ORDER_STATUS.DELETED, previousStatus: row.status, isDeleted: true, stockApplied: false, updatedAt: new Date(),
     }).where(eq(order.id, row.id));
-    await audit(tx, { action: 'sale.voided', actor, storeId: row.storeId, entity: 'order', entityId: row.id, before: { status: row.status, total: row.total, orderId: row.orderId }, after: { status: ORDER_STATUS.DELETED } });
+    await audit(tx, { action: 'sale.voided', actor, approver, storeId: row.storeId, entity: 'order', entityId: row.id, before: { status: row.status, total: row.total, orderId: row.orderId }, after: { status: ORDER_STATUS.DELETED } });
     return { removed: false };
   }));
 }
 
-/** Restores a deleted order to its previous status (admin); a completed or dispatched one takes its stock again. */
-export async function restoreOrder(db: Db, id: number, actor: AuthInfo): Promise<void> {
-  if (!can(actor, 'sale.void')) throw forbidden("Restoring an order needs the 'sale.void' permission.");
+/**
+ * Restores a deleted order to its previous status; a completed or dispatched one takes its stock
+ * again. Needs 'sale.void' or a manager's approval for it (`approval`, as deleteOrder).
+ */
+export async function restoreOrder(db: Db, id: number, actor: AuthInfo, approval: string | null = null): Promise<void> {
+  if (!approval && !can(actor, 'sale.void')) throw forbidden("Restoring an order needs the 'sale.void' permission or a manager's approval.");
   await withRetry(() => db.transaction(async (tx) => {
     const row = await lockOrder(tx, id, actor);
+    const approver = can(actor, 'sale.void') ? null : await consumeApproval(tx, approval, { permission: 'sale.void', storeId: row.storeId, userId: actor.userId });
     if (row.status !== ORDER_STATUS.DELETED) {
       throw validationError([{ propertyPath: 'status', message: `Order #${row.orderId ?? row.id} is ${row.status}: only deleted orders can be restored` }]);
     }
@@ -337,7 +349,7 @@ export async function restoreOrder(db: Db, id: number, actor: AuthInfo): Promise
     await tx.update(order).set({
       status, previousStatus: null, isDeleted: false, stockApplied: takesStock, updatedAt: new Date(),
     }).where(eq(order.id, row.id));
-    await audit(tx, { action: 'sale.restored', actor, storeId: row.storeId, entity: 'order', entityId: row.id, before: { status: row.status }, after: { status } });
+    await audit(tx, { action: 'sale.restored', actor, approver, storeId: row.storeId, entity: 'order', entityId: row.id, before: { status: row.status }, after: { status } });
   }));
 }
 

@@ -114,6 +114,18 @@ describe('approvals: who and how', () => {
     expect(victim.id).toBeGreaterThan(0);
   });
 
+  it("a manager's password approves as well as their PIN; a wrong one does not, and writes no approval", async () => {
+    const before = (await s.db.select().from(approval)).length;
+    const wrong = await s.inject('POST', '/api/approvals', clerk.headers, { permission: 'discount.overLimit', username: 'margaret', password: 'not-her-password-1', store: s.main, upTo: 50 });
+    expect(wrong.statusCode).toBe(403);
+    expect((await s.db.select().from(approval)).length).toBe(before);
+    const ok = await s.inject('POST', '/api/approvals', clerk.headers, { permission: 'discount.overLimit', username: 'margaret', password: manager.password, store: s.main, upTo: 50 });
+    expect(ok.statusCode, ok.body).toBe(201);
+    expect(ok.json().approvedBy).toMatchObject({ id: manager.id });
+    const sold = await s.inject('POST', '/api/admin/order/create', clerk.headers, s.sale({ discount: 5, approval: ok.json().approval }));
+    expect(sold.statusCode, sold.body).toBe(201);
+  });
+
   it('setting your own PIN needs your current password', async () => {
     expect((await s.inject('PUT', '/api/admin/profile/pin', clerk.headers, { pin: '5555', currentPassword: 'wrong-password-1' })).statusCode).toBe(422);
     expect((await s.inject('PUT', '/api/admin/profile/pin', clerk.headers, { pin: '5555', currentPassword: clerk.password })).statusCode).toBe(200);

@@ -1,5 +1,4 @@
-import { apiFetch, apiUrl } from '@/lib/api-client';
-import { readToken } from '@/lib/cookies';
+import { apiFetch, downloadFile } from '@/lib/api-client';
 
 /** One entry of GET /api/audit_log (issue 21.4). */
 export interface AuditEntry {
@@ -26,17 +25,4 @@ export function listAudit(filters: AuditFilters, page: { limit: number; offset: 
 }
 
 /** Downloads the filtered log as CSV (the token in the header, never in the URL). */
-export async function downloadAuditCsv(filters: AuditFilters): Promise<void> {
-  const token = readToken();
-  const res = await fetch(apiUrl('/audit_log', { ...clean(filters), format: 'csv' }), { headers: token ? { Authorization: `Bearer ${token}` } : {} });
-  if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
-  const blob = await res.blob();
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = 'audit-log.csv';
-  document.body.append(a);
-  a.click();
-  a.remove();
-  URL.revokeObjectURL(url);
-}
+export const downloadAuditCsv = (filters: AuditFilters) => downloadFile('/audit_log', 'audit-log.csv', { ...clean(filters), format: 'csv' });

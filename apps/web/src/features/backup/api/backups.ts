@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiFetch, apiUrl } from '@/lib/api-client';
-import { readToken } from '@/lib/cookies';
+import { apiFetch, apiUrl, downloadFile } from '@/lib/api-client';
 
 export type BackupKind = 'daily' | 'manual' | 'pre-migration' | 'pre-restore' | 'move';
 export interface BackupEntry { name: string; size: number; createdAt: string; kind: BackupKind }
@@ -46,5 +45,7 @@ export function useRestore() {
   });
 }
 
-/** A link the browser downloads itself: the token travels as `bearer`. */
-export const downloadUrl = (name: string) => apiUrl(`/admin/backups/${encodeURIComponent(name)}`, { bearer: readToken() });
+/** Where a backup file is (the link's address; it downloads with the token in the header, never in the URL: issue 21.5). */
+const backupPath = (name: string) => `/admin/backups/${encodeURIComponent(name)}`;
+export const backupHref = (name: string) => apiUrl(backupPath(name));
+export const downloadBackup = (name: string) => downloadFile(backupPath(name), name);

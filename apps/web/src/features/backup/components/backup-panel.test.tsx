@@ -27,14 +27,28 @@ describe('backups page', () => {
     renderWithProviders(<BackupPanel />);
     expect(await screen.findByTestId('backup-last')).toHaveTextContent(/Nov 24, 2026.*2\.5 MB \(daily\)/);
     expect(screen.getByText(/last 14 days and 8 weeks are kept/)).toBeInTheDocument();
+    // The link carries no token (issue 21.5): a click downloads through fetch with the token in the header.
     const link = screen.getByRole('link', { name: `Download ${daily.name}` });
-    expect(link).toHaveAttribute('href', `/api/admin/backups/${daily.name}?bearer=jwt-owner`);
+    expect(link).toHaveAttribute('href', `/api/admin/backups/${daily.name}`);
 
     await userEvent.setup().click(screen.getByRole('button', { name: 'Back up now' }));
     expect(await screen.findByText(`Backup taken: ${manual.name} (1687 rows).`)).toBeInTheDocument();
     await waitFor(() => expect(screen.getByTestId('backup-last')).toHaveTextContent(/20 kB \(taken by hand\)/));
     expect(calls()).toEqual(['GET /api/admin/backups', 'POST /api/admin/backups', 'GET /api/admin/backups']);
     expect(screen.getAllByRole('row')).toHaveLength(3); // header + two files
+  });
+
+  it('downloads a file with the token in the Authorization header, never in the URL', async () => {
+    fetchMock.mockResolvedValueOnce(jsonResponse(listOf([daily])))
+      .mockResolvedValueOnce(new Response('POSBAK', { status: 200, headers: { 'content-type': 'application/octet-stream' } }));
+    const created = vi.fn(() => 'blob:backup');
+    Object.assign(URL, { createObjectURL: created, revokeObjectURL: vi.fn() }); // jsdom has no blob URLs
+    renderWithProviders(<BackupPanel />);
+    await userEvent.setup().click(await screen.findByRole('link', { name: `Download ${daily.name}` }));
+    await waitFor(() => expect(created).toHaveBeenCalledTimes(1));
+    const [url, init] = fetchMock.mock.calls[1];
+    expect(String(url)).toBe(`/api/admin/backups/${daily.name}`);
+    expect(new Headers(init?.headers).get('authorization')).toBe('Bearer jwt-owner');
   });
 
   it('restores an uploaded file only after the confirmation, and says what it kept', async () => {

@@ -6,7 +6,7 @@ import { confirm } from '@/components/ui/confirm-dialog';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast';
 import { isHttpError } from '@/lib/api-client';
-import { downloadUrl, useBackUpNow, useBackups, useRestore, type BackupEntry } from '../api/backups';
+import { backupHref, downloadBackup, useBackUpNow, useBackups, useRestore, type BackupEntry } from '../api/backups';
 
 const errorText = (error: unknown, fallback: string) => {
   if (isHttpError(error)) return error.violations[0]?.message ?? error.message;
@@ -85,7 +85,11 @@ export function BackupPanel() {
                     <td>{when(b.createdAt)}</td>
                     <td>{kind(b)}</td>
                     <td>{size(b.size)}</td>
-                    <td><a href={downloadUrl(b.name)} download={b.name} aria-label={t('files.download', { name: b.name })}>{b.name}</a></td>
+                    <td>
+                      {/* The token goes in a header, not in the link (issue 21.5): the click downloads through fetch. */}
+                      <a href={backupHref(b.name)} download={b.name} aria-label={t('files.download', { name: b.name })}
+                        onClick={(e) => { e.preventDefault(); downloadBackup(b.name).catch((error) => toast.error(errorText(error, t('failed')))); }}>{b.name}</a>
+                    </td>
                   </tr>
                 ))}
               </tbody>

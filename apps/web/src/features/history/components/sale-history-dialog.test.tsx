@@ -111,6 +111,70 @@ describe('SaleHistoryDialog', () => {
     expect(within(dialog).getAllByTestId('order-status').map((x) => x.textContent)).toEqual(['Completed', 'Partially Returned']);
   });
 
+  it("a void refused for 'sale.void' asks a manager on this till; the PIN's token goes with that one DELETE", async () => {
+    let orders = [order(1, 'Completed')];
+    const forbidden = new Response(JSON.stringify({ code: 'FORBIDDEN', message: "Deleting a completed order needs the 'sale.void' permission or a manager's approval." }), {
+      status: 403, headers: { 'content-type': 'application/json' },
+    });
+    const api = fakeApi({
+      'GET /admin/order/list': () => ({ list: orders, total: orders.length, payments: {} }),
+      'GET /admin/expense/list': { list: [] },
+      'DELETE /admin/order/1': (r: { body?: { approval?: string } }) => {
+        if (r.body?.approval !== 'tok-1') return forbidden.clone();
+        orders = [order(1, 'Deleted')];
+        return { removed: false };
+      },
+      'POST /approvals': (r: { body: { pin: string } }) => (r.body.pin === '4321'
+        ? { approval: 'tok-1', expiresAt: '2030-01-01T00:00:00Z', approvedBy: { id: 3, name: 'Mona Manager' } }
+        : new Response(JSON.stringify({ code: 'FORBIDDEN', message: 'Not approved' }), { status: 403, headers: { 'content-type': 'application/json' } })),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<SaleHistoryDialog open onClose={() => {}} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Sale history' });
+    await user.click(await within(dialog).findByRole('button', { name: 'Delete order 1001' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Confirmation' })).getByRole('button', { name: 'Yes, please' }));
+
+    const approval = await screen.findByRole('dialog', { name: 'Manager approval' });
+    expect(approval).toHaveTextContent("Delete order 1001: Deleting a completed order needs the 'sale.void' permission");
+    await user.type(within(approval).getByLabelText("Manager's user name"), 'mona');
+    await user.type(within(approval).getByLabelText('PIN'), '1111');
+    await user.click(within(approval).getByRole('button', { name: 'Approve' }));
+    expect(await within(approval).findByText(/^Not approved/)).toBeInTheDocument();
+    expect(api.find('DELETE', '/admin/order/1')).toHaveLength(1);
+    await user.type(within(approval).getByLabelText('PIN'), '4321');
+    await user.click(within(approval).getByRole('button', { name: 'Approve' }));
+
+    await waitFor(() => expect(api.find('DELETE', '/admin/order/1')).toHaveLength(2));
+    expect(api.find('DELETE', '/admin/order/1')[1].body).toEqual({ approval: 'tok-1' });
+    expect(api.find('POST', '/approvals').at(-1)!.body).toMatchObject({ permission: 'sale.void', username: 'mona', pin: '4321', store: 1 });
+    expect(await screen.findByText('Order deleted')).toBeInTheDocument();
+    await waitFor(() => expect(within(dialog).getAllByTestId('order-status').map((x) => x.textContent)).toEqual(['Deleted']));
+  });
+
+  it('a refund refused for sale.refund asks a manager; cancelling sends nothing more', async () => {
+    const orders = [order(1, 'Completed')];
+    const api = fakeApi({
+      'GET /admin/order/list': () => ({ list: orders, total: orders.length, payments: {} }),
+      'GET /admin/expense/list': { list: [] },
+      'POST /admin/order/refund/1': () => new Response(JSON.stringify({ code: 'FORBIDDEN', message: "A refund needs the 'sale.refund' permission or a manager's approval." }), {
+        status: 403, headers: { 'content-type': 'application/json' },
+      }),
+    });
+    const onRefund = vi.fn();
+    const user = userEvent.setup();
+    renderWithProviders(<SaleHistoryDialog open onClose={() => {}} onRefund={onRefund} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Sale history' });
+    await user.click(await within(dialog).findByRole('button', { name: 'Refund order 1001' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Confirmation' })).getByRole('button', { name: 'Yes, please' }));
+    const approval = await screen.findByRole('dialog', { name: 'Manager approval' });
+    expect(approval).toHaveTextContent('Refund order 1001');
+    await user.click(within(approval).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Manager approval' })).toBeNull());
+    expect(api.find('POST', '/admin/order/refund/1')).toHaveLength(1);
+    expect(api.find('POST', '/approvals')).toHaveLength(0);
+    expect(onRefund).not.toHaveBeenCalled();
+  });
+
   it('searches with q and a new range', async () => {
     const api = fakeApi({ 'GET /admin/order/list': { list: [], total: 0, payments: {} }, 'GET /admin/expense/list': { list: [] } });
     const user = userEvent.setup();

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useTranslation } from 'react-i18next';
@@ -15,7 +15,7 @@ import { errorText } from '@/lib/form-errors';
 import { ListTable } from '@/features/list-table/components/list-table';
 import { cents } from '@/features/list-table/lib/amounts';
 import { yesterdayTodayRange } from '@/features/list-table/lib/dates';
-import { HISTORY_KEY, useHistoryAction, useRangeExpenses } from '../api/history.ts';
+import { HISTORY_KEY, useApprovedHistoryAction, useRangeExpenses } from '../api/history.ts';
 import { historySummary, orderCost, orderRate, orderTotal } from '../lib/summary.ts';
 import { actionsFor, type HistoryAction, type HistoryListResponse, type HistoryOrder } from '../lib/types.ts';
 
@@ -58,7 +58,9 @@ export function SaleHistoryDialog({ open, onClose, onRefund, onRefundLines, onRe
   const [page, setPage] = useState<HistoryListResponse | null>(null);
   const [charts, setCharts] = useState(false);
   const expenses = useRangeExpenses(search.from, search.to);
-  const action = useHistoryAction();
+  // Void, restore and refund: refused for a permission the user lacks, a manager approves on this till (issue 21.2).
+  const describe = useCallback((kind: HistoryAction, o: HistoryOrder) => t(`history.actionNamed.${kind}`, { id: String(o.orderId ?? o.id) }), [t]);
+  const action = useApprovedHistoryAction(describe);
   // Sales and refunds rung up since the last look (the app keeps lists fresh for 30 s): read again on open.
   const client = useQueryClient();
   useEffect(() => {
@@ -77,7 +79,8 @@ export function SaleHistoryDialog({ open, onClose, onRefund, onRefundLines, onRe
       }
       if (!(await confirm(t(QUESTION[kind]), { danger: kind === 'delete' }))) return;
       try {
-        const res = await action.mutateAsync({ action: kind, order });
+        const res = await action.run(kind, order);
+        if (res === null) return; // the manager approval was cancelled
         if (kind === 'refund') onRefund?.(order, res?.order);
         if (kind === 'unsuspend') onUnsuspend?.(order);
         toast.success(t(`history.done.${kind}`));
@@ -148,7 +151,7 @@ export function SaleHistoryDialog({ open, onClose, onRefund, onRefundLines, onRe
       },
     ];
      
-  }, [t, lng, onRefund, onRefundLines, onReorder, onUnsuspend, onPrint, action.isPending, currency]);
+  }, [t, lng, onRefund, onRefundLines, onReorder, onUnsuspend, onPrint, action.isPending, action.run, currency]);
 
   return (
     <Dialog open={open} onClose={onClose} size="full" title={t('history.title')}>
@@ -209,6 +212,7 @@ export function SaleHistoryDialog({ open, onClose, onRefund, onRefundLines, onRe
         onData={(r) => setPage(r.raw as HistoryListResponse)}
         rowClassName={(o) => `order-row status-${o.status.replace(/\s+/g, '-').toLowerCase()}`}
       />
+      {action.dialog}
     </Dialog>
   );
 }

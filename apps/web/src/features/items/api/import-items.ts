@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiUpload, downloadUrl } from '@/features/list-table/api/http';
+import { apiUpload, downloadFile } from '@/features/list-table/api/http';
 
 /** POST /products/import, multipart field `file` (reference client 2.3). */
 export const importItems = (file: File) => {
@@ -16,5 +16,5 @@ export function useImportItems() {
   });
 }
 
-/** GET /admin/product/export?bearer=<token>, opened by the browser (a CSV download). */
-export const exportItemsUrl = () => downloadUrl('/admin/product/export');
+/** GET /admin/product/export (a CSV download; the token in the header, not in the URL: issue 21.5). */
+export const exportItems = () => downloadFile('/admin/product/export', 'products.csv');

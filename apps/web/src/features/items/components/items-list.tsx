@@ -12,7 +12,7 @@ import { ActiveSwitch } from '@/features/list-table/components/active-switch';
 import { money } from '@/features/list-table/lib/amounts';
 import { ItemFormDialog } from './item-form-dialog.tsx';
 import { LabelsDialog } from './labels-dialog.tsx';
-import { exportItemsUrl, useImportItems } from '../api/import-items.ts';
+import { exportItems, useImportItems } from '../api/import-items.ts';
 import type { Product } from '../lib/types.ts';
 
 const names = (list: Array<{ name?: string }> | null | undefined) => (list ?? []).map((x) => x.name).filter(Boolean).join(', ');
@@ -148,7 +148,7 @@ export function ItemsList() {
             <Button variant="secondary" loading={importer.isPending} onClick={() => fileInput.current?.click()}>
               <span aria-hidden="true">⇪</span> {t('items.upload')}
             </Button>
-            <Button variant="secondary" onClick={() => window.open(exportItemsUrl(), '_blank', 'noopener')}>
+            <Button variant="secondary" onClick={() => exportItems().catch((error) => toast.error(errorText(error)))}>
               <span aria-hidden="true">⇩</span> {t('items.export')}
             </Button>
             <Button variant="secondary" onClick={() => setLabelsFor('changes')}>

@@ -2,8 +2,7 @@
  * Short verbs over the shell's api-client for the back office. Errors are the client's HttpError
  * (status, errorMessage, violations) or NetworkError.
  */
-import { apiFetch, apiUrl, type Query } from '@/lib/api-client';
-import { readToken } from '@/lib/cookies';
+import { apiFetch, type Query } from '@/lib/api-client';
 
 export type { Query };
 
@@ -25,7 +24,5 @@ export const apiPut = <T>(path: string, body: unknown) => apiFetch<T>(path, { me
 export const apiDelete = <T>(path: string) => apiFetch<T>(path, { method: 'DELETE' });
 export const apiUpload = <T>(path: string, form: FormData) => apiFetch<T>(path, { method: 'POST', body: form });
 
-/** A URL the browser opens itself (export): the token travels as `bearer` (reference client 2.3). */
-export function downloadUrl(path: string): string {
-  return apiUrl(path, { bearer: readToken() });
-}
+/** A file download (export) with the token in the header, never as `?bearer=` (issue 21.5). */
+export { downloadFile } from '@/lib/api-client';

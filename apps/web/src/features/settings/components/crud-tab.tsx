@@ -31,6 +31,13 @@ export interface CrudTabProps<T extends { id: number; isActive?: boolean }> {
   Form: ComponentType<EntityFormProps<T>>;
   loaderRows?: number;
   loaderLines?: number;
+  /** A row that cannot be changed (a built-in role): View instead of Edit, no toggle or delete. */
+  readOnly?: (row: T) => boolean;
+  /** Where the answer keeps its rows when it is not a hydra collection (e.g. 'list'). */
+  itemsKey?: string;
+  totalKey?: string;
+  /** The column search box (off for short lists the API does not search). */
+  searchable?: boolean;
 }
 
 /** A settings-style list (spec 2.5): the paged table, an add button, edit plus toggle or delete per row. */
@@ -45,6 +52,10 @@ export function CrudTab<T extends { id: number; isActive?: boolean }>({
   Form,
   loaderRows = 3,
   loaderLines = 1,
+  readOnly,
+  itemsKey,
+  totalKey,
+  searchable,
 }: CrudTabProps<T>) {
   const { t } = useTranslation('backoffice');
   const client = useQueryClient();
@@ -63,20 +74,21 @@ export function CrudTab<T extends { id: number; isActive?: boolean }>({
         enableHiding: false,
         cell: ({ row }) => {
           const r = row.original;
+          const fixed = readOnly?.(r) ?? false;
           return (
             <div className="row-actions">
               <Button
                 size="sm"
                 variant="secondary"
-                aria-label={t('common.editNamed', { name: rowLabel(r) })}
+                aria-label={t(fixed ? 'common.viewNamed' : 'common.editNamed', { name: rowLabel(r) })}
                 onClick={() => {
                   setEditing(r);
                   setOpen(true);
                 }}
               >
-                <span aria-hidden="true">✎</span> {t('common.edit')}
+                {fixed ? t('common.view') : <><span aria-hidden="true">✎</span> {t('common.edit')}</>}
               </Button>
-              {toggle && (
+              {toggle && !fixed && (
                 <ActiveSwitch
                   path={`${url}/${r.id}`}
                   active={!!r.isActive}
@@ -85,7 +97,7 @@ export function CrudTab<T extends { id: number; isActive?: boolean }>({
                   invalidate={queryKey}
                 />
               )}
-              {remove && (
+              {remove && !fixed && (
                 <Button
                   size="sm"
                   variant="danger"
@@ -109,7 +121,7 @@ export function CrudTab<T extends { id: number; isActive?: boolean }>({
       },
     ],
      
-    [columns, t, url],
+    [columns, t, url, readOnly],
   );
 
   return (
@@ -121,6 +133,9 @@ export function CrudTab<T extends { id: number; isActive?: boolean }>({
         columns={allColumns}
         loaderRows={loaderRows}
         loaderLines={loaderLines}
+        itemsKey={itemsKey}
+        totalKey={totalKey}
+        searchable={searchable}
         toolbar={
           <Button
             onClick={() => {

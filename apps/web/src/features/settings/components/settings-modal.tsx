@@ -9,6 +9,7 @@ import { useSession } from '@/lib/session';
 import { ProfileTab } from './profile-tab.tsx';
 import { StoresTab } from './stores-tab.tsx';
 import { UsersTab } from './users-tab.tsx';
+import { RolesTab } from './roles-tab.tsx';
 import { BrandsTab, CategoriesTab } from './named-stores-tab.tsx';
 import { PaymentTypesTab } from './payment-types-tab.tsx';
 import { DiscountsTab } from './discounts-tab.tsx';
@@ -35,6 +36,7 @@ export const SETTINGS_TABS = [
   'general',
   'stores',
   'users',
+  'roles',
   'brands',
   'categories',
   'paymentTypes',
@@ -50,7 +52,7 @@ export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
 /** The permission a back-office tab needs (issue 21.1): the tab is hidden without it; the server refuses anyway. */
 const TAB_PERMISSION: Partial<Record<SettingsTab, Permission>> = {
-  stores: 'settings', paymentTypes: 'settings', terminals: 'settings', printers: 'settings', users: 'users',
+  stores: 'settings', paymentTypes: 'settings', terminals: 'settings', printers: 'settings', users: 'users', roles: 'users',
   brands: 'products.manage', categories: 'products.manage', discounts: 'products.manage', taxes: 'products.manage',
   departments: 'products.manage', items: 'products.manage', barcodes: 'products.manage',
 };
@@ -61,6 +63,7 @@ function tabContent(tab: SettingsTab) {
     case 'general': return <GeneralSettings />;
     case 'stores': return <StoresTab />;
     case 'users': return <UsersTab />;
+    case 'roles': return <RolesTab />;
     case 'brands': return <BrandsTab />;
     case 'categories': return <CategoriesTab />;
     case 'paymentTypes': return <PaymentTypesTab />;

@@ -12,7 +12,8 @@ import { CrudTab, type EntityFormProps } from './crud-tab.tsx';
 import { userSchema, type UserForm } from '../lib/schemas.ts';
 import { useFormSubmit } from '../lib/use-form-submit.ts';
 import { storeIds, storeNames, useStoreOptions } from '../lib/store-options.ts';
-import type { UserRow } from '../lib/types.ts';
+import type { RoleRow, UserRow } from '../lib/types.ts';
+import { useRoleName } from './roles-tab.tsx';
 
 const FIELDS = ['displayName', 'username', 'email', 'password', 'roles', 'role', 'pin', 'stores'];
 const ROLE_OPTIONS = [
@@ -23,8 +24,9 @@ const ROLE_OPTIONS = [
 function UserFormDialog({ open, onClose, entity }: EntityFormProps<UserRow>) {
   const { t } = useTranslation('backoffice');
   const stores = useStoreOptions();
-  const roleList = useOptionList<{ id: number; name: string }>('/roles', {});
-  const roleOptions = toOptions(roleList.data, (r) => r.name);
+  const roleName = useRoleName();
+  const roleList = useOptionList<RoleRow>('/roles', {});
+  const roleOptions = toOptions(roleList.data, roleName);
   const mode = entity ? 'update' : 'create';
   const schema = useMemo(() => userSchema(mode), [mode]);
   const { register, handleSubmit, setError, formState, control } = useForm<UserForm>({
@@ -111,12 +113,14 @@ function UserFormDialog({ open, onClose, entity }: EntityFormProps<UserRow>) {
 
 export function UsersTab() {
   const { t } = useTranslation('backoffice');
+  const roleName = useRoleName();
   const columns = useMemo<ColumnDef<UserRow, any>[]>(
     () => [
       { id: 'displayName', accessorKey: 'displayName', header: t('users.name') },
       { id: 'username', accessorKey: 'username', header: t('users.username') },
       { id: 'email', accessorKey: 'email', header: t('users.email') },
       { id: 'roles', accessorFn: (r) => (r.roles ?? []).join(', '), header: t('users.roles'), enableSorting: false, enableColumnFilter: false },
+      { id: 'role', accessorFn: (r) => (r.role ? roleName({ name: r.role.name, builtin: r.role.key === 'custom' ? null : r.role.key }) : ''), header: t('users.role'), enableSorting: false, enableColumnFilter: false },
       { id: 'stores', accessorFn: (r) => storeNames(r.stores), header: t('common.stores'), enableSorting: false, enableColumnFilter: false },
     ],
     [t],

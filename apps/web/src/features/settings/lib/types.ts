@@ -27,6 +27,14 @@ export interface UserRow extends Ld {
   isActive: boolean;
 }
 
+/** A role (issue 21.1): built-in ('owner' | 'manager' | 'cashier') or custom (builtin null). */
+export interface RoleRow extends Ld {
+  id: number;
+  name: string;
+  builtin: string | null;
+  permissions: string[];
+}
+
 export interface BrandRow extends Ld {
   id: number;
   name: string;
