@@ -58,7 +58,9 @@ async function shapedPdf(doc: ReceiptDoc): Promise<Buffer> {
         const w = rs.reduce((a, r) => a + r.width, 0);
         let x = p.align === 'left' ? MARGIN : p.align === 'right' ? WIDTH - MARGIN - w : (WIDTH - w) / 2;
         for (const r of rs) {
-          if (r.text.trim()) pdf.text(r.text, x, y, { lineBreak: false });
+          // Letters sharing one glyph (a skeleton with its dots) lose their identity in the font's
+          // glyph-to-text map: the word itself goes beside them (ActualText), for search and copy.
+          if (r.text.trim()) pdf.markContent('Span', { actual: r.text }).text(r.text, x, y, { lineBreak: false }).endMarkedContent();
           x += r.width;
         }
       }
