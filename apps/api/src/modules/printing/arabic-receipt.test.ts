@@ -127,7 +127,7 @@ describe('receipts with Arabic on an ESC/POS printer', () => {
       expect(shaped.diff).toBeLessThan(shaped.ink * 0.05);
       expect(apart.diff).toBeGreaterThan(shaped.ink * 0.25);
       // Right to left: the name's ink lies in the right half and reaches the right edge.
-      let minX = dots;
+      let minX: number = dots;
       let maxX = 0;
       for (let y = shaped.y; y < shaped.y + 38; y++) for (let x = 0; x < dots; x++) if (body.dot(x, y)) { minX = Math.min(minX, x); maxX = Math.max(maxX, x); }
       expect(minX).toBeGreaterThan(dots / 2);
@@ -149,7 +149,7 @@ describe('receipts with Arabic on an ESC/POS printer', () => {
     const actual = actualTexts(pdf);
     for (const word of [...NAME.split(' '), 'بقالة', 'الأمل', 'شكرا', 'لزيارتكم']) expect(actual).toContain(word);
     // The Latin text is there too (MuPDF's text extraction).
-    expect(mupdf.Document.openDocument(pdf, 'application/pdf').loadPage(0).toStructuredText().asText()).toContain('TOTAL');
+    expect(mupdf.Document.openDocument(pdf, 'application/pdf').loadPage(0).toStructuredText('preserve-whitespace').asText()).toContain('TOTAL');
   });
 
   it('a receipt in Latin letters only stays text (fast and small): no picture', async () => {
