@@ -27,12 +27,12 @@ async function shapedPdf(doc: ReceiptDoc): Promise<Buffer> {
   const pdf = new PDFDocument({ size: [WIDTH, 2000], margin: MARGIN, autoFirstPage: false, info: { Title: 'Receipt' } });
   pdf.registerFont('naskh', FONT_FILES.regular);
   pdf.registerFont('naskh-bold', FONT_FILES.bold);
-  const use = (bold: boolean, big: boolean) => pdf.font(bold ? 'naskh-bold' : 'naskh').fontSize(big ? BIG : SIZE);
+  const setFont = (bold: boolean, big: boolean) => pdf.font(bold ? 'naskh-bold' : 'naskh').fontSize(big ? BIG : SIZE);
   // A part's pieces in visual order (receipt-lines.ts). fontkit shapes each word (and sets a
   // right-to-left word from the right); the words of a right-to-left run are placed here from the right.
   const runs = (text: string) => visualRuns(text).flatMap((r) => (r.rtl ? r.text.split(/(\s+)/).reverse() : [r.text]))
     .filter(Boolean).map((t) => ({ text: t, width: pdf.widthOfString(t) }));
-  const measure = (text: string, bold: boolean, big: boolean) => { use(bold, big); return runs(text).reduce((w, r) => w + r.width, 0); };
+  const measure = (text: string, bold: boolean, big: boolean) => { setFont(bold, big); return runs(text).reduce((w, r) => w + r.width, 0); };
   const inner = WIDTH - 2 * MARGIN;
   const lines = layoutLines(doc, inner, measure, 2 * SIZE);
   const heightOf = (l: Line) => (l.t === 'rule' ? LINE : l.t === 'barcode' ? (png ? BARCODE_H + 4 : 0) : l.t === 'logo' ? 16 * MM : (l.big ? BIG : SIZE) * 1.7);
@@ -52,7 +52,7 @@ async function shapedPdf(doc: ReceiptDoc): Promise<Buffer> {
         // a damaged logo is no logo
       }
     } else if (l.t === 'text') {
-      use(l.bold, l.big);
+      setFont(l.bold, l.big);
       for (const p of l.parts) {
         const rs = runs(p.text);
         const w = rs.reduce((a, r) => a + r.width, 0);
