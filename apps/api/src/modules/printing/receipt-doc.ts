@@ -4,6 +4,9 @@
  * a test reads back). Figures come from the stored order as the server presents it
  * (order.presenter.ts): amounts in the store's currency with its minor units, tendered and change
  * per cash payment, the tax breakdown per rate.
+ * A ReceiptDoc is not tied to orders: the X/Z reports (closing-report.ts) are other functions
+ * producing the same blocks, and so would a transfer's packing list be; every kind then prints
+ * (escpos.ts, Arabic as a raster) and becomes a PDF (receipt-pdf.ts) through the same code.
  */
 import { mulPriceQty, parseMinor, parseQuantity, quantityToString } from '@pos/domain/money';
 import { currencyDigits } from '@pos/domain/currency';
