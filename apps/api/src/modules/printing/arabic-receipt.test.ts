@@ -93,15 +93,15 @@ function actualTexts(pdf: Buffer): string[] {
 type Picture = ReturnType<typeof pictures>[number];
 
 /** The best place of a drawing of `text` (right-aligned, the receipt font) in the picture: the fewest differing dots, and where. */
-function bestMatch(pic: Picture, text: string): { diff: number; ink: number; y: number } {
-  const ref = drawLines([{ t: 'text', parts: [{ text, align: 'right' }], bold: false, big: false }], pic.width);
+function bestMatch(pic: Picture, text: string, { bold = false, x0 = 0 } = {}): { diff: number; ink: number; y: number } {
+  const ref = drawLines([{ t: 'text', parts: [{ text, align: 'right', rtl: true }], bold, big: false }], pic.width);
   const black = (x: number, y: number) => ref.data[(y * ref.width + x) * 4] < 128;
   let ink = 0;
-  for (let y = 0; y < ref.height; y++) for (let x = 0; x < ref.width; x++) if (black(x, y)) ink++;
+  for (let y = 0; y < ref.height; y++) for (let x = x0; x < ref.width; x++) if (black(x, y)) ink++;
   let best = { diff: Infinity, ink, y: -1 };
   for (let top = 0; top + ref.height <= pic.height; top++) {
     let diff = 0;
-    for (let y = 0; y < ref.height && diff < best.diff; y++) for (let x = 0; x < ref.width; x++) if (black(x, y) !== pic.dot(x, top + y)) diff++;
+    for (let y = 0; y < ref.height && diff < best.diff; y++) for (let x = x0; x < ref.width; x++) if (black(x, y) !== pic.dot(x, top + y)) diff++;
     if (diff < best.diff) best = { diff, ink, y: top };
   }
   return best;
@@ -161,5 +161,24 @@ describe('receipts with Arabic on an ESC/POS printer', () => {
     expect(pictures(bytes)).toHaveLength(0);
     expect(decode(bytes).text).toMatch(/Fresh Milk 1L/);
     expect(decode(bytes).text).toMatch(/Corner Shop/);
+  });
+
+  it("a store whose locale is Arabic prints its receipt's words in Arabic, right to left: the total's label on the right, the amount on the left", async () => {
+    const res = await t.app.inject({ method: 'PUT', url: `/api/stores/${main}`, headers: admin, payload: { locale: 'ar-SA' } });
+    expect(res.statusCode, res.body).toBe(200);
+    // Shop name, footer and product are Latin here (the test before): the Arabic words alone make it a picture.
+    const bytes = await printOn(80, (await sell(milk)).id);
+    expect(decode(bytes).text).not.toMatch(/[?A-Za-z]/);
+    const body = pictures(bytes)[0];
+    const total = bestMatch(body, 'الإجمالي', { bold: true, x0: 288 });
+    const apart = bestMatch(body, [...'الإجمالي'].join('\u200C'), { bold: true, x0: 288 });
+    expect(total.ink).toBeGreaterThan(150);
+    expect(total.diff).toBeLessThan(total.ink * 0.05);
+    expect(apart.diff).toBeGreaterThan(total.ink * 0.25);
+    // The amount (2 x 10.75 = $21.50) on the same line, at the left edge.
+    let minX = 576;
+    for (let y = total.y; y < total.y + 38; y++) for (let x = 0; x < 288; x++) if (body.dot(x, y)) minX = Math.min(minX, x);
+    expect(minX).toBeLessThan(12);
+    await t.app.inject({ method: 'PUT', url: `/api/stores/${main}`, headers: admin, payload: { locale: 'en-US' } });
   });
 });

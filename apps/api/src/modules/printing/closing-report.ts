@@ -11,6 +11,7 @@ import { parseMinor, sumCents } from '@pos/domain/money';
 import { denominationsTotal } from '@pos/domain/closing';
 import type { presentClosing } from '../cash/closing.service.ts';
 import type { Block, ReceiptDoc, ReceiptHeader } from './receipt-doc.ts';
+import { isArabicLocale, wordsFor } from './receipt-words.ts';
 
 export type ClosingDto = Awaited<ReturnType<typeof presentClosing>>;
 
@@ -42,40 +43,41 @@ export function closingReportDoc(c: ClosingDto, header: ReceiptHeader, typeNames
   const when = (d: { datetime: string } | null) => (d ? formatDateTime(d.datetime, c.store?.timeZone ?? undefined, 'en') : '');
   const who = (u: { displayName?: string | null; username: string } | null) => u?.displayName || u?.username || '';
   const z = c.closedAt != null;
+  const w = wordsFor(locale);
 
   const blocks: Block[] = [{ t: 'title', text: header.shopName }];
   if (c.store?.name) blocks.push({ t: 'text', text: c.store.name, center: true });
-  blocks.push({ t: 'text', text: z ? 'Z REPORT - day closed' : 'X REPORT - day not closed', center: true, bold: true });
-  if (c.terminal) blocks.push({ t: 'row', left: 'Terminal', right: c.terminal.code ?? String(c.terminal.id) });
-  blocks.push({ t: 'row', left: 'Opened', right: when(c.dateFrom) });
-  if (c.openedBy) blocks.push({ t: 'row', left: 'Opened by', right: who(c.openedBy) });
+  blocks.push({ t: 'text', text: z ? w.zReport : w.xReport, center: true, bold: true });
+  if (c.terminal) blocks.push({ t: 'row', left: w.terminal, right: c.terminal.code ?? String(c.terminal.id) });
+  blocks.push({ t: 'row', left: w.opened, right: when(c.dateFrom) });
+  if (c.openedBy) blocks.push({ t: 'row', left: w.openedBy, right: who(c.openedBy) });
   if (z) {
-    blocks.push({ t: 'row', left: 'Closed', right: when(c.closedAt) });
-    if (c.closedBy) blocks.push({ t: 'row', left: 'Closed by', right: who(c.closedBy) });
-  } else blocks.push({ t: 'row', left: 'Printed', right: when({ datetime: now.toISOString() }) });
+    blocks.push({ t: 'row', left: w.closed, right: when(c.closedAt) });
+    if (c.closedBy) blocks.push({ t: 'row', left: w.closedBy, right: who(c.closedBy) });
+  } else blocks.push({ t: 'row', left: w.printed, right: when({ datetime: now.toISOString() }) });
   blocks.push({ t: 'rule' });
 
-  blocks.push({ t: 'text', text: 'Sales by payment type', bold: true });
+  blocks.push({ t: 'text', text: w.salesByType, bold: true });
   const sales = Object.entries(c.sales).map(([kind, v]) => ({ name: typeNames[kind] ?? kind, amount: minor(v) }))
     .sort((a, b) => a.name.localeCompare(b.name));
   for (const s of sales) blocks.push({ t: 'row', left: `  ${s.name}`, right: money(s.amount) });
-  blocks.push({ t: 'row', left: 'Total sales', right: money(sumCents(sales.map((s) => s.amount))), bold: true });
+  blocks.push({ t: 'row', left: w.totalSales, right: money(sumCents(sales.map((s) => s.amount))), bold: true });
   blocks.push({ t: 'rule' });
 
   const expected = minor(c.expectedCash);
-  blocks.push({ t: 'row', left: 'Opening float', right: money(minor(c.openingBalance)) });
-  blocks.push({ t: 'row', left: 'Cash sales', right: money(minor(c.cashSales)) });
-  blocks.push({ t: 'row', left: 'Cash added', right: money(minor(c.cashAdded)) });
-  blocks.push({ t: 'row', left: 'Cash withdrawn', right: money(-minor(c.cashWithdrawn)) });
-  blocks.push({ t: 'row', left: 'Expenses', right: money(-minor(c.expenses)) });
-  blocks.push({ t: 'row', left: 'Expected cash', right: money(expected), bold: true });
+  blocks.push({ t: 'row', left: w.openingFloat, right: money(minor(c.openingBalance)) });
+  blocks.push({ t: 'row', left: w.cashSales, right: money(minor(c.cashSales)) });
+  blocks.push({ t: 'row', left: w.cashAdded, right: money(minor(c.cashAdded)) });
+  blocks.push({ t: 'row', left: w.cashWithdrawn, right: money(-minor(c.cashWithdrawn)) });
+  blocks.push({ t: 'row', left: w.expenses, right: money(-minor(c.expenses)) });
+  blocks.push({ t: 'row', left: w.expectedCash, right: money(expected), bold: true });
   const counted = countedCash(c, currency);
-  if (counted == null) blocks.push({ t: 'row', left: 'Counted cash', right: 'not counted' });
+  if (counted == null) blocks.push({ t: 'row', left: w.countedCash, right: w.notCounted });
   else {
     const diff = counted - expected;
-    blocks.push({ t: 'row', left: 'Counted cash', right: money(counted) });
-    blocks.push({ t: 'row', left: diff > 0 ? 'Over' : diff < 0 ? 'Short' : 'Over/short', right: money(diff), bold: true });
+    blocks.push({ t: 'row', left: w.countedCash, right: money(counted) });
+    blocks.push({ t: 'row', left: diff > 0 ? w.over : diff < 0 ? w.short : w.even, right: money(diff), bold: true });
   }
   blocks.push({ t: 'rule' });
-  return { blocks, cash: false };
+  return { blocks, cash: false, rtl: isArabicLocale(locale) };
 }

@@ -36,8 +36,8 @@ export function isRtl(text: string): boolean {
  * algorithm, by bidi-js). A right-to-left run keeps its letters in reading order with `rtl` set:
  * the font engine shapes it and lays its glyphs out from the right.
  */
-export function visualRuns(text: string): Array<{ text: string; rtl: boolean }> {
-  const { levels } = bidi.getEmbeddingLevels(text, isRtl(text) ? 'rtl' : 'ltr');
+export function visualRuns(text: string, rtl = isRtl(text)): Array<{ text: string; rtl: boolean }> {
+  const { levels } = bidi.getEmbeddingLevels(text, rtl ? 'rtl' : 'ltr');
   const runs: Array<{ text: string; level: number }> = [];
   for (let i = 0; i < text.length; i++) {
     const last = runs[runs.length - 1];
@@ -60,7 +60,8 @@ export function visualRuns(text: string): Array<{ text: string; rtl: boolean }> 
 }
 
 export type Align = 'left' | 'right' | 'center';
-export interface Part { text: string; align: Align }
+/** `rtl`: the part's base direction (the paragraph's, in Unicode's terms): an Arabic store's or Arabic text's. */
+export interface Part { text: string; align: Align; rtl: boolean }
 export type Line =
   | { t: 'text'; parts: Part[]; bold: boolean; big: boolean }
   | { t: 'rule' }
@@ -86,10 +87,14 @@ function wrap(text: string, fits: (s: string) => boolean): string[] {
 /**
  * The blocks as lines `width` wide: a title big and bold, centred; a text left or right by its
  * own direction (an Arabic product name stands on the right), centred when the layout says so;
- * a row's two parts on one line when they fit, else the right part on a line of its own.
+ * a row's two parts on one line when they fit, else the right part on a line of its own. A
+ * right-to-left layout (an Arabic store) mirrors it: texts on the right, a row's label on the right.
  */
 export function layoutLines(doc: ReceiptDoc, width: number, measure: Measure, gap: number): Line[] {
   const lines: Line[] = [];
+  // In an Arabic store a part with Arabic reads right to left ('Cash مدفوع': 'Cash' first, on the
+  // right); one without keeps its own direction ('2 x $10.75', '-$1.08', not '$1.08-').
+  const dir = (text: string) => isRtl(text) || (!!doc.rtl && ARABIC.test(text));
   for (const b of doc.blocks) {
     if (b.t === 'rule' || b.t === 'barcode' || b.t === 'logo') { lines.push(b.t === 'rule' ? { t: 'rule' } : b); continue; }
     const bold = b.t === 'title' ? true : !!b.bold;
@@ -97,16 +102,19 @@ export function layoutLines(doc: ReceiptDoc, width: number, measure: Measure, ga
     if (b.t === 'row') {
       const l = measure(b.left, bold, big);
       const r = measure(b.right, bold, big);
-      if (l + gap + r <= width) lines.push({ t: 'text', parts: [{ text: b.left, align: 'left' }, { text: b.right, align: 'right' }], bold, big });
+      // Right to left: the label on the right, the amount on the left.
+      const [start, end]: Align[] = doc.rtl ? ['right', 'left'] : ['left', 'right'];
+      const label = doc.rtl ? b.left.trim() : b.left;
+      if (l + gap + r <= width) lines.push({ t: 'text', parts: [{ text: label, align: start, rtl: dir(label) }, { text: b.right, align: end, rtl: dir(b.right) }], bold, big });
       else {
-        for (const s of wrap(b.left, (x) => measure(x, bold, big) <= width)) lines.push({ t: 'text', parts: [{ text: s, align: 'left' }], bold, big });
-        lines.push({ t: 'text', parts: [{ text: b.right, align: 'right' }], bold, big });
+        for (const s of wrap(label, (x) => measure(x, bold, big) <= width)) lines.push({ t: 'text', parts: [{ text: s, align: start, rtl: dir(s) }], bold, big });
+        lines.push({ t: 'text', parts: [{ text: b.right, align: end, rtl: dir(b.right) }], bold, big });
       }
       continue;
     }
     if (!b.text.trim()) continue;
-    const align: Align = b.t === 'title' || b.center ? 'center' : isRtl(b.text) ? 'right' : 'left';
-    for (const s of wrap(b.text, (x) => measure(x, bold, big) <= width)) lines.push({ t: 'text', parts: [{ text: s, align }], bold, big });
+    const align: Align = b.t === 'title' || b.center ? 'center' : doc.rtl || isRtl(b.text) ? 'right' : 'left';
+    for (const s of wrap(b.text, (x) => measure(x, bold, big) <= width)) lines.push({ t: 'text', parts: [{ text: s, align, rtl: dir(s) }], bold, big });
   }
   return lines;
 }

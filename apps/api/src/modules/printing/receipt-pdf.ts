@@ -30,7 +30,7 @@ async function shapedPdf(doc: ReceiptDoc): Promise<Buffer> {
   const setFont = (bold: boolean, big: boolean) => pdf.font(bold ? 'naskh-bold' : 'naskh').fontSize(big ? BIG : SIZE);
   // A part's pieces in visual order (receipt-lines.ts). fontkit shapes each word (and sets a
   // right-to-left word from the right); the words of a right-to-left run are placed here from the right.
-  const runs = (text: string) => visualRuns(text).flatMap((r) => (r.rtl ? r.text.split(/(\s+)/).reverse() : [r.text]))
+  const runs = (text: string, rtl?: boolean) => visualRuns(text, rtl).flatMap((r) => (r.rtl ? r.text.split(/(\s+)/).reverse() : [r.text]))
     .filter(Boolean).map((t) => ({ text: t, width: pdf.widthOfString(t) }));
   const measure = (text: string, bold: boolean, big: boolean) => { setFont(bold, big); return runs(text).reduce((w, r) => w + r.width, 0); };
   const inner = WIDTH - 2 * MARGIN;
@@ -54,7 +54,7 @@ async function shapedPdf(doc: ReceiptDoc): Promise<Buffer> {
     } else if (l.t === 'text') {
       setFont(l.bold, l.big);
       for (const p of l.parts) {
-        const rs = runs(p.text);
+        const rs = runs(p.text, p.rtl);
         const w = rs.reduce((a, r) => a + r.width, 0);
         let x = p.align === 'left' ? MARGIN : p.align === 'right' ? WIDTH - MARGIN - w : (WIDTH - w) / 2;
         for (const r of rs) {

@@ -6,7 +6,7 @@
  * printed by escpos.ts as an ESC/POS raster image (GS v 0), one dot per pixel.
  */
 import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
-import { FONT_FILES, isRtl, layoutLines, type Line } from './receipt-lines.ts';
+import { FONT_FILES, layoutLines, type Line } from './receipt-lines.ts';
 import type { ReceiptDoc } from './receipt-doc.ts';
 
 const FAMILY = 'Receipt Naskh';
@@ -60,7 +60,7 @@ export function drawLines(lines: Line[], dots: number): Raster {
     else if (l.t === 'text') {
       ctx.font = fontOf(l.bold, l.big);
       for (const p of l.parts) {
-        ctx.direction = isRtl(p.text) ? 'rtl' : 'ltr';
+        ctx.direction = p.rtl ? 'rtl' : 'ltr';
         ctx.textAlign = p.align;
         ctx.fillText(p.text, p.align === 'left' ? 0 : p.align === 'right' ? dots : dots / 2, y + h / 2);
       }
