@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
-import { decode, FakePrinter, printed } from '../../../test/fake-printer.ts';
+import { decode, FakePrinter, pictures, printed } from '../../../test/fake-printer.ts';
 import { paymentType, printJob, product, store, terminal } from '../../db/schema/index.ts';
 
 let t: TestApp;
@@ -102,7 +102,7 @@ describe('X and Z reports on a network printer', () => {
     expect(job).toMatchObject({ kind: 'z-report', deviceId: printerId });
   });
 
-  it("in the store's currency: a yen store prints no decimals", async () => {
+  it("in the store's currency (a yen store prints no decimals) and language", async () => {
     const res = await t.app.inject({ method: 'PUT', url: `/api/stores/${mall}`, headers: admin, payload: { currency: 'JPY' } });
     expect(res.statusCode, res.body).toBe(200);
     const day = await openDay(mall, m1, admin);
@@ -114,6 +114,14 @@ describe('X and Z reports on a network printer', () => {
     expect(text).toMatch(/Opening float +(JP)?¥?15,000\n/);
     expect(text).toMatch(/Expected cash +(JP)?¥?15,000\n/);
     expect(text).not.toMatch(/15,000\.00/);
+
+    // An Arabic store: the report's words are Arabic, so it is printed as a picture (no code page text).
+    await t.app.inject({ method: 'PUT', url: `/api/stores/${mall}`, headers: admin, payload: { locale: 'ar-SA' } });
+    const at = printer.jobs.length;
+    expect((await printReport(day, { device: printerId }, admin)).json().status).toBe('printed');
+    const bytes = await printer.job(at);
+    expect(decode(bytes).text).not.toMatch(/[A-Za-z?]/);
+    expect(pictures(bytes)[0].width).toBe(576);
   });
 
   it('bad input is a 422 naming the field; a day of another store is not found; a stranger is refused', async () => {
