@@ -37,11 +37,22 @@ export class FakePrinter {
  * What an ESC/POS printer does with the bytes, decoded by hand from the command reference (not by
  * our encoder): the printed text (line feeds kept), the cuts (GS V) and the drawer kicks (ESC p).
  */
-export function decode(b: Buffer): { text: string; cuts: number; kicks: number; images: Array<{ width: number; height: number; black: number }> } {
+export interface RasterImage {
+  width: number;
+  height: number;
+  black: number;
+  /** The rows, `width / 8` bytes each, most significant bit leftmost, 1 = a black dot. */
+  data: Buffer;
+  /** Where the command began and ended in the bytes (a picture sent in bands: one band's end is the next one's start). */
+  start: number;
+  end: number;
+}
+
+export function decode(b: Buffer): { text: string; cuts: number; kicks: number; images: RasterImage[] } {
   let text = '';
   let cuts = 0;
   let kicks = 0;
-  const images: Array<{ width: number; height: number; black: number }> = [];
+  const images: RasterImage[] = [];
   for (let i = 0; i < b.length;) {
     const c = b[i];
     if (c === 0x1b) { // ESC
@@ -56,7 +67,7 @@ export function decode(b: Buffer): { text: string; cuts: number; kicks: number; 
         const data = b.subarray(i + 8, i + 8 + x * y);
         let black = 0;
         for (const byte of data) for (let bit = 0; bit < 8; bit++) black += (byte >> bit) & 1;
-        images.push({ width: x * 8, height: y, black });
+        images.push({ width: x * 8, height: y, black, data: Buffer.from(data), start: i, end: i + 8 + x * y });
         i += 8 + x * y;
       } else i += 3; // GS ! h w H n
     } else if (c === 0x1c) i += 2; // FS .
@@ -66,6 +77,17 @@ export function decode(b: Buffer): { text: string; cuts: number; kicks: number; 
   return { text, cuts, kicks, images };
 }
 export const printed = (b: Buffer) => decode(b).text;
+
+/** The pictures printed: raster bands that follow one another directly, joined into one picture each. */
+export function pictures(b: Buffer): Array<{ width: number; height: number; dot: (x: number, y: number) => boolean }> {
+  const out: Array<{ width: number; height: number; data: Buffer; end: number }> = [];
+  for (const im of decode(b).images) {
+    const last = out[out.length - 1];
+    if (last && last.end === im.start && last.width === im.width) Object.assign(last, { height: last.height + im.height, data: Buffer.concat([last.data, im.data]), end: im.end });
+    else out.push({ width: im.width, height: im.height, data: im.data, end: im.end });
+  }
+  return out.map(({ width, height, data }) => ({ width, height, dot: (x: number, y: number) => ((data[y * (width / 8) + (x >> 3)] >> (7 - (x & 7))) & 1) === 1 }));
+}
 
 
 /** A loopback port nothing listens on (a printer that is off). */

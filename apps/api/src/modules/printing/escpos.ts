@@ -6,6 +6,8 @@
 import ReceiptPrinterEncoder from '@point-of-sale/receipt-printer-encoder';
 import { PNG } from 'pngjs';
 import { row, type ReceiptDoc } from './receipt-doc.ts';
+import { needsShaping } from './receipt-lines.ts';
+import { dotsFor, drawLines, rasterLayout } from './receipt-raster.ts';
 
 export type PaperWidth = 58 | 80;
 export const columnsFor = (paper: number): number => (paper === 58 ? 32 : 48);
@@ -28,10 +30,40 @@ function logo(e: ReturnType<typeof encoder>, png: Buffer, paper: number): void {
   e.align('center').image({ data: image.data, width: image.width, height: image.height }, width, height, 'atkinson').align('left');
 }
 
-/** The receipt, cut at the end; with `drawer` the cash drawer's kick (pin 2) before the cut. */
+/**
+ * A layout with Arabic: its text as raster images at the paper's dot width (receipt-raster.ts:
+ * shaped, right to left), one image per stretch of text; the barcode and the logo between them
+ * stay the printer's own commands (a barcode printed by the printer scans best).
+ */
+function rasterBody(e: ReturnType<typeof encoder>, doc: ReceiptDoc, paper: number): void {
+  const dots = dotsFor(paper);
+  let text: ReturnType<typeof rasterLayout> = [];
+  const flush = () => {
+    if (!text.length) return;
+    const image = drawLines(text, dots);
+    e.align('left').image({ data: image.data, width: image.width, height: image.height }, image.width, image.height, 'threshold', 128);
+    text = [];
+  };
+  for (const l of rasterLayout(doc, dots)) {
+    if (l.t === 'barcode') { flush(); e.align('center').barcode(l.value, 'code128', 60).align('left'); } else if (l.t === 'logo') { flush(); logo(e, l.png, paper); } else text.push(l);
+  }
+  flush();
+}
+
+/**
+ * The receipt, cut at the end; with `drawer` the cash drawer's kick (pin 2) before the cut.
+ * Latin text prints as text (a code page: fast and small); a layout with Arabic as a raster.
+ */
 export function receiptBytes(doc: ReceiptDoc, paper: number, drawer: boolean): Uint8Array {
-  const columns = columnsFor(paper);
   const e = encoder(paper);
+  if (needsShaping(doc)) rasterBody(e, doc, paper);
+  else textBody(e, doc, paper);
+  if (drawer) e.pulse();
+  return e.cut('partial').encode();
+}
+
+function textBody(e: ReturnType<typeof encoder>, doc: ReceiptDoc, paper: number): void {
+  const columns = columnsFor(paper);
   for (const b of doc.blocks) {
     if (b.t === 'title') e.align('center').bold(true).size(1, 2).line(b.text).size(1, 1).bold(false).align('left');
     else if (b.t === 'text') e.align(b.center ? 'center' : 'left').bold(!!b.bold).line(b.text).bold(false).align('left');
@@ -40,8 +72,6 @@ export function receiptBytes(doc: ReceiptDoc, paper: number, drawer: boolean): U
     else if (b.t === 'logo') logo(e, b.png, paper);
     else e.align('center').barcode(b.value, 'code128', 60).align('left');
   }
-  if (drawer) e.pulse();
-  return e.cut('partial').encode();
 }
 
 /** A "no sale": only the drawer kick. */

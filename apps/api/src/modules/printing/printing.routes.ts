@@ -4,13 +4,14 @@ import { notFound, validationError } from '@pos/domain/errors';
 import { caller } from '../../plugins/auth.ts';
 import { parseBody, parseId } from '../../resources/engine.ts';
 import { deliver, requeue, sweep } from './print-queue.ts';
-import { openDrawer, printReceipt, visibleJob } from './printing.service.ts';
+import { openDrawer, printClosingReport, printReceipt, visibleJob } from './printing.service.ts';
 import { labelsBody, labelsPdf } from './labels.ts';
 
 /** A device as an id or its IRI (/api/devices/3). */
 const deviceRef = z.union([z.number().int().positive().max(2147483647), z.string().regex(/^(\/api\/devices\/)?\d{1,9}$/)])
   .transform((v) => Number(String(v).split('/').pop()));
 const receiptBody = z.object({ device: deviceRef, copy: z.boolean().optional() }).strict();
+const reportBody = z.object({ device: deviceRef }).strict();
 const drawerBody = z.object({ device: deviceRef, store: z.number().int().positive().max(2147483647) }).strict();
 
 const idOf = (request: FastifyRequest) => parseId((request.params as { id: string }).id);
@@ -30,6 +31,15 @@ export default async function printingRoutes(app: FastifyInstance) {
     schema: { tags, summary: "Print an order's receipt (copy: a reprint) on a network printer; cash opens the drawer: the job" },
   }, async (request, reply) => {
     const job = await printReceipt(db, caller(request), idOf(request), parseBody(receiptBody, request.body ?? {}));
+    reply.status(job.status === 'printed' ? 201 : 202);
+    return job;
+  });
+  app.post('/api/print/closing/:id', {
+    // Who may see a day closing (any user of its store, as the day closing itself) may print its report.
+    config: { auth: 'user' },
+    schema: { tags, summary: 'Print the X report (day open) or Z report (day closed) of a day closing on a network printer: the job' },
+  }, async (request, reply) => {
+    const job = await printClosingReport(db, caller(request), idOf(request), parseBody(reportBody, request.body ?? {}));
     reply.status(job.status === 'printed' ? 201 : 202);
     return job;
   });

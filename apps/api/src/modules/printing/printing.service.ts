@@ -6,10 +6,12 @@
 import { eq } from 'drizzle-orm';
 import { notFound, validationError } from '@pos/domain/errors';
 import type { Db } from '../../db/client.ts';
-import { device, order, printJob } from '../../db/schema/index.ts';
+import { device, order, paymentType, printJob } from '../../db/schema/index.ts';
 import type { AuthInfo } from '../../plugins/auth.ts';
 import { audit } from '../../lib/audit.ts';
 import { presentOrderById } from '../sales/order.presenter.ts';
+import { getClosing } from '../cash/closing.service.ts';
+import { closingReportDoc } from './closing-report.ts';
 import { receiptSettings } from './receipt-header.ts';
 import { drawerBytes, receiptBytes } from './escpos.ts';
 import { deliver, jobStatus, type JobStatus } from './print-queue.ts';
@@ -64,6 +66,23 @@ export async function printReceipt(db: Db, auth: AuthInfo, orderId: number, inpu
   const payload = Buffer.concat([first, ...Array.from({ length: copies - 1 }, () => one)]);
   return queue(db, { deviceId: printer.id, kind: input.copy ? 'copy' : 'receipt', orderId, userId: auth.userId, payload, opensDrawer: doc.cash }, printer.deliveredBy === 'agent',
     doc.cash ? { auth, storeId: o.storeId, reason: o.returnedFromId != null ? 'cash refund' : 'cash sale' } : undefined);
+}
+
+/**
+ * The X report (the day still open) or the Z report (the day closed) of a day closing of the
+ * caller's stores on a printer: the same layout -> ESC/POS path and queue as receipts; no drawer.
+ */
+export async function printClosingReport(db: Db, auth: AuthInfo, closingId: number, input: { device: number }): Promise<JobStatus> {
+  const c = await getClosing(db, closingId, auth); // 404 for a day of another store
+  const printer = await activeDevice(db, input.device);
+  const typeNames: Record<string, string> = {};
+  for (const p of await db.select({ name: paymentType.name, type: paymentType.type }).from(paymentType).orderBy(paymentType.id)) {
+    const kind = p.type ?? 'unknown';
+    typeNames[kind] = typeNames[kind] ? `${typeNames[kind]} / ${p.name}` : p.name;
+  }
+  const doc = closingReportDoc(c, await receiptSettings(db), typeNames);
+  const payload = Buffer.from(receiptBytes(doc, printer.paperWidth, false));
+  return queue(db, { deviceId: printer.id, kind: c.closedAt ? 'z-report' : 'x-report', userId: auth.userId, payload, opensDrawer: false }, printer.deliveredBy === 'agent');
 }
 
 /** "No sale" at a till of `store`: opens the drawer; the audit log and the job row record who and when. */

@@ -4,11 +4,15 @@
  * a test reads back). Figures come from the stored order as the server presents it
  * (order.presenter.ts): amounts in the store's currency with its minor units, tendered and change
  * per cash payment, the tax breakdown per rate.
+ * A ReceiptDoc is not tied to orders: the X/Z reports (closing-report.ts) are other functions
+ * producing the same blocks, and so would a transfer's packing list be; every kind then prints
+ * (escpos.ts, Arabic as a raster) and becomes a PDF (receipt-pdf.ts) through the same code.
  */
 import { mulPriceQty, parseMinor, parseQuantity, quantityToString } from '@pos/domain/money';
 import { currencyDigits } from '@pos/domain/currency';
 import { formatDateTime, formatMoney } from '@pos/domain/format';
 import type { OrderDto } from '../sales/order.presenter.ts';
+import { isArabicLocale, wordsFor } from './receipt-words.ts';
 
 export type Block =
   | { t: 'title'; text: string }
@@ -22,6 +26,8 @@ export interface ReceiptDoc {
   blocks: Block[];
   /** Cash changed hands (a cash tender on a sale or a refund, not a copy): the drawer is kicked open. */
   cash: boolean;
+  /** Set right to left (a store whose locale is Arabic): a row's label on the right, its amount on the left. */
+  rtl?: boolean;
 }
 
 export interface ReceiptHeader { shopName: string; footer: string; logo?: Buffer }
@@ -34,18 +40,19 @@ export function receiptDoc(o: OrderDto, header: ReceiptHeader, copy = false): Re
   const minor = (v: number | string | null | undefined) => parseMinor(v ?? 0, digits);
   // Printers print Latin digits (code pages); the store's conventions otherwise (de-DE: 10,75 €).
   const money = (m: number) => formatMoney(m, { currency, locale: locale.split('-')[0] === 'ar' ? 'en-US' : locale });
+  const w = wordsFor(locale);
   const isRefund = o.returnedFrom != null;
   const number = String(o.orderId ?? o.id);
 
   const blocks: Block[] = header.logo ? [{ t: 'logo', png: header.logo }] : [];
   blocks.push({ t: 'title', text: header.shopName });
   if (o.store?.name) blocks.push({ t: 'text', text: o.store.name, center: true });
-  blocks.push({ t: 'text', text: `${isRefund ? 'Refund' : 'Receipt'}${copy ? ' (copy)' : ''}`, center: true, bold: true });
-  blocks.push({ t: 'row', left: `Order# ${number}`, right: o.createdAt ? formatDateTime(o.createdAt, o.store?.timeZone ?? undefined, 'en') : '' });
-  if (o.returnedFrom) blocks.push({ t: 'text', text: `Refund of order# ${o.returnedFrom.orderId ?? o.returnedFrom.id}` });
+  blocks.push({ t: 'text', text: `${isRefund ? w.refund : w.receipt}${copy ? w.copy : ''}`, center: true, bold: true });
+  blocks.push({ t: 'row', left: `${w.orderNo} ${number}`, right: o.createdAt ? formatDateTime(o.createdAt, o.store?.timeZone ?? undefined, 'en') : '' });
+  if (o.returnedFrom) blocks.push({ t: 'text', text: `${w.refundOf} ${o.returnedFrom.orderId ?? o.returnedFrom.id}` });
   const cashier = o.user?.displayName || o.user?.username;
-  if (cashier) blocks.push({ t: 'text', text: `Cashier: ${cashier}` });
-  if (o.customer?.name) blocks.push({ t: 'text', text: `Customer: ${o.customer.name}` });
+  if (cashier) blocks.push({ t: 'text', text: `${w.cashier} ${cashier}` });
+  if (o.customer?.name) blocks.push({ t: 'text', text: `${w.customer} ${o.customer.name}` });
   blocks.push({ t: 'rule' });
 
   for (const i of o.items) {
@@ -53,25 +60,25 @@ export function receiptDoc(o: OrderDto, header: ReceiptHeader, copy = false): Re
     const price = minor(i.price);
     blocks.push({ t: 'text', text: `${i.product?.name ?? ''}${i.variant?.attributeValue ? ` (${i.variant.attributeValue})` : ''}` });
     blocks.push({ t: 'row', left: `  ${quantityToString(qty)} x ${money(price)}`, right: money(mulPriceQty(price, qty)) });
-    if (minor(i.discount)) blocks.push({ t: 'row', left: '  Discount', right: money(-minor(i.discount)) });
+    if (minor(i.discount)) blocks.push({ t: 'row', left: `  ${w.discount}`, right: money(-minor(i.discount)) });
   }
   blocks.push({ t: 'rule' });
-  if (o.discount && minor(o.discount.amount)) blocks.push({ t: 'row', left: 'Order discount', right: money(-minor(o.discount.amount)) });
+  if (o.discount && minor(o.discount.amount)) blocks.push({ t: 'row', left: w.orderDiscount, right: money(-minor(o.discount.amount)) });
   for (const b of o.taxBreakdown) {
-    const label = `${b.name ?? 'Tax'}${b.rate != null ? ` ${b.rate}%` : ''} on ${money(minor(b.net))}`;
-    blocks.push({ t: 'row', left: o.taxMode === 'inclusive' ? `${label} (incl.)` : label, right: money(minor(b.tax)) });
+    const label = `${b.name ?? w.tax}${b.rate != null ? ` ${b.rate}%` : ''} ${w.on} ${money(minor(b.net))}`;
+    blocks.push({ t: 'row', left: o.taxMode === 'inclusive' ? `${label} ${w.incl}` : label, right: money(minor(b.tax)) });
   }
-  if (minor(o.adjustment)) blocks.push({ t: 'row', left: 'Adjustment', right: money(minor(o.adjustment)) });
-  if (minor(o.rounding)) blocks.push({ t: 'row', left: 'Cash rounding', right: money(minor(o.rounding)) });
-  blocks.push({ t: 'row', left: 'TOTAL', right: money(minor(o.grandTotal)), bold: true });
+  if (minor(o.adjustment)) blocks.push({ t: 'row', left: w.adjustment, right: money(minor(o.adjustment)) });
+  if (minor(o.rounding)) blocks.push({ t: 'row', left: w.rounding, right: money(minor(o.rounding)) });
+  blocks.push({ t: 'row', left: w.total, right: money(minor(o.grandTotal)), bold: true });
 
   let cash = false;
   for (const p of o.payments) {
-    const name = p.type?.name ?? 'Payment';
+    const name = p.type?.name ?? w.payment;
     if (p.tendered != null) {
       cash = true;
-      blocks.push({ t: 'row', left: `${name} tendered`, right: money(minor(p.tendered)) });
-      if (minor(p.change)) blocks.push({ t: 'row', left: 'Change', right: money(minor(p.change)) });
+      blocks.push({ t: 'row', left: `${name} ${w.tendered}`, right: money(minor(p.tendered)) });
+      if (minor(p.change)) blocks.push({ t: 'row', left: w.change, right: money(minor(p.change)) });
     } else {
       blocks.push({ t: 'row', left: name, right: money(minor(p.total ?? p.received)) });
     }
@@ -79,7 +86,7 @@ export function receiptDoc(o: OrderDto, header: ReceiptHeader, copy = false): Re
   blocks.push({ t: 'rule' });
   blocks.push({ t: 'barcode', value: number });
   blocks.push({ t: 'text', text: header.footer, center: true });
-  return { blocks, cash: cash && !copy };
+  return { blocks, cash: cash && !copy, rtl: isArabicLocale(locale) };
 }
 
 /** The layout as plain text, `columns` wide: what the printer prints. */

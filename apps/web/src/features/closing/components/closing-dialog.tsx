@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@pos/domain/format';
 import { useMoney } from '@/lib/money';
@@ -14,6 +14,9 @@ import { useSession } from '@/lib/session';
 import { errorText } from '@/lib/form-errors';
 import { isHttpError } from '@/lib/api-client';
 import { wireDate } from '@/features/list-table/lib/dates';
+import { usePreferences } from '@/features/sale/preferences-store';
+import { printReceipt } from '@/features/receipt/print-receipt';
+import { printClosingReport } from '../api/closing-report.ts';
 import { useClosingFigures, useOpenedClosing, useSaveClosing, type Closing, type ClosingBody } from '../api/closing.ts';
 import { closingFigures, DENOMINATIONS } from '../lib/closing-figures.ts';
 import '@/features/list-table/backoffice.css';
@@ -43,6 +46,9 @@ function ClosingForm({ closing, state, onDone }: { closing: Closing; state: Clos
   const dateFrom = wireDate(closing.dateFrom) ?? wireDate(closing.createdAt);
   const { expenses, orders } = useClosingFigures(store?.id, terminal?.id, dateFrom, started);
   const save = useSaveClosing();
+  const printer = usePreferences((p) => p.receiptPrinter);
+  const figuresRef = useRef<HTMLTableElement>(null);
+  const [printing, setPrinting] = useState(false);
   const [opening, setOpening] = useState(str(closing.openingBalance ?? ''));
   const [added, setAdded] = useState(str(closing.cashAdded ?? ''));
   const [withdrawn, setWithdrawn] = useState(str(closing.cashWithdrawn ?? ''));
@@ -65,6 +71,37 @@ function ClosingForm({ closing, state, onDone }: { closing: Closing; state: Clos
   );
   const cur = (c: number) => currency.format(c);
 
+  /**
+   * The day's report on this till's network printer (issue 26): X while the day is open, Z once it
+   * is closed (the server tells which from the day). Without a network printer, the X report is
+   * the figures shown here through the browser's print dialog.
+   */
+  async function printReport(report: 'x' | 'z') {
+    const name = t(report === 'x' ? 'closing.xReport' : 'closing.zReport');
+    if (!printer) {
+      const table = figuresRef.current;
+      if (report === 'x' && table) {
+        const node = document.createElement('div');
+        node.className = 'receipt';
+        const title = document.createElement('h1');
+        title.textContent = name;
+        node.append(title, table.cloneNode(true));
+        printReceipt(node);
+      }
+      return;
+    }
+    setPrinting(true);
+    try {
+      const job = await printClosingReport(closing.id, printer.id);
+      if (job.status === 'printed') toast.success(t('closing.reportSent', { report: name, printer: printer.name }));
+      else toast.error(t('closing.reportProblem', { report: name, printer: printer.name, error: job.lastError ?? job.status }));
+    } catch (error) {
+      toast.error(errorText(error));
+    } finally {
+      setPrinting(false);
+    }
+  }
+
   async function submit(kind: 'start' | 'update' | 'close') {
     const body: ClosingBody = {
       id: closing.id,
@@ -85,6 +122,8 @@ function ClosingForm({ closing, state, onDone }: { closing: Closing; state: Clos
     try {
       await save.mutateAsync(body);
       toast.success(t(kind === 'start' ? 'closing.started' : kind === 'update' ? 'closing.updated' : 'closing.closed'));
+      // Closing the day prints its Z report on the till's network printer.
+      if (kind === 'close' && printer) await printReport('z');
       if (kind !== 'start') onDone();
     } catch (error) {
       // Spec 8: day closing shows errorMessage as a toast.
@@ -115,7 +154,7 @@ function ClosingForm({ closing, state, onDone }: { closing: Closing; state: Clos
           {loadingFigures ? (
             <Spinner />
           ) : (
-            <table className="table table-compact closing-figures">
+            <table className="table table-compact closing-figures" ref={figuresRef}>
               <tbody>
                 <tr>
                   <th scope="row">{t('closing.openingBalance')}</th>
@@ -197,6 +236,9 @@ function ClosingForm({ closing, state, onDone }: { closing: Closing; state: Clos
           </Button>
         ) : (
           <>
+            <Button variant="ghost" onClick={() => void printReport('x')} loading={printing} disabled={loadingFigures}>
+              {t('closing.printX')}
+            </Button>
             <Button variant="secondary" onClick={() => submit('update')} loading={save.isPending}>
               {t('closing.update')}
             </Button>

@@ -1,0 +1,34 @@
+/**
+ * The words printed on receipts and X/Z reports, in the store's language: Arabic for a store whose
+ * locale is Arabic (the paper is then set right to left, as a raster: receipt-lines.ts), English
+ * otherwise. Amounts keep Latin digits on paper either way.
+ */
+const en = {
+  receipt: 'Receipt', refund: 'Refund', copy: ' (copy)', orderNo: 'Order#', refundOf: 'Refund of order#',
+  cashier: 'Cashier:', customer: 'Customer:', discount: 'Discount', orderDiscount: 'Order discount', tax: 'Tax',
+  on: 'on', incl: '(incl.)', adjustment: 'Adjustment', rounding: 'Cash rounding', total: 'TOTAL', payment: 'Payment',
+  tendered: 'tendered', change: 'Change',
+  xReport: 'X REPORT - day not closed', zReport: 'Z REPORT - day closed', terminal: 'Terminal', opened: 'Opened',
+  openedBy: 'Opened by', closed: 'Closed', closedBy: 'Closed by', printed: 'Printed', salesByType: 'Sales by payment type',
+  totalSales: 'Total sales', openingFloat: 'Opening float', cashSales: 'Cash sales', cashAdded: 'Cash added',
+  cashWithdrawn: 'Cash withdrawn', expenses: 'Expenses', expectedCash: 'Expected cash', countedCash: 'Counted cash',
+  notCounted: 'not counted', over: 'Over', short: 'Short', even: 'Over/short',
+};
+
+export type Words = typeof en;
+
+const ar: Words = {
+  receipt: 'إيصال', refund: 'استرجاع', copy: ' (نسخة)', orderNo: 'رقم الطلب', refundOf: 'استرجاع الطلب رقم',
+  cashier: 'الكاشير:', customer: 'العميل:', discount: 'خصم', orderDiscount: 'خصم الطلب', tax: 'ضريبة',
+  on: 'على', incl: '(شاملة)', adjustment: 'تعديل', rounding: 'تقريب نقدي', total: 'الإجمالي', payment: 'دفع',
+  tendered: 'مدفوع', change: 'الباقي',
+  xReport: 'تقرير X - اليوم لم يُقفل', zReport: 'تقرير Z - تم إقفال اليوم', terminal: 'نقطة البيع', opened: 'فُتح',
+  openedBy: 'فتحه', closed: 'أُقفل', closedBy: 'أقفله', printed: 'طُبع', salesByType: 'المبيعات حسب طريقة الدفع',
+  totalSales: 'إجمالي المبيعات', openingFloat: 'رصيد الافتتاح', cashSales: 'المبيعات النقدية', cashAdded: 'نقد مضاف',
+  cashWithdrawn: 'نقد مسحوب', expenses: 'المصروفات', expectedCash: 'النقد المتوقع', countedCash: 'النقد المعدود',
+  notCounted: 'لم يُعد', over: 'زيادة', short: 'عجز', even: 'زيادة/عجز',
+};
+
+/** Arabic for a store whose locale is Arabic ('ar', 'ar-SA'...), else English. */
+export const isArabicLocale = (locale: string | null | undefined): boolean => (locale ?? '').split('-')[0].toLowerCase() === 'ar';
+export const wordsFor = (locale: string | null | undefined): Words => (isArabicLocale(locale) ? ar : en);
