@@ -48,6 +48,30 @@ describe('CustomersDialog (ctrl+shift+c)', () => {
     expect(onSelect).toHaveBeenCalledWith(bilal);
   });
 
+  it("shows each balance in the store's currency: KWD with its fils, JPY in whole yen (issue 19)", async () => {
+    const { startSession, selectStoreTerminal, resetSession } = await import('@/lib/session');
+    onTestFinished(() => resetSession());
+    const inStore = (currency: string) => {
+      const store = { id: 1, name: 'Main Street', currency, locale: 'en-US', terminals: [{ id: 1, code: 'T1' }] };
+      startSession({ id: 7, username: 'admin', displayName: 'Admin', roles: ['ROLE_ADMIN'], stores: [store] });
+      selectStoreTerminal(store, store.terminals[0]);
+    };
+    inStore('KWD');
+    const kwd = [{ ...aisha, outstanding: 1.275, openingBalance: 0.125 }, { ...bilal, outstanding: 0, openingBalance: 0.005 }];
+    fetchMock.mockImplementation(() => Promise.resolve(jsonResponse({ 'hydra:member': kwd, 'hydra:totalItems': 2 })));
+    const { unmount } = renderWithProviders(<CustomersDialog open onClose={() => {}} selectedId={null} onSelect={() => {}} onHistory={() => {}} />);
+    const dialog = screen.getByRole('dialog', { name: 'Customers' });
+    const rowOf = async (name: string) => (await within(dialog).findByText(name)).closest('tr')!;
+    expect((await rowOf('Aisha Khan')).textContent?.replace(/\s/g, ' ')).toContain('KWD 1.400');
+    expect((await rowOf('Bilal Ahmed')).textContent?.replace(/\s/g, ' ')).toContain('KWD 0.005');
+    unmount();
+    inStore('JPY');
+    fetchMock.mockImplementation(() => Promise.resolve(jsonResponse({ 'hydra:member': [{ ...aisha, outstanding: 1075, openingBalance: 0 }], 'hydra:totalItems': 1 })));
+    renderWithProviders(<CustomersDialog open onClose={() => {}} selectedId={null} onSelect={() => {}} onHistory={() => {}} />);
+    const jpy = screen.getByRole('dialog', { name: 'Customers' });
+    expect((await within(jpy).findByText('Aisha Khan')).closest('tr')).toHaveTextContent('¥1,075');
+  });
+
   it('creates a customer and hands it back to the till', async () => {
     const created = { ...bilal, id: 11, name: 'New Person' };
     fetchMock.mockImplementation((_url, init) => Promise.resolve(init?.method === 'POST' ? jsonResponse({ customer: created }, 201) : jsonResponse({ 'hydra:member': [], 'hydra:totalItems': 0 })));
