@@ -10,6 +10,7 @@ const stamp = Date.now();
 const ITEM = `MONEY-A-${stamp}`; // 10.75, taxed 8.25 %
 const PLAIN = `MONEY-B-${stamp}`; // 4.00, untaxed
 const YEN = `MONEY-Y-${stamp}`; // 1075, taxed 8.25 % (sold in the JPY store)
+const DINAR = `MONEY-K-${stamp}`; // 1.275, taxed 8.25 % (sold in the KWD store)
 
 let headers: Record<string, string>;
 let storeId: number;
@@ -66,6 +67,7 @@ test.beforeAll(async ({ request }) => {
   await addProduct(request, 'Money Journey Item', ITEM, '10.75', [taxIri]);
   await addProduct(request, 'Money Plain Item', PLAIN, '4.00', []);
   await addProduct(request, 'Money Yen Item', YEN, '1075', [taxIri]);
+  await addProduct(request, 'Money Dinar Item', DINAR, '1.275', [taxIri]);
 });
 
 test.afterAll(async ({ request }) => {
@@ -308,6 +310,47 @@ test('a JPY store: whole yen, no decimals anywhere', async ({ page, request }) =
     await expect(receipt(page)).not.toContainText(/¥[\d,]+\.\d/); // never a decimal
     const order = await stored(request, await orderNumberOf(page));
     expect(order).toMatchObject({ total: 1164, itemTaxes: 89, store: expect.objectContaining({ currency: 'JPY' }) });
+  } finally {
+    await setStore(request, { currency: 'USD' });
+  }
+});
+
+test('a KWD store: the till, the sale history and the day closing keep the fils; the drawer is counted in dinars and fils', async ({ page, request }) => {
+  await setStore(request, { currency: 'KWD' });
+  try {
+    await openTillAsCashier(page);
+    await scan(page, DINAR, 1);
+    // By hand: 8.25 % of 1.275 = 0.1051875 -> 0.105; total 1.380; cash 2 -> change 0.620.
+    await expect(page.getByTestId('grand-total')).toHaveText(/^KWD\s1\.380$/);
+    await page.getByLabel('Received amount').fill('2');
+    await expect(page.getByTestId('change-amount')).toHaveText(/^KWD\s0\.620$/);
+    await page.getByRole('button', { name: 'Done' }).click();
+    await expect(receipt(page).getByTestId('receipt-change')).toHaveText(/^KWD\s0\.620$/);
+    const number = await orderNumberOf(page);
+    await receipt(page).getByRole('button', { name: 'Close' }).click();
+
+    // The history's row: rate 1.275, item taxes 0.105, total 1.380 (in hundredths they read 1.280, 0.110, 1.380).
+    await page.keyboard.press('Control+h');
+    const history = page.getByRole('dialog', { name: 'Sale history' });
+    const row = history.getByRole('row').filter({ has: page.getByRole('cell', { name: number, exact: true }) });
+    await expect(row).toContainText(/KWD\s1\.275/);
+    await expect(row).toContainText(/KWD\s0\.105/);
+    await expect(row).toContainText(/KWD\s1\.380/);
+    await expect(history.getByTestId('tile-amount')).toHaveText(/^KWD\s[\d,]+\.\d{3}$/);
+    await history.getByRole('button', { name: 'Close', exact: true }).click();
+
+    // The day closing: every figure with three decimals, the drawer counted in Kuwaiti notes and coins.
+    await page.getByRole('navigation', { name: 'Till toolbar' }).getByRole('button', { name: 'Day closing', exact: true }).click();
+    const closing = page.getByRole('dialog', { name: 'Day closing' });
+    await expect(closing.getByTestId('cash-in-hand')).toHaveText(/^-?KWD\s[\d,]+\.\d{3}$/);
+    await expect(closing.getByLabel(/^Count of KWD\s0\.005$/)).toBeVisible();
+    await expect(closing.getByLabel(/^Count of KWD\s5,000\.000$/)).toHaveCount(0); // no US-dollar-sized notes
+    await closing.getByLabel(/^Count of KWD\s0\.250$/).fill('3');
+    await closing.getByLabel(/^Count of KWD\s0\.005$/).fill('3');
+    await expect(closing.getByTestId('counted-cash')).toHaveText(/^KWD\s0\.765$/);
+    await closing.getByRole('button', { name: 'Close', exact: true }).click();
+    const order = await stored(request, number);
+    expect(order).toMatchObject({ total: 1.38, itemTaxes: 0.105, store: expect.objectContaining({ currency: 'KWD' }) });
   } finally {
     await setStore(request, { currency: 'USD' });
   }

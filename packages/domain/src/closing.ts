@@ -1,7 +1,7 @@
 /**
  * Day closing maths (spec section 9, reference client 4.10). Amounts in integer cents.
  */
-import { parseMoney, sumCents, toSafeNumber } from './money.ts';
+import { parseScaled, sumCents, toSafeNumber } from './money.ts';
 
 export interface CashInHandInput {
   openingBalance: number;
@@ -38,17 +38,19 @@ export function isOpeningStale(openedAt: Date, now: Date): boolean {
 
 /**
  * Total of a cash count: keys are note or coin values in currency units ("5000", "0.5"),
- * values are counts (non-negative integers). Returns cents.
+ * values are counts (non-negative integers). Returns minor units of a currency with `digits`
+ * minor digits (default 2, cents; KWD 3: "0.005" x 3 -> 15 fils).
  */
 export function denominationsTotal(
   counts: Readonly<Record<string, number>> | ReadonlyMap<string | number, number>,
+  digits = 2,
 ): number {
   const entries: Array<[string | number, number]> =
     counts instanceof Map ? [...counts.entries()] : Object.entries(counts as Record<string, number>);
   let total = 0n;
   for (const [value, count] of entries) {
     if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`invalid count for ${value}: ${count}`);
-    total += BigInt(parseMoney(value)) * BigInt(count);
+    total += BigInt(parseScaled(value, digits)) * BigInt(count);
   }
   return toSafeNumber(total);
 }

@@ -8,9 +8,9 @@
  */
 import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { centsToMinor, formatAmount, formatMoney, minorToCents, moneyInputText, moneyLocale, parseMoneyInput, decimalSeparator, getDisplayLocale } from '@pos/domain/format';
+import { centsToMinor, formatMoney, moneyInputText, moneyLocale, parseMoneyInput, decimalSeparator, getDisplayLocale } from '@pos/domain/format';
 import { currencyDigits, isCurrencyCode, isTimeZone } from '@pos/domain/currency';
-import { tryParseMoney, tryParseScaled } from '@pos/domain/money';
+import { tryParseScaled } from '@pos/domain/money';
 import { getSession, subscribeSession, type Store } from './session';
 
 export interface MoneySettings {
@@ -53,18 +53,15 @@ export interface Money extends MoneySettings {
   locale: string;
   /** Minor-unit digits of the currency (USD 2, JPY 0, KWD 3). */
   digits: number;
-  /** Hundredths ("cents") -> "$10.75" / "¥1,075" / "10,75 €". */
+  /**
+   * Hundredths ("cents") -> "$10.75" / "¥1,075" / "10,75 €". Only for figures still kept in hundredths
+   * (an old cart's one-tap rounding adjustment, the static demo dashboard); everything else uses `formatMinor`.
+   */
   format(cents: number): string;
   /** A wire amount (major units, number or decimal string) -> formatted; junk shows as 0. */
   formatWire(value: unknown): string;
   /** A wire amount -> minor units of the currency (KWD 1.275 -> 1275): exact sums for ledgers. */
   minor(value: unknown): number;
-  /** Hundredths -> "10.75" (no symbol, no grouping): tables and exports that add their own label. */
-  amount(cents: number): string;
-  /** Hundredths -> the text of a money input ("10,75" in de-DE, "1075" in JPY). */
-  inputText(cents: number): string;
-  /** A money input's text -> hundredths; null when it is not an amount with at most `digits` decimals. */
-  parseInput(text: string): number | null;
   /** The locale's decimal separator for inputs. */
   separator: string;
   /** Minor units of the currency (KWD 1275 fils) -> "KWD 1.275": the till's figures, exact for every currency. */
@@ -88,13 +85,6 @@ export function moneyFor(settings: MoneySettings, uiLanguage: string): Money {
     // A wire amount is read to the currency's own digits, so a KWD 1.275 shows all three.
     formatWire: (value) => formatMoney(wireMinor(value, settings.currency), opts),
     minor: (value) => wireMinor(value, settings.currency),
-    amount: (cents) => formatAmount(centsToMinor(cents, settings.currency), opts),
-    inputText: (cents) => moneyInputText(centsToMinor(cents, settings.currency), inputOpts),
-    parseInput: (text) => {
-      if (text.trim() === '') return null;
-      const minor = parseMoneyInput(text, inputOpts);
-      return minor === null ? null : minorToCents(minor, settings.currency);
-    },
     separator: decimalSeparator(inputOpts.locale),
     formatMinor: (minor) => formatMoney(minor, opts),
     inputTextMinor: (minor) => moneyInputText(minor, inputOpts),
@@ -133,10 +123,4 @@ export function useMoney(own?: Partial<Store> | null): Money {
 export function wireMinor(value: unknown, currency: string): number {
   if (typeof value !== 'number' && typeof value !== 'string') return 0;
   return tryParseScaled(value, currencyDigits(currency)) ?? 0;
-}
-
-/** A wire amount in hundredths: numbers and decimal strings in major units (exact, no float); anything else 0. */
-export function wireCents(value: unknown): number {
-  if (typeof value !== 'number' && typeof value !== 'string') return 0;
-  return tryParseMoney(value) ?? 0;
 }

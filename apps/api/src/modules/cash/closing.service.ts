@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { forbidden, notFound, validationError } from '@pos/domain/errors';
-import { parseMoney, toDecimal, toDecimalString } from '@pos/domain/money';
+import { minorToDecimal, minorToString, parseMinor } from '@pos/domain/money';
 import { cashInHand, isOpeningStale } from '@pos/domain/closing';
 import { ORDER_STATUS } from '@pos/domain/schemas/sale';
 import type { Db, Tx } from '../../db/client.ts';
@@ -9,6 +9,7 @@ import { dateObj, num, presentStoreBrief } from '../../lib/present.ts';
 import { assertStoreAccess, can, type AuthInfo } from '../../plugins/auth.ts';
 import { audit, changed } from '../../lib/audit.ts';
 import { expensesCents } from './expenses.service.ts';
+import { exactAmounts, storeDigits } from '../../lib/store-money.ts';
 
 /**
  * Day closing per store and terminal (reference-client 2.11, spec sections 4 and 9).
@@ -29,9 +30,11 @@ export const ALREADY_CLOSED = 'This day is already closed.';
 const SETTLED = [ORDER_STATUS.COMPLETED, ORDER_STATUS.DISPATCHED, ORDER_STATUS.RETURNED];
 
 export interface ClosingFigures {
-  /** Σ expenses of the store in the day, cents. */
+  /** Minor-unit digits of the store's currency (issue 19: USD 2, JPY 0, KWD 3); every figure is in those minor units. */
+  digits: number;
+  /** Σ expenses of the store in the day. */
   expenses: number;
-  /** Σ payment totals per payment-type kind (cash, credit card, credit...), cents; `cash` always present. */
+  /** Σ payment totals per payment-type kind (cash, credit card, credit...); `cash` always present. */
   sales: Record<string, number>;
   cashSales: number;
   expectedCash: number;
@@ -42,6 +45,7 @@ type ClosingRow = typeof closing.$inferSelect;
 /** Live figures of a day: from dateFrom up to `until` (SQL time; none = up to now, still open). */
 export async function closingFigures(db: Conn, row: ClosingRow, until?: SQL): Promise<ClosingFigures> {
   const d = db as Db;
+  const digits = await storeDigits(d, row.storeId);
   const conds = [
     eq(order.storeId, row.storeId),
     row.terminalId != null ? eq(order.terminalId, row.terminalId) : isNull(order.terminalId),
@@ -56,39 +60,40 @@ export async function closingFigures(db: Conn, row: ClosingRow, until?: SQL): Pr
       .leftJoin(paymentType, eq(paymentType.id, orderPayment.typeId))
       .where(and(...conds))
       .groupBy(paymentType.type),
-    expensesCents(d, row.storeId, row.dateFrom, until),
+    expensesCents(d, row.storeId, row.dateFrom, until, digits),
   ]);
   const sales: Record<string, number> = { cash: 0 };
   for (const s of sums) {
     const k = s.type ?? 'unknown';
-    sales[k] = (sales[k] ?? 0) + parseMoney(s.total);
+    sales[k] = (sales[k] ?? 0) + parseMinor(s.total, digits);
   }
   const expectedCash = cashInHand({
-    openingBalance: parseMoney(row.openingBalance), cashAdded: parseMoney(row.cashAdded), cashWithdrawn: parseMoney(row.cashWithdrawn),
+    openingBalance: parseMinor(row.openingBalance, digits), cashAdded: parseMinor(row.cashAdded, digits), cashWithdrawn: parseMinor(row.cashWithdrawn, digits),
     expenses, cashSales: sales.cash,
   });
-  return { expenses, sales, cashSales: sales.cash, expectedCash };
+  return { digits, expenses, sales, cashSales: sales.cash, expectedCash };
 }
 
 /** Figures stored at close (a closed day is frozen). */
-function storedFigures(row: ClosingRow): ClosingFigures {
+function storedFigures(row: ClosingRow, digits: number): ClosingFigures {
   const stored = (row.data && typeof row.data === 'object' && !Array.isArray(row.data) ? row.data : {}) as Record<string, unknown>;
   const sales: Record<string, number> = { cash: 0 };
-  for (const [k, v] of Object.entries(stored)) sales[k] = parseMoney(typeof v === 'number' || typeof v === 'string' ? v : 0);
-  const expenses = parseMoney(row.expenses);
+  for (const [k, v] of Object.entries(stored)) sales[k] = parseMinor(typeof v === 'number' || typeof v === 'string' ? v : 0, digits);
+  const expenses = parseMinor(row.expenses, digits);
   const expectedCash = cashInHand({
-    openingBalance: parseMoney(row.openingBalance), cashAdded: parseMoney(row.cashAdded), cashWithdrawn: parseMoney(row.cashWithdrawn),
+    openingBalance: parseMinor(row.openingBalance, digits), cashAdded: parseMinor(row.cashAdded, digits), cashWithdrawn: parseMinor(row.cashWithdrawn, digits),
     expenses, cashSales: sales.cash,
   });
-  return { expenses, sales, cashSales: sales.cash, expectedCash };
+  return { digits, expenses, sales, cashSales: sales.cash, expectedCash };
 }
 
-const salesOut = (sales: Record<string, number>) => Object.fromEntries(Object.entries(sales).map(([k, v]) => [k, toDecimal(v)]));
+const salesOut = (sales: Record<string, number>, digits: number) => Object.fromEntries(Object.entries(sales).map(([k, v]) => [k, minorToDecimal(v, digits)]));
 
 /** ClosingDto (reference-server 2.3): dates as {datetime}, amounts as numbers, plus the server's figures. */
 export async function presentClosing(db: Conn, row: ClosingRow, now = new Date()) {
   const d = db as Db;
-  const figures = row.closedAt ? storedFigures(row) : await closingFigures(d, row);
+  const figures = row.closedAt ? storedFigures(row, await storeDigits(d, row.storeId)) : await closingFigures(d, row);
+  const dec = (minor: number) => minorToDecimal(minor, figures.digits);
   const userIds = [row.openedById, row.closedById].filter((x): x is number => x != null);
   const [users, [s], [t]] = await Promise.all([
     userIds.length ? d.select({ id: userAccount.id, username: userAccount.username, displayName: userAccount.displayName, roles: userAccount.roles, email: userAccount.email })
@@ -107,16 +112,16 @@ export async function presentClosing(db: Conn, row: ClosingRow, now = new Date()
     dateFrom: dateObj(row.dateFrom), dateTo: dateObj(row.dateTo), closedAt: dateObj(row.closedAt),
     openingBalance: num(row.openingBalance), closingBalance: num(row.closingBalance),
     cashAdded: num(row.cashAdded), cashWithdrawn: num(row.cashWithdrawn),
-    expenses: toDecimal(figures.expenses),
-    data: row.closedAt ? row.data : salesOut(figures.sales),
+    expenses: dec(figures.expenses),
+    data: row.closedAt ? row.data : salesOut(figures.sales, figures.digits),
     denominations: row.denominations,
     openedBy: user(row.openedById), closedBy: user(row.closedById),
     store: s ? { ...presentStoreBrief(s), terminals: [] } : null,
     terminal: t ? { '@id': `/api/terminals/${t.id}`, id: t.id, code: t.code, description: t.description, isActive: t.isActive, uuid: t.uuid } : null,
     // server-computed
-    sales: salesOut(figures.sales),
-    cashSales: toDecimal(figures.cashSales),
-    expectedCash: toDecimal(figures.expectedCash),
+    sales: salesOut(figures.sales, figures.digits),
+    cashSales: dec(figures.cashSales),
+    expectedCash: dec(figures.expectedCash),
     isStale: !row.closedAt && isOpeningStale(row.dateFrom, now),
   };
 }
@@ -176,10 +181,14 @@ export async function updateClosing(db: Db, id: number, input: ClosingUpdate, ac
     const current = await loadVisible(tx, id, actor, true);
     if (current.closedAt) throw validationError([{ propertyPath: 'closedAt', message: ALREADY_CLOSED }], ALREADY_CLOSED);
     const set: Partial<typeof closing.$inferInsert> = { updatedAt: new Date() };
-    if (input.openingBalance != null) set.openingBalance = input.openingBalance;
-    if (input.cashAdded != null) set.cashAdded = input.cashAdded;
-    if (input.cashWithdrawn != null) set.cashWithdrawn = input.cashWithdrawn;
-    if (input.closingBalance != null) set.closingBalance = input.closingBalance;
+    // The store's currency (issue 19): more decimals than it allows is a 422 naming the field.
+    const amounts = exactAmounts({
+      openingBalance: input.openingBalance, cashAdded: input.cashAdded, cashWithdrawn: input.cashWithdrawn, closingBalance: input.closingBalance,
+    }, await storeDigits(tx, current.storeId));
+    if (amounts.openingBalance != null) set.openingBalance = amounts.openingBalance;
+    if (amounts.cashAdded != null) set.cashAdded = amounts.cashAdded;
+    if (amounts.cashWithdrawn != null) set.cashWithdrawn = amounts.cashWithdrawn;
+    if (amounts.closingBalance != null) set.closingBalance = amounts.closingBalance;
     if (input.denominations !== undefined && input.denominations !== null) set.denominations = input.denominations;
     // Without 'closing.edit', the opening float, once set, is not changed (403 naming it): the
     // expected cash is counted from it. Cash in/out and the counted cash are the till's own figures.
@@ -199,8 +208,8 @@ export async function updateClosing(db: Db, id: number, input: ClosingUpdate, ac
       const f = await closingFigures(tx, next, sql`now()`);
       Object.assign(set, {
         openingBalance: next.openingBalance, cashAdded: next.cashAdded, cashWithdrawn: next.cashWithdrawn,
-        expenses: toDecimalString(f.expenses), data: salesOut(f.sales),
-        closingBalance: next.closingBalance ?? toDecimalString(f.expectedCash),
+        expenses: minorToString(f.expenses, f.digits), data: salesOut(f.sales, f.digits),
+        closingBalance: next.closingBalance ?? minorToString(f.expectedCash, f.digits),
         closedAt: sql`now()`, dateTo: sql`now()`, closedById: actor.userId,
       });
     }

@@ -194,4 +194,56 @@ describe('day closing', () => {
     expect(counted.statusCode, counted.body).toBe(200);
     expect(counted.json().closing.denominations).toEqual({ '100': 1, '5': 2 });
   });
+
+  it("a KWD store's day keeps the fils in every figure; an amount with more decimals than the currency is a 422 naming it (issue 19)", async () => {
+    const db = t.app.db;
+    await db.update(store).set({ currency: 'KWD' }).where(eq(store.id, mall));
+    try {
+      const day = await opened(mall, m1, admin);
+      // opening 10.005 + added 0.125 - expenses 1.275 + cash sale 12.500 = 21.355 (in hundredths it would read 21.36)
+      const start = await inject('POST', `/api/admin/closing/${day.id}`, { openingBalance: '10.005', cashAdded: 0.125, cashWithdrawn: 0, updateOnly: true }, admin);
+      expect(start.statusCode, start.body).toBe(200);
+      const e = await inject('POST', '/api/admin/expense/create', { description: 'Tea', amount: '1.275', store: mall }, admin);
+      expect(e.statusCode, e.body).toBe(201);
+      await sell(1, pay.cash, { storeId: mall, terminalId: m1, headers: admin });
+      const live = await opened(mall, m1, admin);
+      expect(live).toMatchObject({ openingBalance: 10.005, cashAdded: 0.125, expenses: 1.275, cashSales: 12.5, expectedCash: 21.355 });
+
+      // Four decimals in a three-decimal currency: refused, the field named, nothing written.
+      const bad = await inject('POST', `/api/admin/closing/${day.id}`, { openingBalance: '10.0051', cashWithdrawn: '0.0005', updateOnly: true }, admin);
+      expect(bad.statusCode).toBe(422);
+      expect(bad.json().violations.map((v: any) => v.propertyPath).sort()).toEqual(['cashWithdrawn', 'openingBalance']);
+      expect(bad.json().violations[0].message).toContain('more decimals than the currency allows');
+      const badExpense = await inject('POST', '/api/admin/expense/create', { description: 'Too fine', amount: '0.0005', store: mall }, admin);
+      expect(badExpense.statusCode).toBe(422);
+      expect(badExpense.json().violations[0].propertyPath).toBe('amount');
+
+      const close = await inject('POST', `/api/admin/closing/${day.id}`, { denominations: { '0.25': 3, '0.005': 3 } }, admin);
+      expect(close.statusCode, close.body).toBe(200);
+      expect(close.json().closing).toMatchObject({ expenses: 1.275, expectedCash: 21.355, closingBalance: 21.355, denominations: { '0.25': 3, '0.005': 3 } });
+      const [row] = await db.select().from(closing).where(eq(closing.id, day.id));
+      expect(row).toMatchObject({ openingBalance: '10.005', cashAdded: '0.125', expenses: '1.275', closingBalance: '21.355' });
+      expect(row.data).toEqual({ cash: 12.5 });
+    } finally {
+      await db.update(store).set({ currency: 'USD' }).where(eq(store.id, mall));
+    }
+  });
+
+  it("a USD store refuses a third decimal and stores the old client's float noise rounded (docs/api.md 'Currency amounts')", async () => {
+    const day = await opened();
+    const bad = await inject('POST', `/api/admin/closing/${day.id}`, { cashAdded: '1.005', updateOnly: true });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().violations).toEqual([{ propertyPath: 'cashAdded', message: expect.stringContaining('more decimals') }]);
+    const [before] = await t.app.db.select().from(closing).where(eq(closing.id, day.id));
+    expect(before.cashAdded).toBeNull();
+    // Float noise within 1/10,000 of a cent is the amount it stands for.
+    const ok = await inject('POST', `/api/admin/closing/${day.id}`, { cashAdded: 4.499999, updateOnly: true });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const [after] = await t.app.db.select().from(closing).where(eq(closing.id, day.id));
+    expect(after.cashAdded).toBe('4.500');
+    const e = await inject('POST', '/api/admin/expense/create', { description: 'Float', amount: 10.750001, store: main });
+    expect(e.statusCode, e.body).toBe(201);
+    expect(e.json().expense.amount).toBe(10.75);
+    expect((await inject('POST', '/api/admin/expense/create', { description: 'Too fine', amount: '2.499', store: main })).statusCode).toBe(422);
+  });
 });

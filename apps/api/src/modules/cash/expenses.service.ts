@@ -1,13 +1,14 @@
 import { parseWhen, whenCondition, type When } from '../../lib/when.ts';
 import { and, asc, desc, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { notFound, validationError } from '@pos/domain/errors';
-import { parseMoney } from '@pos/domain/money';
+import { parseMinor } from '@pos/domain/money';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client.ts';
 import { expense, store, userAccount } from '../../db/schema/index.ts';
 import { isJunk } from '../../resources/engine.ts';
 import { isoDate, num, presentStoreBrief } from '../../lib/present.ts';
 import { assertCallerStore } from '../../lib/scope.ts';
+import { exactAmounts, storeDigits } from '../../lib/store-money.ts';
 import { assertStoreAccess, type AuthInfo } from '../../plugins/auth.ts';
 
 /**
@@ -93,7 +94,9 @@ export async function listExpenses(db: Db, query: Record<string, unknown>, actor
  */
 export async function createExpense(db: Db, input: ExpenseInput, actor: AuthInfo) {
   assertCallerStore(actor, input.store);
-  const [row] = await db.insert(expense).values({ amount: input.amount, description: input.description, storeId: input.store, userId: actor.userId }).returning();
+  // In the store's currency (issue 19): more decimals than it allows is a 422 naming 'amount'.
+  const { amount } = exactAmounts({ amount: input.amount }, await storeDigits(db, input.store));
+  const [row] = await db.insert(expense).values({ amount: amount!, description: input.description, storeId: input.store, userId: actor.userId }).returning();
   const [presented] = await presentExpenses(db, [row]);
   return presented;
 }
@@ -117,8 +120,9 @@ export async function deleteExpense(db: Db, id: number, actor: AuthInfo) {
 }
 
 /** Σ expenses (cents) of a store with createdAt in [from, to] (`to` an SQL time, e.g. now()). */
-export async function expensesCents(db: Conn, storeId: number, from: Date, to?: SQL | Date): Promise<number> {
+/** Σ expenses of a store in a period, in minor units of a currency with `digits` digits (default 2). */
+export async function expensesCents(db: Conn, storeId: number, from: Date, to?: SQL | Date, digits = 2): Promise<number> {
   const [row] = await (db as Db).select({ s: sql<string>`coalesce(sum(${expense.amount}), 0)::text` }).from(expense)
     .where(and(eq(expense.storeId, storeId), isNull(expense.deletedAt), gte(expense.createdAt, from), to ? sql`${expense.createdAt} <= ${to}` : undefined));
-  return parseMoney(row.s);
+  return parseMinor(row.s, digits);
 }

@@ -93,6 +93,24 @@ describe('product CSV import', () => {
     expect(await dbState()).toBe(state);
   });
 
+  it('writes a three-decimal (KWD) price exactly, and re-imports it unchanged (issue 19: never a float or two decimals)', async () => {
+    const db = t.app.db;
+    const [was] = await db.select({ basePrice: product.basePrice, cost: product.cost }).from(product).where(eq(product.id, 3));
+    await db.update(product).set({ basePrice: '1.275', cost: '0.455' }).where(eq(product.id, 3));
+    try {
+      const csv = await exportCsv();
+      const row = parseCsv(csv.slice(1)).rows.find((r) => r[0] === '3')!;
+      expect(row.slice(4, 6)).toEqual(['0.455', '1.275']);
+      const res = await importCsv(csv);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ updated: 0, unchanged: 200 });
+      const [now] = await db.select({ basePrice: product.basePrice, cost: product.cost }).from(product).where(eq(product.id, 3));
+      expect(now).toEqual({ basePrice: '1.275', cost: '0.455' });
+    } finally {
+      await db.update(product).set(was).where(eq(product.id, 3));
+    }
+  });
+
   it('updates rows with an ID, creates rows without one, and moves stock through the ledger', async () => {
     const csv = edit(await exportCsv(), [
       { id: 2, column: 'Sale price', value: '22.40' },

@@ -165,7 +165,7 @@ export function PosRoute() {
   const focusSearch = () => searchRef.current?.focus();
 
   const addProduct = useCallback((product: Product, variant: Variant | null, qtyMilli: number, priceCents: number | null = null) => {
-    const error = tryUpdateCart((s) => addToCart(s, { product, variant, qtyMilli, priceCents }));
+    const error = tryUpdateCart((s) => addToCart(s, { product, variant, qtyMilli, priceCents, timeZone: getMoney().timeZone }));
     if (error) toast.error(t('messages.quantityBelowOne'));
   }, [t]);
 
@@ -183,7 +183,7 @@ export function PosRoute() {
       return;
     }
     const error = tryUpdateCart((s) => {
-      const r = addToCart(s, { product: outcome.product, variant: outcome.variant, qtyMilli: outcome.qtyMilli, priceCents: outcome.priceCents });
+      const r = addToCart(s, { product: outcome.product, variant: outcome.variant, qtyMilli: outcome.qtyMilli, priceCents: outcome.priceCents, timeZone: getMoney().timeZone });
       return r.error ? r : { ...r, state: { ...r.state, q: '', quantity: '1' } };
     });
     if (error) {

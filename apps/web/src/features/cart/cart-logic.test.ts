@@ -62,6 +62,15 @@ describe('adding to the cart', () => {
     expect(unitPriceOf(p, null, new Date(2024, 10, 5))).toBe(250);
   });
 
+  it("applies a time-of-day price rule on the store's clock, not the device's (issue 19)", () => {
+    // Happy hour 17:00-19:00; 04:30 UTC is 17:30 in Auckland (NZDT, +13) and 20:30 the day before in Los Angeles.
+    const p: Product = { ...milk, prices: [{ time: '17:00', timeTo: '19:00', basePrice: 1.99 }] };
+    const now = new Date('2024-03-05T04:30:00Z');
+    expect(unitPriceOf(p, null, now, 'Pacific/Auckland')).toBe(199);
+    expect(unitPriceOf(p, null, now, 'America/Los_Angeles')).toBe(250);
+    expect(addToCart(emptyCart(), { product: p, qtyMilli: 1000, now, timeZone: 'Pacific/Auckland' }).state.added[0].price).toBe(199);
+  });
+
   it('parses the quantity box', () => {
     expect(parseQuantityInput('1')).toBe(1000);
     expect(parseQuantityInput('2.5')).toBe(2500);

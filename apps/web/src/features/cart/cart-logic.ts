@@ -53,15 +53,15 @@ export function priceRulesOf(rules: readonly PriceRule[] | null | undefined): Pr
   }));
 }
 
-/** The price in force now for a product (or one of its variants), in cents. */
-export function unitPriceOf(product: Product, variant: Variant | null | undefined, now = new Date()): number {
+/** The price in force now for a product (or one of its variants), in cents; rules on the store's clock (`timeZone`, issue 19). */
+export function unitPriceOf(product: Product, variant: Variant | null | undefined, now = new Date(), timeZone?: string): number {
   const base = parseMoney(product.basePrice);
   if (variant) {
     const own = variant.price === null || variant.price === undefined || variant.price === '' ? null : parseMoney(variant.price);
     const rules = variant.prices?.length ? variant.prices : product.prices;
-    return variantPrice(own, base, priceRulesOf(rules), now);
+    return variantPrice(own, base, priceRulesOf(rules), now, timeZone);
   }
-  return effectivePrice(base, priceRulesOf(product.prices), now);
+  return effectivePrice(base, priceRulesOf(product.prices), now, timeZone);
 }
 
 /**
@@ -96,6 +96,8 @@ export interface AddInput {
   /** An explicit unit price (a weighed barcode's price) overriding the product's. */
   priceCents?: number | null;
   now?: Date;
+  /** The store's IANA time zone: price rules run on its clock (issue 19). */
+  timeZone?: string;
 }
 
 const sameLine = (line: CartLine, productId: number, variantId: number | null) =>
@@ -115,7 +117,7 @@ export function addToCart(state: CartState, input: AddInput): CartResult {
     const added = state.added.map((l, i) => (i === index ? withQuantity(l, l.quantity + qtyMilli) : l));
     return { state: { ...state, added, selected: index } };
   }
-  const price = input.priceCents ?? unitPriceOf(product, variant, input.now);
+  const price = input.priceCents ?? unitPriceOf(product, variant, input.now, input.timeZone);
   const exact = input.priceCents == null ? exactPriceOf(product, variant, price) : undefined;
   const line: CartLine = {
     key: newId(),

@@ -6,6 +6,8 @@ import type { SaleBody } from '@/features/payment/build-sale';
 import { saveOrder } from '@/features/payment/api/save-order';
 import { OutboxDb } from './outbox-db';
 import { Outbox, setOutbox, type SendSale } from './outbox';
+import { signIn } from '@/features/list-table/testing/fake-api';
+import { resetSession } from '@/lib/session';
 
 const fetchMock = vi.fn<typeof fetch>();
 let box: Outbox;
@@ -80,9 +82,24 @@ describe('saveOrder offline', () => {
     const first = await saveOrder(sale({ customerId: 7, payments: [credit(25)], total: 25 }), null, { customer });
     expect(first.order.offline).toBe(true);
     // 20 owed + 25 queued + 10 = 55 > 50.
-    await expect(saveOrder(sale({ customerId: 7, payments: [credit(10)], total: 10 }), null, { customer })).rejects.toThrow(/credit limit of 50\.00 exceeded/i);
+    await expect(saveOrder(sale({ customerId: 7, payments: [credit(10)], total: 10 }), null, { customer })).rejects.toThrow(/credit limit of \$50\.00 exceeded/i);
     await expect(saveOrder(sale({ customerId: 7, payments: [credit(5)], total: 5 }), null, { customer })).resolves.toMatchObject({ order: { offline: true } });
     await expect(saveOrder(sale({ customerId: 8, payments: [credit(5)], total: 5 }), null, { customer: { id: 8, name: 'No credit', allowCreditSale: false } })).rejects.toThrow('Credit sales are not allowed for this customer');
     expect(await box.db.sales.count()).toBe(2);
+  });
+
+  it('in a KWD store the offline credit check and the queued total keep the fils (issue 19)', async () => {
+    signIn({ currency: 'KWD', locale: 'en-US' });
+    try {
+      offline();
+      const customer: Customer = { id: 9, name: 'Fils', allowCreditSale: true, creditLimit: 1.5, outstanding: 1.275, openingBalance: 0 };
+      // 1.275 owed + 0.226 = 1.501 > 1.500; + 0.225 is exactly the limit (in hundredths both would read 1.51).
+      await expect(saveOrder(sale({ customerId: 9, payments: [credit(0.226)], total: 0.226 }), null, { customer })).rejects.toThrow(/credit limit of KWD\s1\.500 exceeded \(balance would be KWD\s1\.501/);
+      await expect(saveOrder(sale({ customerId: 9, payments: [credit(0.225)], total: 0.225 }), null, { customer })).resolves.toMatchObject({ order: { offline: true } });
+      const [row] = await box.db.sales.toArray();
+      expect(row.summary?.total).toBe(0.225);
+    } finally {
+      resetSession();
+    }
   });
 });

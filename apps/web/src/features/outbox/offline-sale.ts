@@ -4,11 +4,11 @@
  * order goes to the outbox, and the till gets a provisional order to print ("Not yet sent").
  */
 import { CREDIT_NOT_ALLOWED_MESSAGE, creditCheck, customerBalance } from '@pos/domain/ledger';
-import { parseMoney, sumCents, toDecimal, toDecimalString } from '@pos/domain/money';
+import { minorToDecimal, sumCents } from '@pos/domain/money';
 import { toast } from '@/components/ui/toast';
 import { HttpError, NetworkError } from '@/lib/api-client';
 import i18n from '@/lib/i18n';
-import { moneySettingsOf } from '@/lib/money';
+import { getMoney, moneySettingsOf } from '@/lib/money';
 import { getSession } from '@/lib/session';
 import type { Customer } from '@/features/catalogue-cache/types';
 import type { SaleBody } from '@/features/payment/build-sale';
@@ -41,16 +41,19 @@ export class OfflineRefusal extends Error {
  * again on upload; a sale it refuses stays in the outbox, rejected, for a manager.
  */
 export async function offlineCreditProblem(body: SaleBody, customer: Customer | null): Promise<string | null> {
-  const credit = sumCents(body.payments.filter((p) => p.type.type === 'credit').map((p) => parseMoney(p.total)));
+  // Minor units of the store's currency (issue 19: a KWD credit keeps its fils).
+  const money = getMoney();
+  const m = money.minor;
+  const credit = sumCents(body.payments.filter((p) => p.type.type === 'credit').map((p) => m(p.total)));
   if (credit <= 0) return null;
   if (!customer) return i18n.t('outbox:creditNeedsCustomer');
-  const queued = await unsentCreditCents(customer.id);
-  const limitCents = customer.creditLimit === null || customer.creditLimit === undefined || customer.creditLimit === '' ? null : parseMoney(customer.creditLimit);
-  const balanceCents = customerBalance({ outstandingCents: parseMoney(customer.outstanding ?? 0), openingBalanceCents: parseMoney(customer.openingBalance ?? 0) }) + queued;
+  const queued = await unsentCreditCents(customer.id, undefined, money.digits);
+  const limitCents = customer.creditLimit === null || customer.creditLimit === undefined || customer.creditLimit === '' ? null : m(customer.creditLimit);
+  const balanceCents = customerBalance({ outstandingCents: m(customer.outstanding ?? 0), openingBalanceCents: m(customer.openingBalance ?? 0) }) + queued;
   const problem = creditCheck({ limitCents, balanceCents, newCreditCents: credit, allowCredit: customer.allowCreditSale });
   if (!problem) return null;
   if (problem === CREDIT_NOT_ALLOWED_MESSAGE) return i18n.t('outbox:creditNotAllowed');
-  return i18n.t('outbox:creditLimit', { limit: toDecimalString(limitCents ?? 0), balance: toDecimalString(balanceCents + credit) });
+  return i18n.t('outbox:creditLimit', { limit: money.formatMinor(limitCents ?? 0), balance: money.formatMinor(balanceCents + credit) });
 }
 
 /** Queues the sale and answers like the server would, without a number (assigned on upload). */
@@ -58,10 +61,11 @@ export async function queueOfflineSale(body: SaleBody, customer: Customer | null
   const problem = await offlineCreditProblem(body, customer);
   if (problem) throw new OfflineRefusal(problem);
   const { store, terminal, user } = getSession();
-  const grand = parseMoney(body.total) + parseMoney(body.adjustment ?? 0);
+  const money = getMoney();
+  const grand = sumCents([money.minor(body.total), money.minor(body.adjustment ?? 0)]);
   const row = await enqueueSale(body, {
     terminalCode: terminal?.code ?? `T${body.terminal}`,
-    summary: { total: toDecimal(grand), lines: body.items.length, customer: customer?.name ?? body.customer ?? null, held: body.isSuspended },
+    summary: { total: minorToDecimal(grand, money.digits), lines: body.items.length, customer: customer?.name ?? body.customer ?? null, held: body.isSuspended },
   });
   toast.info(i18n.t('outbox:queued', { ref: row.localRef }), { title: i18n.t('outbox:offlineTitle') });
   return provisionalOrder(body, {

@@ -17,7 +17,7 @@
  * (or, without the Web Locks API, under a lease row written in an IndexedDB transaction), and each
  * sale is claimed ('uploading', claimedBy this tab) in a transaction before its request.
  */
-import { parseMoney } from '@pos/domain/money';
+import { parseScaled } from '@pos/domain/money';
 import { HttpError, NetworkError, apiFetch } from '@/lib/api-client';
 import { hasToken } from '@/lib/session';
 import { OutboxDb, outboxDb, type OutboxSale } from './outbox-db';
@@ -460,14 +460,17 @@ export function startOutboxSync(intervalMs = SYNC_INTERVAL_MS): () => void {
   };
 }
 
-/** Credit (cents) of the customer's sales still waiting in the outbox: the cached balance does not know them yet. */
-export async function unsentCreditCents(customerId: number, box: Outbox = outbox()): Promise<number> {
+/**
+ * Credit of the customer's sales still waiting in the outbox (the cached balance does not know them
+ * yet), in minor units of a currency with `digits` digits (default 2, cents).
+ */
+export async function unsentCreditCents(customerId: number, box: Outbox = outbox(), digits = 2): Promise<number> {
   const rows = await box.unsent();
   let cents = 0;
   for (const r of rows) {
     const body = r.body as { customerId?: number | null; payments?: Array<{ total?: number | string; type?: { type?: string } }> };
     if (body.customerId !== customerId) continue;
-    for (const p of body.payments ?? []) if (p.type?.type === 'credit') cents += parseMoney(p.total ?? 0);
+    for (const p of body.payments ?? []) if (p.type?.type === 'credit') cents += parseScaled(p.total ?? 0, digits);
   }
   return cents;
 }

@@ -1,7 +1,6 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMoney } from '@/lib/money';
-import { parseMoney } from '@pos/domain/money';
 import { customerBalance } from '@pos/domain/ledger';
 import { confirm } from '@/components/ui/confirm-dialog';
 import { setCustomer } from '@/features/cart/cart-logic';
@@ -26,11 +25,10 @@ export function CartTotals({ onCustomerClick }: { locale?: string; onCustomerCli
     () => computeCartTotals({ added, tax, discount, discountAmount, discountRateType, adjustment }, currency),
     [added, tax, discount, discountAmount, discountRateType, adjustment, currency],
   );
-  const money = (c: number) => currency.format(c);
   // The cart's figures in the currency's minor units: a KWD total shows its fils (issue 19).
   const exact = (minor: number) => currency.formatMinor(minor);
   const balance = customer
-    ? customerBalance({ outstandingCents: parseMoney(customer.outstanding ?? 0), openingBalanceCents: parseMoney(customer.openingBalance ?? 0) })
+    ? customerBalance({ outstandingCents: currency.minor(customer.outstanding ?? 0), openingBalanceCents: currency.minor(customer.openingBalance ?? 0) })
     : 0;
 
   const detach = async () => {
@@ -59,7 +57,7 @@ export function CartTotals({ onCustomerClick }: { locale?: string; onCustomerCli
             {customer ? (
               <span className="row cart-customer">
                 <button type="button" className="btn btn-link btn-sm" onClick={onCustomerClick}>{customer.name}</button>
-                <span className={balance > 0 ? 'text-danger' : 'text-success'} title={t('customers.outstanding')}>{money(Math.abs(balance))}</span>
+                <span className={balance > 0 ? 'text-danger' : 'text-success'} title={t('customers.outstanding')}>{exact(Math.abs(balance))}</span>
                 <button type="button" className="btn btn-ghost btn-sm" aria-label={t('totals.detach')} onClick={() => void detach()}>×</button>
               </span>
             ) : (

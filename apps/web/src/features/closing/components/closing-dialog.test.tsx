@@ -97,7 +97,7 @@ describe('ClosingDialog', () => {
     expect(within(dialog).getByTestId('profit-or-loss')).toHaveTextContent('$18'); // 50 - 20 - 12
     expect(api.find('GET', '/admin/expense/list')[0].query.get('dateTimeFrom')).toBe(closing.dateFrom.datetime);
     expect(api.find('GET', '/admin/order/list')[0].query.get('terminal')).toBe('1');
-    await user.type(within(dialog).getByLabelText('Count of 100'), '1');
+    await user.type(within(dialog).getByLabelText('Count of $100.00'), '1');
     expect(within(dialog).getByTestId('counted-cash')).toHaveTextContent('$100');
     await user.click(within(dialog).getByRole('button', { name: 'Close day' }));
     await waitFor(() => expect(api.find('POST', '/admin/closing/4')).toHaveLength(1));
@@ -105,6 +105,64 @@ describe('ClosingDialog', () => {
     expect(body).toMatchObject({ closingBalance: '128.00', closedBy: 7, expenses: 12, data: { cash: '40.00', credit: '10.00' }, denominations: { '100': 1 } });
     expect(body.closedAt.datetime).toEqual(expect.any(String));
     expect(body.updateOnly).toBeUndefined();
+  });
+
+  it('in a KWD store: figures keep the fils and the drawer is counted in Kuwaiti notes and coins (issue 19)', async () => {
+    signIn({ currency: 'KWD', locale: 'en-US' });
+    const closing = { id: 6, openingBalance: 10.5, cashAdded: 0, cashWithdrawn: 0, createdAt: hoursAgo(2), dateFrom: hoursAgo(2) };
+    const api = fakeApi({
+      'GET /admin/closing/opened': () => ({ closing }),
+      'POST /admin/closing/6': { closing: { ...closing, closedAt: hoursAgo(0) } },
+      'GET /admin/expense/list': { list: [{ amount: 1.275 }] },
+      'GET /admin/order/list': { list: [{ id: 1, status: 'Completed', items: [{ quantity: 2, cost: 0.455 }] }], total: 1, payments: { cash: 2.76, 'credit card': 1.38 } },
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<ClosingDialog open onClose={() => {}} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Day closing' });
+    await waitFor(() => expect(within(dialog).getByTestId('cash-in-hand')).toHaveTextContent('KWD 11.985')); // 10.500 - 1.275 + 2.760
+    expect(within(dialog).getByTestId('closing-expenses')).toHaveTextContent('KWD 1.275');
+    expect(within(dialog).getByTestId('profit-or-loss')).toHaveTextContent('KWD 1.955'); // 4.140 - 0.910 - 1.275
+    expect(within(dialog).getByRole('row', { name: /Opening balance/ })).toHaveTextContent('KWD 10.500');
+    // Kuwaiti notes down to a quarter dinar, coins down to 5 fils; no US-dollar 50 or 2.
+    const notes = within(dialog).getAllByRole('rowheader').map((h) => h.textContent?.replace(/\s/g, ' ')).filter((x) => x?.startsWith('KWD'));
+    expect(notes).toEqual(['KWD 20.000', 'KWD 10.000', 'KWD 5.000', 'KWD 1.000', 'KWD 0.500', 'KWD 0.250', 'KWD 0.100', 'KWD 0.050', 'KWD 0.020', 'KWD 0.010', 'KWD 0.005']);
+    await user.type(within(dialog).getByLabelText('Count of KWD 0.250'), '3');
+    await user.type(within(dialog).getByLabelText('Count of KWD 0.005'), '3');
+    expect(within(dialog).getByTestId('counted-cash')).toHaveTextContent('KWD 0.765');
+    await user.click(within(dialog).getByRole('button', { name: 'Close day' }));
+    await waitFor(() => expect(api.find('POST', '/admin/closing/6')).toHaveLength(1));
+    expect(api.find('POST', '/admin/closing/6')[0].body).toMatchObject({
+      closingBalance: '11.985', expenses: 1.275, data: { cash: '2.760', 'credit card': '1.380' }, denominations: { '0.25': 3, '0.005': 3 },
+    });
+  });
+
+  it('in a JPY store: whole yen, yen notes and coins, and the opening balance takes no decimals (issue 19)', async () => {
+    signIn({ currency: 'JPY', locale: 'ja-JP' });
+    const closing = { id: 8, openingBalance: 10000, cashAdded: 0, cashWithdrawn: 0, createdAt: hoursAgo(2), dateFrom: hoursAgo(2) };
+    const api = fakeApi({
+      'GET /admin/closing/opened': () => ({ closing }),
+      'POST /admin/closing/8': { closing },
+      'GET /admin/expense/list': { list: [{ amount: 500 }] },
+      'GET /admin/order/list': { list: [], total: 0, payments: { cash: 1075 } },
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<ClosingDialog open onClose={() => {}} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Day closing' });
+    await waitFor(() => expect(within(dialog).getByTestId('cash-in-hand').textContent).toMatch(/^[¥￥]10,575$/));
+    const notes = within(dialog).getAllByRole('rowheader').map((h) => h.textContent?.replace('￥', '¥')).filter((x) => x?.startsWith('¥'));
+    expect(notes).toEqual(['¥10,000', '¥5,000', '¥2,000', '¥1,000', '¥500', '¥100', '¥50', '¥10', '¥5', '¥1']);
+    await user.type(within(dialog).getByLabelText(/^Count of .10,000$/), '1');
+    expect(within(dialog).getByTestId('counted-cash').textContent).toMatch(/^[¥￥]10,000$/);
+    // A decimal is refused in a currency without minor units.
+    const opening = within(dialog).getByLabelText('Opening balance');
+    await user.clear(opening);
+    await user.type(opening, '12.');
+    expect(within(dialog).getByText('JPY amounts have no decimals')).toBeInTheDocument();
+    await user.keyboard('5');
+    expect(opening).toHaveValue('125');
+    await user.click(within(dialog).getByRole('button', { name: 'Update' }));
+    await waitFor(() => expect(api.find('POST', '/admin/closing/8')).toHaveLength(1));
+    expect(api.find('POST', '/admin/closing/8')[0].body).toMatchObject({ openingBalance: '125', denominations: { '10000': 1 } });
   });
 
   it('shows nothing for a normal day until the toolbar opens it', async () => {

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@pos/domain/format';
 import { useMoney } from '@/lib/money';
 import { isOpeningStale } from '@pos/domain/closing';
-import { toDecimal, toDecimalString, tryParseMoney } from '@pos/domain/money';
+import { minorToDecimal, minorToString } from '@pos/domain/money';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { NumberInput } from '@/components/ui/number-input';
@@ -18,7 +18,7 @@ import { usePreferences } from '@/features/sale/preferences-store';
 import { printReceipt } from '@/features/receipt/print-receipt';
 import { printClosingReport } from '../api/closing-report.ts';
 import { useClosingFigures, useOpenedClosing, useSaveClosing, type Closing, type ClosingBody } from '../api/closing.ts';
-import { closingFigures, DENOMINATIONS } from '../lib/closing-figures.ts';
+import { closingFigures, countsOf, denominationsOf } from '../lib/closing-figures.ts';
 import '@/features/list-table/backoffice.css';
 
 export interface ClosingDialogProps {
@@ -56,9 +56,12 @@ function ClosingForm({ closing, state, onDone }: { closing: Closing; state: Clos
     Object.fromEntries(Object.entries(closing.denominations ?? {}).map(([k, v]) => [k, v === null || v === undefined ? '' : String(v)])),
   );
 
+  // The drawer is counted in the store's own notes and coins (issue 19: KWD 0.250, JPY ¥10,000).
+  const notes = useMemo(() => denominationsOf(currency.currency, currency.digits, closing.denominations ?? {}), [currency.currency, currency.digits, closing.denominations]);
   const figures = useMemo(
     () =>
       closingFigures({
+        digits: currency.digits,
         openingBalance: moneyText(opening),
         cashAdded: moneyText(added),
         cashWithdrawn: moneyText(withdrawn),
@@ -67,9 +70,11 @@ function ClosingForm({ closing, state, onDone }: { closing: Closing; state: Clos
         orders: orders.data?.list ?? [],
         counts,
       }),
-    [opening, added, withdrawn, expenses.data, orders.data, counts],
+    [opening, added, withdrawn, expenses.data, orders.data, counts, currency.digits],
   );
-  const cur = (c: number) => currency.format(c);
+  // Every figure in minor units of the store's currency (issue 19).
+  const cur = (minor: number) => currency.formatMinor(minor);
+  const digits = currency.digits;
 
   /**
    * The day's report on this till's network printer (issue 26): X while the day is open, Z once it
@@ -108,14 +113,14 @@ function ClosingForm({ closing, state, onDone }: { closing: Closing; state: Clos
       openingBalance: moneyText(opening) || '0',
       cashAdded: moneyText(added) || '0',
       cashWithdrawn: moneyText(withdrawn) || '0',
-      expenses: toDecimal(figures.expenses),
-      data: Object.fromEntries(Object.entries(figures.sales).map(([k, v]) => [k, toDecimalString(v)])),
+      expenses: minorToDecimal(figures.expenses, digits),
+      data: Object.fromEntries(Object.entries(figures.sales).map(([k, v]) => [k, minorToString(v, digits)])),
       terminal: terminal?.id ?? 0,
-      denominations: Object.fromEntries(DENOMINATIONS.map((d) => [d, Number(counts[d] || 0)]).filter(([, n]) => Number(n) > 0)),
+      denominations: countsOf(counts),
     };
     if (started) {
       body.closedBy = user?.id;
-      body.closingBalance = toDecimalString(figures.cashInHand);
+      body.closingBalance = minorToString(figures.cashInHand, digits);
     }
     if (kind === 'close') body.closedAt = { datetime: new Date().toISOString() };
     else body.updateOnly = true;
@@ -136,7 +141,7 @@ function ClosingForm({ closing, state, onDone }: { closing: Closing; state: Clos
   return (
     <div className="closing">
       <p className="muted">
-        {dateFrom && t('closing.openedAt', { date: formatDateTime(dateFrom) })}
+        {dateFrom && t('closing.openedAt', { date: formatDateTime(dateFrom, currency.timeZone) })}
         {closing.openedBy?.displayName && ` · ${t('closing.openedBy', { name: closing.openedBy.displayName })}`}
       </p>
       <div className="form-row">
@@ -158,7 +163,7 @@ function ClosingForm({ closing, state, onDone }: { closing: Closing; state: Clos
               <tbody>
                 <tr>
                   <th scope="row">{t('closing.openingBalance')}</th>
-                  <td className="num">{cur(tryParseMoney(moneyText(opening)) ?? 0)}</td>
+                  <td className="num">{cur(currency.minor(moneyText(opening)))}</td>
                 </tr>
                 {Object.entries(figures.sales).map(([k, v]) => (
                   <tr key={k}>
@@ -199,18 +204,18 @@ function ClosingForm({ closing, state, onDone }: { closing: Closing; state: Clos
                 </tr>
               </thead>
               <tbody>
-                {DENOMINATIONS.map((d) => (
-                  <tr key={d}>
-                    <th scope="row">{d}</th>
+                {notes.map(({ key, minor }) => (
+                  <tr key={key}>
+                    <th scope="row">{cur(minor)}</th>
                     <td>
                       <NumberInput
-                        aria-label={t('closing.countOf', { note: d })}
+                        aria-label={t('closing.countOf', { note: cur(minor) })}
                         allowDecimal={false}
-                        value={counts[d] ?? ''}
-                        onValueChange={(v) => setCounts((c) => ({ ...c, [d]: v }))}
+                        value={counts[key] ?? ''}
+                        onValueChange={(v) => setCounts((c) => ({ ...c, [key]: v }))}
                       />
                     </td>
-                    <td className="num">{cur(Number(d) * 100 * Number(counts[d] || 0))}</td>
+                    <td className="num">{cur(minor * (countsOf({ [key]: counts[key] ?? '' })[key] ?? 0))}</td>
                   </tr>
                 ))}
               </tbody>

@@ -8,13 +8,17 @@ import { messages } from '@pos/domain/validation';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Input } from '@/components/ui/input';
+import { MoneyInput } from '@/components/ui/money-input';
+import { normaliseNumberText } from '@/components/ui/number-input';
 import { toast } from '@/components/ui/toast';
 import { applyServerErrors } from '@/lib/form-errors';
 import type { Customer } from '@/features/catalogue-cache/types';
 import { useSaveCustomer, type CustomerInput } from '@/features/customers/api/customers';
 
+// The money inputs' text (the store currency's decimals, the locale's separator: issue 19) in the wire's form.
 const number = (required: boolean) =>
-  z.string().trim().refine((v) => (v === '' ? !required : isValidMoneyInput(v)), { message: messages.number })
+  z.string().trim().transform((v) => normaliseNumberText(v))
+    .refine((v) => (v === '' ? !required : isValidMoneyInput(v, { scale: 3 })), { message: messages.number })
     .refine((v) => !required || v !== '', { message: messages.required });
 
 /** Customer form rules (spec 5): name, phone and a numeric opening balance are required. */
@@ -23,7 +27,7 @@ export const customerSchema = z.object({
   phone: z.string().trim().min(1, messages.required),
   cnic: z.string(),
   email: z.string().trim().refine((v) => v === '' || z.email().safeParse(v).success, { message: messages.email }),
-  openingBalance: z.string().trim().min(1, messages.required).refine((v) => isValidMoneyInput(v), { message: messages.number }),
+  openingBalance: z.string().trim().min(1, messages.required).transform((v) => normaliseNumberText(v)).refine((v) => isValidMoneyInput(v, { scale: 3 }), { message: messages.number }),
   allowCredit: z.boolean(),
   creditLimit: number(false),
 });
@@ -76,9 +80,9 @@ export function CustomerForm({ editing, onSaved, onCancel }: { editing: Customer
       <Input label={t('customers.phone')} required error={errors.phone?.message} {...register('phone')} />
       <Input label={t('customers.cnic')} error={errors.cnic?.message} {...register('cnic')} />
       <Input label={t('customers.email')} type="email" error={errors.email?.message} {...register('email')} />
-      <Input label={t('customers.openingBalance')} required inputMode="decimal" error={errors.openingBalance?.message} {...register('openingBalance')} />
+      <MoneyInput label={t('customers.openingBalance')} required allowNegative error={errors.openingBalance?.message} {...register('openingBalance')} />
       <Checkbox label={t('customers.allowCredit')} {...register('allowCredit')} />
-      <Input label={t('customers.creditLimit')} inputMode="decimal" hint={t('customers.creditLimitHint')} error={errors.creditLimit?.message} {...register('creditLimit')} />
+      <MoneyInput label={t('customers.creditLimit')} hint={t('customers.creditLimitHint')} error={errors.creditLimit?.message} {...register('creditLimit')} />
       <div className="row">
         <Button type="submit" loading={save.isPending}>{editing ? t('customers.update') : t('customers.create')}</Button>
         {editing && <Button variant="ghost" onClick={() => { reset(EMPTY); onCancel(); }}>{t('cancel', { ns: 'common' })}</Button>}

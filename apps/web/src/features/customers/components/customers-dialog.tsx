@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMoney } from '@/lib/money';
 import { customerBalance } from '@pos/domain/ledger';
-import { parseMoney } from '@pos/domain/money';
+import { parseScaled } from '@pos/domain/money';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
@@ -13,8 +13,9 @@ import { CustomerForm } from './customer-form';
 
 const PAGE_SIZE = 10;
 
-export const balanceOf = (c: Customer): number =>
-  customerBalance({ outstandingCents: parseMoney(c.outstanding ?? 0), openingBalanceCents: parseMoney(c.openingBalance ?? 0) });
+/** Outstanding + opening balance, in minor units of the store's currency (issue 19: `digits` USD 2, JPY 0, KWD 3). */
+export const balanceOf = (c: Customer, digits = 2): number =>
+  customerBalance({ outstandingCents: parseScaled(c.outstanding ?? 0, digits), openingBalanceCents: parseScaled(c.openingBalance ?? 0, digits) });
 
 export interface CustomersDialogProps {
   open: boolean;
@@ -89,7 +90,7 @@ export function CustomersDialog({ open, onClose, selectedId, onSelect, onHistory
             </thead>
             <tbody>
               {rows.map((c, i) => {
-                const balance = balanceOf(c);
+                const balance = balanceOf(c, currency.digits);
                 return (
                   <tr key={c.id} className={i === active ? 'row-active' : undefined} aria-selected={i === active}>
                     <td>
@@ -100,7 +101,7 @@ export function CustomersDialog({ open, onClose, selectedId, onSelect, onHistory
                     <td>{c.name}</td>
                     <td>{c.phone}</td>
                     <td>{c.cnic}</td>
-                    <td className={balance > 0 ? 'num text-danger' : 'num'}>{currency.format(balance)}</td>
+                    <td className={balance > 0 ? 'num text-danger' : 'num'}>{currency.formatMinor(balance)}</td>
                     <td className="row">
                       <Button size="sm" variant="ghost" onClick={() => setEditing(c)}>{t('customers.edit')}</Button>
                       <Button size="sm" variant="ghost" onClick={() => onHistory(c)}>{t('customers.history')}</Button>

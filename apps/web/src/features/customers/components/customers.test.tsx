@@ -37,15 +37,65 @@ describe('CustomersDialog (ctrl+shift+c)', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create customer' }));
     expect(within(dialog).getAllByText('This value should not be blank.')).toHaveLength(2);
     await userEvent.clear(within(dialog).getByLabelText(/Opening balance/));
+    // A money input: letters are refused at the keystroke, so the balance stays blank.
     await userEvent.type(within(dialog).getByLabelText(/Opening balance/), 'abc');
+    expect(within(dialog).getByLabelText(/Opening balance/)).toHaveValue('');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create customer' }));
-    expect(within(dialog).getByText('This value should be a valid number.')).toBeInTheDocument();
+    expect(within(dialog).getAllByText('This value should not be blank.')).toHaveLength(3);
 
     const search = within(dialog).getByLabelText('Search customers');
     await userEvent.type(search, 'bil');
     await waitFor(() => expect(within(dialog).queryByText('Aisha Khan')).toBeNull());
     await userEvent.type(search, '{ArrowDown}{Enter}');
     expect(onSelect).toHaveBeenCalledWith(bilal);
+  });
+
+  it("shows each balance in the store's currency: KWD with its fils, JPY in whole yen (issue 19)", async () => {
+    const { startSession, selectStoreTerminal, resetSession } = await import('@/lib/session');
+    onTestFinished(() => resetSession());
+    const inStore = (currency: string) => {
+      const store = { id: 1, name: 'Main Street', currency, locale: 'en-US', terminals: [{ id: 1, code: 'T1' }] };
+      startSession({ id: 7, username: 'admin', displayName: 'Admin', roles: ['ROLE_ADMIN'], stores: [store] });
+      selectStoreTerminal(store, store.terminals[0]);
+    };
+    inStore('KWD');
+    const kwd = [{ ...aisha, outstanding: 1.275, openingBalance: 0.125 }, { ...bilal, outstanding: 0, openingBalance: 0.005 }];
+    fetchMock.mockImplementation(() => Promise.resolve(jsonResponse({ 'hydra:member': kwd, 'hydra:totalItems': 2 })));
+    const { unmount } = renderWithProviders(<CustomersDialog open onClose={() => {}} selectedId={null} onSelect={() => {}} onHistory={() => {}} />);
+    const dialog = screen.getByRole('dialog', { name: 'Customers' });
+    const rowOf = async (name: string) => (await within(dialog).findByText(name)).closest('tr')!;
+    expect((await rowOf('Aisha Khan')).textContent?.replace(/\s/g, ' ')).toContain('KWD 1.400');
+    expect((await rowOf('Bilal Ahmed')).textContent?.replace(/\s/g, ' ')).toContain('KWD 0.005');
+    unmount();
+    inStore('JPY');
+    fetchMock.mockImplementation(() => Promise.resolve(jsonResponse({ 'hydra:member': [{ ...aisha, outstanding: 1075, openingBalance: 0 }], 'hydra:totalItems': 1 })));
+    renderWithProviders(<CustomersDialog open onClose={() => {}} selectedId={null} onSelect={() => {}} onHistory={() => {}} />);
+    const jpy = screen.getByRole('dialog', { name: 'Customers' });
+    expect((await within(jpy).findByText('Aisha Khan')).closest('tr')).toHaveTextContent('¥1,075');
+  });
+
+  it("takes the opening balance and credit limit in the store's currency: three decimals in KWD, a fourth refused (issue 19)", async () => {
+    const { startSession, selectStoreTerminal, resetSession } = await import('@/lib/session');
+    onTestFinished(() => resetSession());
+    const store = { id: 1, name: 'Kuwait City', currency: 'KWD', locale: 'en-US', terminals: [{ id: 1, code: 'T1' }] };
+    startSession({ id: 7, username: 'admin', displayName: 'Admin', roles: ['ROLE_ADMIN'], stores: [store] });
+    selectStoreTerminal(store, store.terminals[0]);
+    const created = { ...bilal, id: 12, name: 'Fils Person' };
+    fetchMock.mockImplementation((_url, init) => Promise.resolve(init?.method === 'POST' ? jsonResponse({ customer: created }, 201) : jsonResponse({ 'hydra:member': [], 'hydra:totalItems': 0 })));
+    renderWithProviders(<CustomersDialog open onClose={() => {}} selectedId={null} onSelect={() => {}} onHistory={() => {}} />);
+    const dialog = screen.getByRole('dialog', { name: 'Customers' });
+    await userEvent.type(within(dialog).getByLabelText(/^Name/), 'Fils Person');
+    await userEvent.type(within(dialog).getByLabelText(/^Phone/), '555');
+    const opening = within(dialog).getByLabelText(/Opening balance/);
+    await userEvent.clear(opening);
+    await userEvent.type(opening, '1.2755');
+    expect(opening).toHaveValue('1.275');
+    expect(within(dialog).getByText('KWD amounts have at most 3 decimals')).toBeInTheDocument();
+    await userEvent.type(within(dialog).getByLabelText(/Credit limit/), '50.125');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create customer' }));
+    await waitFor(() => expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'POST')).toBe(true));
+    const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')!;
+    expect(JSON.parse(String(post[1]?.body))).toMatchObject({ openingBalance: '1.275', creditLimit: '50.125' });
   });
 
   it('creates a customer and hands it back to the till', async () => {

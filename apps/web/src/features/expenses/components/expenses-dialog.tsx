@@ -29,7 +29,8 @@ export function ExpensesDialog({ open, onClose }: ExpensesDialogProps) {
   const { t, i18n } = useTranslation('backoffice');
   const lng = i18n.language;
   const { store } = useSession();
-  const [range, setRange] = useState(todayRange);
+  // The store's today (issue 19): the server reads the range on the store's clock.
+  const [range, setRange] = useState(() => todayRange(new Date(), currency.timeZone));
   const [draft, setDraft] = useState(range);
   const list = useExpenses({ dateTimeFrom: range.from, dateTimeTo: range.to, store: store?.id });
   const create = useCreateExpense();
@@ -53,7 +54,7 @@ export function ExpensesDialog({ open, onClose }: ExpensesDialogProps) {
             await create.mutateAsync({ description: v.description.trim(), amount: v.amount.trim(), store: store.id });
             reset();
             // A new expense is "now": make sure the range shows it.
-            const today = todayRange();
+            const today = todayRange(new Date(), currency.timeZone);
             if (range.to < today.to) {
               setRange((r) => ({ ...r, to: today.to }));
               setDraft((r) => ({ ...r, to: today.to }));

@@ -175,6 +175,50 @@ describe('SaleHistoryDialog', () => {
     expect(onRefund).not.toHaveBeenCalled();
   });
 
+  it('in a KWD store every figure keeps the fils: rows and tiles (issue 19)', async () => {
+    signIn({ currency: 'KWD', locale: 'en-US' });
+    const kwd = order(1, 'Completed', {
+      items: [{ id: 1, product: { id: 1, name: 'Milk', cost: 0.455 }, quantity: 2, price: 1.275, cost: 0.455 }],
+      payments: [{ total: 2.55, received: 3, type: { id: 1, name: 'Cash', type: 'cash' } }],
+      tax: { amount: 0.105 },
+      itemTaxes: 0.21,
+      discount: { amount: 0.125 },
+    });
+    fakeApi({
+      'GET /admin/order/list': () => ({ list: [kwd], total: 1, payments: { cash: 2.55 } }),
+      'GET /admin/expense/list': { list: [{ amount: 1.275 }] },
+    });
+    renderWithProviders(<SaleHistoryDialog open onClose={() => {}} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Sale history' });
+    const row = (await within(dialog).findByRole('cell', { name: '1001' })).closest('tr')!;
+    const cells = within(row).getAllByRole('cell').map((c) => c.textContent?.replace(/\s/g, ' '));
+    // rate 2 x 1.275, cost 2 x 0.455, discount, tax, item taxes, total
+    expect(cells).toEqual(expect.arrayContaining(['KWD 2.550', 'KWD 0.910', 'KWD 0.125', 'KWD 0.105', 'KWD 0.210']));
+    expect(within(dialog).getByTestId('tile-amount')).toHaveTextContent(/^KWD\s3\.000$/);
+    expect(within(dialog).getByTestId('tile-cost')).toHaveTextContent(/^KWD\s0\.910$/);
+    await waitFor(() => expect(within(dialog).getByTestId('tile-expenses')).toHaveTextContent(/^KWD\s1\.275$/));
+    expect(within(dialog).getByTestId('tile-profit')).toHaveTextContent(/^KWD\s0\.815$/); // 3.000 - 0.910 - 1.275
+  });
+
+  it('in a JPY store the figures are whole yen (issue 19)', async () => {
+    signIn({ currency: 'JPY', locale: 'en-US' });
+    const jpy = order(1, 'Completed', {
+      items: [{ id: 1, product: { id: 1, name: 'Tea', cost: 480 }, quantity: 3, price: 1075, cost: 480 }],
+      payments: [{ total: 3225, received: 5000, type: { id: 1, name: 'Cash', type: 'cash' } }],
+    });
+    fakeApi({
+      'GET /admin/order/list': () => ({ list: [jpy], total: 1, payments: { cash: 3225 } }),
+      'GET /admin/expense/list': { list: [{ amount: 500 }] },
+    });
+    renderWithProviders(<SaleHistoryDialog open onClose={() => {}} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Sale history' });
+    const row = (await within(dialog).findByRole('cell', { name: '1001' })).closest('tr')!;
+    expect(within(row).getAllByRole('cell').map((c) => c.textContent)).toEqual(expect.arrayContaining(['¥3,225', '¥1,440']));
+    expect(within(dialog).getByTestId('tile-amount')).toHaveTextContent(/^¥5,000$/);
+    await waitFor(() => expect(within(dialog).getByTestId('tile-expenses')).toHaveTextContent(/^¥500$/));
+    expect(within(dialog).getByTestId('tile-profit')).toHaveTextContent(/^¥3,060$/); // 5,000 - 1,440 - 500
+  });
+
   it('searches with q and a new range', async () => {
     const api = fakeApi({ 'GET /admin/order/list': { list: [], total: 0, payments: {} }, 'GET /admin/expense/list': { list: [] } });
     const user = userEvent.setup();

@@ -13,10 +13,9 @@ import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast';
 import { errorText } from '@/lib/form-errors';
 import { ListTable } from '@/features/list-table/components/list-table';
-import { cents } from '@/features/list-table/lib/amounts';
 import { yesterdayTodayRange } from '@/features/list-table/lib/dates';
 import { HISTORY_KEY, useApprovedHistoryAction, useRangeExpenses } from '../api/history.ts';
-import { historySummary, orderCost, orderRate, orderTotal } from '../lib/summary.ts';
+import { historySummary, orderCost, orderRate, orderTotal, wireAmount } from '../lib/summary.ts';
 import { actionsFor, type HistoryAction, type HistoryListResponse, type HistoryOrder } from '../lib/types.ts';
 
 export type { HistoryOrder };
@@ -53,7 +52,7 @@ export function SaleHistoryDialog({ open, onClose, onRefund, onRefundLines, onRe
   const currency = useMoney();
   const { t, i18n } = useTranslation('backoffice');
   const lng = i18n.language;
-  const [draft, setDraft] = useState(() => ({ q: '', ...yesterdayTodayRange() }));
+  const [draft, setDraft] = useState(() => ({ q: '', ...yesterdayTodayRange(new Date(), currency.timeZone) })); // the store's yesterday and today (issue 19)
   const [search, setSearch] = useState(draft);
   const [page, setPage] = useState<HistoryListResponse | null>(null);
   const [charts, setCharts] = useState(false);
@@ -66,10 +65,12 @@ export function SaleHistoryDialog({ open, onClose, onRefund, onRefundLines, onRe
   useEffect(() => {
     if (open) void client.invalidateQueries({ queryKey: HISTORY_KEY });
   }, [open, client]);
-  const cur = (c: number) => currency.format(c);
+  // Every figure in minor units of the store's currency (issue 19: KWD 1.275, JPY 1,075).
+  const cur = (minor: number) => currency.formatMinor(minor);
+  const digits = currency.digits;
 
   const orders = useMemo(() => page?.list ?? [], [page]);
-  const summary = useMemo(() => historySummary(orders, (expenses.data ?? []).map((e) => e.amount)), [orders, expenses.data]);
+  const summary = useMemo(() => historySummary(orders, (expenses.data ?? []).map((e) => e.amount), digits), [orders, expenses.data, digits]);
 
   const columns = useMemo<ColumnDef<HistoryOrder, any>[]>(() => {
     const run = async (kind: HistoryAction, order: HistoryOrder) => {
@@ -104,12 +105,12 @@ export function SaleHistoryDialog({ open, onClose, onRefund, onRefundLines, onRe
           </span>
         ),
       },
-      { id: 'rate', header: t('history.rate'), enableSorting: false, enableColumnFilter: false, cell: ({ row }) => cur(orderRate(row.original)) },
-      { id: 'cost', header: t('history.cost'), enableSorting: false, enableColumnFilter: false, cell: ({ row }) => cur(orderCost(row.original)) },
-      { id: 'discount', header: t('history.discount'), enableSorting: false, enableColumnFilter: false, cell: ({ row }) => cur(cents(row.original.discount?.amount)) },
-      { id: 'tax', header: t('history.tax'), enableSorting: false, enableColumnFilter: false, cell: ({ row }) => cur(cents(row.original.tax?.amount)) },
-      { id: 'itemTaxes', header: t('history.itemsTax'), enableSorting: false, enableColumnFilter: false, cell: ({ row }) => cur(cents(row.original.itemTaxes)) },
-      { id: 'total', header: t('history.total'), enableSorting: false, enableColumnFilter: false, cell: ({ row }) => cur(orderTotal(row.original)) },
+      { id: 'rate', header: t('history.rate'), enableSorting: false, enableColumnFilter: false, cell: ({ row }) => cur(orderRate(row.original, digits)) },
+      { id: 'cost', header: t('history.cost'), enableSorting: false, enableColumnFilter: false, cell: ({ row }) => cur(orderCost(row.original, digits)) },
+      { id: 'discount', header: t('history.discount'), enableSorting: false, enableColumnFilter: false, cell: ({ row }) => cur(wireAmount(row.original.discount?.amount, digits)) },
+      { id: 'tax', header: t('history.tax'), enableSorting: false, enableColumnFilter: false, cell: ({ row }) => cur(wireAmount(row.original.tax?.amount, digits)) },
+      { id: 'itemTaxes', header: t('history.itemsTax'), enableSorting: false, enableColumnFilter: false, cell: ({ row }) => cur(wireAmount(row.original.itemTaxes, digits)) },
+      { id: 'total', header: t('history.total'), enableSorting: false, enableColumnFilter: false, cell: ({ row }) => cur(orderTotal(row.original, digits)) },
       { id: 'store', accessorFn: (o) => o.store?.name ?? '', header: t('common.store'), enableSorting: false, enableColumnFilter: false },
       { id: 'terminal', accessorFn: (o) => o.terminal?.code ?? '', header: t('history.terminal'), enableSorting: false, enableColumnFilter: false },
       {

@@ -132,4 +132,22 @@ describe('SupplierLedgerDialog', () => {
     expect(api.find('POST', '/supplier_payments')[0].body).toEqual({ amount: '90', description: 'settle', purchase: '/api/purchases/1', supplier: '/api/suppliers/4' });
     await waitFor(() => expect(within(dialog).getByTestId('ledger-outstanding')).toHaveTextContent('$0'));
   });
+
+  it('in a KWD store a payment of 1.275 is taken with its fils (issue 19)', async () => {
+    signIn({ currency: 'KWD', locale: 'en-US' });
+    const api = fakeApi({
+      'GET /suppliers/4/purchases': () => hydra([]),
+      'GET /suppliers/4/payments': () => hydra([]),
+      'POST /supplier_payments': { id: 3 },
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<SupplierLedgerDialog supplier={{ '@id': '/api/suppliers/4', id: 4, name: 'Dairy Co', openingBalance: 2.5 }} onClose={() => {}} />);
+    const dialog = await screen.findByRole('dialog', { name: "Dairy Co's Ledger" });
+    await waitFor(() => expect(within(dialog).getByTestId('ledger-opening').textContent?.replace(/\s/g, ' ')).toBe('KWD 2.500'));
+    await user.type(within(dialog).getByLabelText(/^Amount/), '1.275');
+    await user.type(within(dialog).getByLabelText(/^Description/), 'fils');
+    await user.click(within(dialog).getByRole('button', { name: 'Add payment' }));
+    await waitFor(() => expect(api.find('POST', '/supplier_payments')).toHaveLength(1));
+    expect(api.find('POST', '/supplier_payments')[0].body).toMatchObject({ amount: '1.275', description: 'fils' });
+  });
 });

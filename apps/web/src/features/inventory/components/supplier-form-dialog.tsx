@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Input } from '@/components/ui/input';
-import { NumberInput } from '@/components/ui/number-input';
+import { MoneyInput } from '@/components/ui/money-input';
 import { toast } from '@/components/ui/toast';
 import { useSession } from '@/lib/session';
 import { FormDialog } from '@/features/list-table/components/form-dialog';
@@ -59,7 +59,7 @@ export function SupplierFormDialog({ open, onClose, supplier, onSaved }: Supplie
       <Input label={t('suppliers.name')} required autoFocus error={e.name?.message} {...register('name')} />
       <Input label={t('suppliers.phone')} required error={e.phone?.message} {...register('phone')} />
       <Input label={t('suppliers.email')} type="email" required error={e.email?.message} {...register('email')} />
-      <NumberInput label={t('suppliers.openingBalance')} allowNegative required error={e.openingBalance?.message} {...register('openingBalance')} />
+      <MoneyInput label={t('suppliers.openingBalance')} allowNegative required error={e.openingBalance?.message} {...register('openingBalance')} />
       <Controller
         control={control}
         name="stores"

@@ -8,7 +8,8 @@ import { cleanNumber, linesSchema, type Line } from './lines.ts';
 
 const req = () => z.string({ error: messages.required }).trim().min(1, { error: messages.required });
 // Money inputs may show the locale's separator or Arabic-Indic digits: checked in the wire's form (cleanNumber on submit).
-const money = () => req().refine((v) => isValidMoneyInput(normaliseNumberText(v), { scale: 2 }), { error: messages.number });
+// A MoneyInput caps the decimals at the store currency's (USD 2, KWD 3: issue 19); here at most 3, the stored scale.
+const money = () => req().refine((v) => isValidMoneyInput(normaliseNumberText(v), { scale: 3 }), { error: messages.number });
 
 export const PURCHASE_MODES = ['Items list', 'Purchase order'] as const;
 export type PurchaseMode = (typeof PURCHASE_MODES)[number];

@@ -22,7 +22,8 @@ const cost = () =>
     .string({ error: messages.required })
     .trim()
     .min(1, { error: messages.required })
-    .refine((v) => isValidMoneyInput(v, { scale: 2, allowNegative: false }), { error: messages.number });
+    // The MoneyInput's text (the store currency's decimals, KWD 3, and the locale's separator: issue 19).
+    .refine((v) => isValidMoneyInput(normaliseNumberText(v), { scale: 3, allowNegative: false }), { error: messages.number });
 
 export const lineVariantSchema = z.object({
   /** ProductVariant IRI. */

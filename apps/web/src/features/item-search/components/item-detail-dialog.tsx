@@ -2,16 +2,17 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@pos/domain/format';
 import { useMoney } from '@/lib/money';
-import { mulPriceQty, parseMoney, parseQuantity, quantityToString, sumCents } from '@pos/domain/money';
+import { mulPriceQty, parseQuantity, parseScaled, quantityToString, sumCents } from '@pos/domain/money';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Spinner } from '@/components/ui/spinner';
 import { Tabs } from '@/components/ui/tabs';
 import type { Product } from '@/features/catalogue-cache/types';
-import { unitPriceOf } from '@/features/cart/cart-logic';
+import { pricesOf, variantPriceOf } from '@/features/item-search/prices';
 import { ITEM_HISTORY_PAGE, useIriLabel, useItemPurchases, useItemSales, type OrderProductRow, type PurchaseItemRow } from '@/features/item-search/api/item-history';
 
-const m = (v: number | string | null | undefined) => parseMoney(v ?? 0);
+/** A wire amount in minor units of the store's currency (issue 19). */
+type Minor = (v: number | string | null | undefined) => number;
 const q = (v: number | string | null | undefined) => quantityToString(parseQuantity(v ?? 0));
 const iriOf = (v: unknown): string | null => (typeof v === 'string' ? v : v && typeof v === 'object' && '@id' in v ? String((v as { '@id': string })['@id']) : null);
 
@@ -46,8 +47,9 @@ function Pager({ page, total, onPage }: { page: number; total: number; onPage: (
   );
 }
 
-function SalesTab({ product, money }: { product: Product; money: (c: number) => string }) {
+function SalesTab({ product, money, m }: { product: Product; money: (minor: number) => string; m: Minor }) {
   const { t } = useTranslation('sale');
+  const tz = useMoney().timeZone;
   const [page, setPage] = useState(1);
   const { data, isLoading, isError } = useItemSales(product.id, page);
   if (isLoading) return <Spinner />;
@@ -68,7 +70,7 @@ function SalesTab({ product, money }: { product: Product; money: (c: number) => 
             <tr key={r.id}>
               <td><OrderLabel order={r.order} /></td>
               <td><VariantLabel variant={r.variant} /></td>
-              <td>{formatDateTime(r.createdAt)}</td>
+              <td>{formatDateTime(r.createdAt, tz)}</td>
               <td className="num">{q(r.quantity)}</td>
               <td className="num">{money(m(r.price))}</td>
               <td className="num">{money(m(r.discount))}</td>
@@ -84,8 +86,9 @@ function SalesTab({ product, money }: { product: Product; money: (c: number) => 
   );
 }
 
-function PurchasesTab({ product, money }: { product: Product; money: (c: number) => string }) {
+function PurchasesTab({ product, money, m }: { product: Product; money: (minor: number) => string; m: Minor }) {
   const { t } = useTranslation('sale');
+  const tz = useMoney().timeZone;
   const [page, setPage] = useState(1);
   const { data, isLoading, isError } = useItemPurchases(product.id, page);
   if (isLoading) return <Spinner />;
@@ -108,7 +111,7 @@ function PurchasesTab({ product, money }: { product: Product; money: (c: number)
               <td className="num">{q(r.quantity)}</td>
               <td className="num">{money(m(r.purchasePrice))}</td>
               <td className="num">{money(mulPriceQty(m(r.purchasePrice), parseQuantity(r.quantity ?? 0)))}</td>
-              <td>{formatDateTime(r.createdAt)}</td>
+              <td>{formatDateTime(r.createdAt, tz)}</td>
             </tr>
           ))}
           {!rows.length && <tr><td colSpan={6} className="text-muted">{t('itemDetail.none')}</td></tr>}
@@ -125,12 +128,15 @@ export function ItemDetailDialog({ product, onClose }: { product: Product | null
   const { t } = useTranslation('sale');
   const [tab, setTab] = useState('info');
   if (!product) return null;
-  const money = (c: number) => currency.format(c);
+  // Minor units of the store's currency (KWD 1.275, JPY 1,075), price rules on the store's clock (issue 19).
+  const money = (minor: number) => currency.formatMinor(minor);
+  const m: Minor = (v) => parseScaled(v ?? 0, currency.digits);
+  const priceOpts = { digits: currency.digits, timeZone: currency.timeZone };
   const names = (list?: Array<{ name: string }> | null) => (list ?? []).map((x) => x.name).join(', ');
   const info: Array<[string, string]> = [
     [t('itemDetail.name'), product.name],
     [t('itemDetail.barcode'), product.barcode ?? ''],
-    [t('itemDetail.salePrice'), `${money(unitPriceOf(product, null))}${product.saleUnit ? ` / ${product.saleUnit}` : ''}`],
+    [t('itemDetail.salePrice'), `${money(pricesOf(product, priceOpts).effective)}${product.saleUnit ? ` / ${product.saleUnit}` : ''}`],
     [t('itemDetail.purchasePrice'), `${money(m(product.cost))}${product.purchaseUnit ? ` / ${product.purchaseUnit}` : ''}`],
     [t('itemDetail.taxes'), (product.taxes ?? []).map((x) => `${x.name} ${x.rate}%`).join(', ')],
     [t('itemDetail.department'), product.department?.name ?? ''],
@@ -173,14 +179,14 @@ export function ItemDetailDialog({ product, onClose }: { product: Product | null
           <thead><tr><th>{t('itemDetail.name')}</th><th>{t('itemDetail.barcode')}</th><th className="num">{t('order.price')}</th><th className="num">{t('itemDetail.stockRemaining')}</th></tr></thead>
           <tbody>
             {(product.variants ?? []).map((v) => (
-              <tr key={v.id}><td>{v.attributeValue ?? v.name}</td><td>{v.barcode}</td><td className="num">{money(unitPriceOf(product, v))}</td><td className="num">{q(v.quantity)}</td></tr>
+              <tr key={v.id}><td>{v.attributeValue ?? v.name}</td><td>{v.barcode}</td><td className="num">{money(variantPriceOf(product, v, priceOpts))}</td><td className="num">{q(v.quantity)}</td></tr>
             ))}
           </tbody>
         </table>
       ),
     },
-    { id: 'sales', label: t('itemDetail.sales'), content: <SalesTab product={product} money={money} /> },
-    { id: 'purchases', label: t('itemDetail.purchases'), content: <PurchasesTab product={product} money={money} /> },
+    { id: 'sales', label: t('itemDetail.sales'), content: <SalesTab product={product} money={money} m={m} /> },
+    { id: 'purchases', label: t('itemDetail.purchases'), content: <PurchasesTab product={product} money={money} m={m} /> },
   ];
   return (
     <Dialog open onClose={onClose} title={product.name} size="xl">

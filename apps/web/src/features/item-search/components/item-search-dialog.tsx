@@ -2,14 +2,14 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMoney } from '@/lib/money';
-import { parseMoney, tryParseScaled } from '@pos/domain/money';
-import { effectivePrice } from '@pos/domain/price-rules';
+import { tryParseScaled } from '@pos/domain/money';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { NumberInput } from '@/components/ui/number-input';
 import { toast } from '@/components/ui/toast';
-import type { PriceRule, Product } from '@/features/catalogue-cache/types';
+import type { Product } from '@/features/catalogue-cache/types';
+import { pricesOf } from '@/features/item-search/prices';
 import type { FacetFilter } from '@/features/item-search/search-record';
 import { useItemSearch, type ProductById, type SearchSource } from '@/features/item-search/hooks/use-item-search';
 import { useSearchSettings } from '@/features/item-search/search-client';
@@ -19,14 +19,6 @@ export const ROW_HEIGHT = 60;
 const OVERSCAN = 2;
 const SCROLL_RESET_DELAY = 150;
 
-const rulesInCents = (rules: readonly PriceRule[] | undefined) =>
-  (rules ?? []).map((r) => ({ ...r, date: r.date === null || r.date === undefined ? null : String(r.date), basePriceCents: r.basePrice === null || r.basePrice === undefined || r.basePrice === '' ? null : parseMoney(r.basePrice) }));
-
-/** Base and effective price of a product now (the base is struck through when a price rule applies). */
-export function pricesOf(p: Product, now = new Date()): { base: number; effective: number } {
-  const base = parseMoney(p.basePrice);
-  return { base, effective: effectivePrice(base, rulesInCents(p.prices), now) };
-}
 
 export interface ItemSearchDialogProps {
   open: boolean;
@@ -109,7 +101,8 @@ export function ItemSearchDialog({ open, onClose, source, version, byId, facets,
     }
   };
 
-  const money = (c: number) => currency.format(c);
+  // Minor units of the store's currency, price rules on the store's clock (issue 19).
+  const money = (minor: number) => currency.formatMinor(minor);
 
   return (
     <Dialog open={open} onClose={onClose} title={t('itemSearch.title', { count })} size="lg" className="item-search-dialog">
@@ -136,7 +129,7 @@ export function ItemSearchDialog({ open, onClose, source, version, byId, facets,
           {virtualizer.getVirtualItems().map((row) => {
             const p = itemAt(row.index);
             if (!p) return null;
-            const { base, effective } = pricesOf(p);
+            const { base, effective } = pricesOf(p, { digits: currency.digits, timeZone: currency.timeZone });
             const selected = row.index === active;
             return (
               <div

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { jsonResponse, renderWithProviders } from '@/test/render';
@@ -8,6 +8,14 @@ import { listSource } from '@/features/item-search/hooks/use-item-search';
 import { ItemDetailDialog } from './item-detail-dialog';
 import { ItemSearchDialog } from './item-search-dialog';
 import { VariantChooser } from './variant-chooser';
+import { signIn } from '@/features/list-table/testing/fake-api';
+import { resetSession } from '@/lib/session';
+
+/** A store with these money settings for one test (issue 19). */
+function storeWith(currency: string) {
+  signIn({ currency, locale: 'en-US' });
+  onTestFinished(() => resetSession());
+}
 
 // userEvent typing in jsdom is slow on a busy machine.
 vi.setConfig({ testTimeout: 20_000 });
@@ -93,6 +101,30 @@ describe('ItemSearchDialog (ctrl+f)', () => {
   });
 });
 
+describe('ItemSearchDialog in the store currency (issue 19)', () => {
+  it('a KWD store lists prices with their fils, the price rule and the base struck through', async () => {
+    storeWith('KWD');
+    const kwd: Product[] = [
+      { id: 1, name: 'Saffron 1g', barcode: '1', basePrice: 1.275 },
+      { id: 2, name: 'Dates 1kg', barcode: '2', basePrice: 2.5, prices: [{ month, basePrice: 2.125 }] },
+    ];
+    renderWithProviders(<ItemSearchDialog open onClose={() => {}} source={listSource(kwd)} version={11} byId={new Map(kwd.map((p) => [p.id, p]))} facets={null} onAdd={() => {}} onView={() => {}} />);
+    await screen.findByRole('dialog', { name: 'Search items (2)' }, { timeout: 5000 });
+    expect(screen.getByRole('option', { name: /Saffron/ }).textContent?.replace(/\s/g, ' ')).toContain('KWD 1.275');
+    const dates = screen.getByRole('option', { name: /Dates/ });
+    expect(within(dates).getByTestId('base-price').textContent?.replace(/\s/g, ' ')).toBe('KWD 2.500');
+    expect(dates.textContent?.replace(/\s/g, ' ')).toContain('KWD 2.125');
+  });
+
+  it('a JPY store lists whole yen', async () => {
+    storeWith('JPY');
+    const jpy: Product[] = [{ id: 1, name: 'Green Tea', barcode: '1', basePrice: 1075 }];
+    renderWithProviders(<ItemSearchDialog open onClose={() => {}} source={listSource(jpy)} version={12} byId={new Map(jpy.map((p) => [p.id, p]))} facets={null} onAdd={() => {}} onView={() => {}} />);
+    await screen.findByRole('dialog', { name: 'Search items (1)' }, { timeout: 5000 });
+    expect(screen.getByRole('option', { name: /Green Tea/ })).toHaveTextContent(/¥1,075$/);
+  });
+});
+
 describe('VariantChooser', () => {
   const shirt: Product = {
     id: 5, name: 'T-Shirt', basePrice: 20,
@@ -146,5 +178,28 @@ describe('ItemDetailDialog', () => {
     expect(await within(dialog).findByText('P-4')).toBeInTheDocument();
     expect(dialog).toHaveTextContent('Quantity Requested');
     expect(dialog).toHaveTextContent('$24.0');
+  });
+
+  it('in a KWD store: prices, sales and purchases keep the fils (issue 19)', async () => {
+    storeWith('KWD');
+    fetchMock.mockImplementation((url) => {
+      const u = String(url);
+      if (u.startsWith('/api/order_products')) return Promise.resolve(jsonResponse({ 'hydra:member': [{ id: 1, order: { orderId: 31 }, variant: null, createdAt: '2024-01-02T10:00:00Z', quantity: 2, price: 1.275, discount: 0.125, taxesTotal: 0.195 }], 'hydra:totalItems': 1 }));
+      return Promise.resolve(jsonResponse({ 'hydra:member': [{ id: 1, purchase: { purchaseNumber: 'P-4' }, quantityRequested: 10, quantity: 8, purchasePrice: 0.455, createdAt: '2024-01-01T10:00:00Z' }], 'hydra:totalItems': 1 }));
+    });
+    const kwd: Product = { ...product, basePrice: 1.275, cost: 0.455, variants: [{ id: 71, attributeValue: 'Lemon', barcode: '7771', price: 1.375, quantity: 4 }] };
+    renderWithProviders(<ItemDetailDialog product={kwd} onClose={() => {}} />);
+    const dialog = screen.getByRole('dialog', { name: 'Classic Soap' });
+    const text = () => (dialog.textContent ?? '').replace(/\s/g, ' ');
+    expect(text()).toContain('KWD 1.275 / pcs');
+    expect(text()).toContain('KWD 0.455 / box');
+    await userEvent.click(within(dialog).getByRole('tab', { name: 'Variants' }));
+    expect(text()).toContain('KWD 1.375');
+    await userEvent.click(within(dialog).getByRole('tab', { name: 'Sales' }));
+    expect(await within(dialog).findByText('Order# 31')).toBeInTheDocument();
+    expect(text()).toContain('KWD 2.620'); // 2 x 1.275 - 0.125 + 0.195
+    await userEvent.click(within(dialog).getByRole('tab', { name: 'Purchases' }));
+    expect(await within(dialog).findByText('P-4')).toBeInTheDocument();
+    expect(text()).toContain('KWD 3.640'); // 8 x 0.455
   });
 });

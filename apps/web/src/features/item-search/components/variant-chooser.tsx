@@ -4,7 +4,7 @@ import { useMoney } from '@/lib/money';
 import { parseQuantity, quantityToString } from '@pos/domain/money';
 import { Dialog } from '@/components/ui/dialog';
 import type { Product, Variant } from '@/features/catalogue-cache/types';
-import { unitPriceOf } from '@/features/cart/cart-logic';
+import { variantPriceOf } from '@/features/item-search/prices';
 
 export interface VariantChooserProps {
   product: Product | null;
@@ -12,8 +12,6 @@ export interface VariantChooserProps {
   onClose: () => void;
   locale?: string;
 }
-
-const priceOf = (p: Product, v: Variant) => unitPriceOf(p, v);
 
 /** The variant chooser: up/down (wrapping), enter adds the highlighted variant, or a click. */
 export function VariantChooser({ product, onPick, onClose }: VariantChooserProps) {
@@ -54,7 +52,7 @@ export function VariantChooser({ product, onPick, onClose }: VariantChooserProps
           >
             <span className="grow">{v.attributeValue ?? v.name}</span>
             <span className="text-muted">{v.barcode}</span>
-            <span>{currency.format(priceOf(product, v))}</span>
+            <span>{currency.formatMinor(variantPriceOf(product, v, { digits: currency.digits, timeZone: currency.timeZone }))}</span>
             {v.quantity !== null && v.quantity !== undefined && <span className="text-muted">{quantityToString(parseQuantity(v.quantity))}</span>}
           </div>
         ))}

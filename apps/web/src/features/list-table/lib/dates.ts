@@ -1,4 +1,5 @@
 /** Date helpers of the back office: datetime-local values, day ranges and relative times. */
+import { localParts } from '@pos/domain/calendar';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -15,13 +16,25 @@ export function endOfDay(d: Date, offsetDays = 0): Date {
   return new Date(d.getFullYear(), d.getMonth(), d.getDate() + offsetDays, 23, 59, 59, 999);
 }
 
-/** Today as a datetime-local range: 00:00 to 23:59. */
-export function todayRange(now = new Date()): { from: string; to: string } {
+/**
+ * 'yyyy-MM-dd' of the day `offsetDays` from today on the clock of `timeZone` (a store's IANA zone:
+ * issue 19, the server reads the range's wall times on the store's clock).
+ */
+function storeDay(now: Date, timeZone: string, offsetDays: number): string {
+  const p = localParts(now, timeZone);
+  const d = new Date(Date.UTC(p.year, p.month - 1, p.day + offsetDays));
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+}
+
+/** Today as a datetime-local range: 00:00 to 23:59 (of the store's day when `timeZone` is given). */
+export function todayRange(now = new Date(), timeZone?: string): { from: string; to: string } {
+  if (timeZone) return { from: `${storeDay(now, timeZone, 0)}T00:00`, to: `${storeDay(now, timeZone, 0)}T23:59` };
   return { from: toDateTimeLocal(startOfDay(now)), to: toDateTimeLocal(endOfDay(now)) };
 }
 
-/** Sale history default: start of yesterday to end of today. */
-export function yesterdayTodayRange(now = new Date()): { from: string; to: string } {
+/** Sale history default: start of yesterday to end of today (the store's days when `timeZone` is given). */
+export function yesterdayTodayRange(now = new Date(), timeZone?: string): { from: string; to: string } {
+  if (timeZone) return { from: `${storeDay(now, timeZone, -1)}T00:00`, to: `${storeDay(now, timeZone, 0)}T23:59` };
   return { from: toDateTimeLocal(startOfDay(now, -1)), to: toDateTimeLocal(endOfDay(now)) };
 }
 

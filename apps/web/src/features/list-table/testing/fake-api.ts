@@ -49,9 +49,10 @@ export const unprocessable = (violations: Array<{ propertyPath: string; message:
   });
 
 /** A signed-in admin on store 1 (Main Street), terminal 1 (T1). */
-export function signIn() {
+/** Signs the admin in at store 1, terminal 1; `storeSettings` sets the store's money settings (currency, locale...). */
+export function signIn(storeSettings: Partial<Store> = {}) {
   const terminal: Terminal = { id: 1, code: 'T1' };
-  const store: Store = { id: 1, name: 'Main Street', terminals: [terminal] };
+  const store: Store = { id: 1, name: 'Main Street', terminals: [terminal], ...storeSettings };
   const user: User = { id: 7, username: 'admin', displayName: 'Admin', roles: ['ROLE_ADMIN'], stores: [store] };
   startSession(user);
   selectStoreTerminal(store, terminal);

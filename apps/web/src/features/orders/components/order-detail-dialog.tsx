@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@pos/domain/format';
 import { useMoney } from '@/lib/money';
 import { canRefund } from '@/features/orders/lib/refund-lines';
-import { parseMoney, quantityToString } from '@pos/domain/money';
+import { quantityToString } from '@pos/domain/money';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import type { Order } from '@/features/catalogue-cache/types';
@@ -21,11 +21,12 @@ export interface OrderDetailDialogProps {
 
 /** 'Order# {orderId}': figure cards, notes and the item table with a footer total. */
 export function OrderDetailDialog({ order, onClose, onRefund, onReorder, onPrint, onUnsuspend }: OrderDetailDialogProps) {
-  const currency = useMoney();
+  // The order's own store settings when it carries them (issue 19), else the till's store.
+  const currency = useMoney(order?.store);
   const { t } = useTranslation('sale');
   if (!order) return null;
-  const f = orderFigures(order);
-  const money = (c: number) => currency.format(c);
+  const f = orderFigures(order, currency.digits);
+  const money = (minor: number) => currency.formatMinor(minor);
   const refundable = canRefund(order);
   const cards: Array<[string, number]> = [
     [t('order.itemsTotal'), f.itemsTotal],
@@ -51,7 +52,7 @@ export function OrderDetailDialog({ order, onClose, onRefund, onReorder, onPrint
       }
     >
       <p className="text-muted">
-        {formatDateTime(order.createdAt)} · {order.status}
+        {formatDateTime(order.createdAt, currency.timeZone)} · {order.status}
         {order.store?.name ? ` · ${order.store.name}` : ''}
         {order.terminal?.code ? ` · ${order.terminal.code}` : ''}
       </p>
@@ -83,9 +84,9 @@ export function OrderDetailDialog({ order, onClose, onRefund, onReorder, onPrint
                 {i.variant?.attributeValue && <div className="text-muted">{i.variant.attributeValue}</div>}
               </td>
               <td className="num">{quantityToString(f.lines[idx].qty)}</td>
-              <td className="num">{money(parseMoney(i.taxesTotal ?? 0))}</td>
-              <td className="num">{money(parseMoney(i.discount ?? 0))}</td>
-              <td className="num">{money(parseMoney(i.price ?? 0))}</td>
+              <td className="num">{money(f.lines[idx].tax)}</td>
+              <td className="num">{money(f.lines[idx].discount)}</td>
+              <td className="num">{money(f.lines[idx].price)}</td>
               <td className="num">{money(f.lines[idx].total)}</td>
             </tr>
           ))}
@@ -97,6 +98,18 @@ export function OrderDetailDialog({ order, onClose, onRefund, onReorder, onPrint
           </tr>
         </tfoot>
       </table>
+      {f.taxBreakdown.length > 0 && (
+        <table className="data-table" data-testid="order-tax-breakdown" aria-label={t('receipt.taxRate')}>
+          <thead>
+            <tr><th>{t('receipt.taxRate')}</th><th className="num">{t('receipt.net')}</th><th className="num">{t('receipt.tax')}</th><th className="num">{t('receipt.gross')}</th></tr>
+          </thead>
+          <tbody>
+            {f.taxBreakdown.map((r, i) => (
+              <tr key={i}><td>{r.label}</td><td className="num">{money(r.net)}</td><td className="num">{money(r.tax)}</td><td className="num">{money(r.gross)}</td></tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </Dialog>
   );
 }

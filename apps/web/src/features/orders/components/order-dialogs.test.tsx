@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { jsonResponse, renderWithProviders } from '@/test/render';
 import type { Order } from '@/features/catalogue-cache/types';
@@ -83,6 +83,44 @@ describe('OrderDetailDialog', () => {
     expect(dialog).toHaveTextContent('S-Black');
     await userEvent.click(screen.getByRole('button', { name: 'Refund' }));
     expect(onRefund).toHaveBeenCalledWith(order);
+  });
+
+  it("a KWD order (its store's currency) keeps the fils in every figure and shows its tax per rate (issue 19)", () => {
+    const kwd: Order = {
+      id: 43, orderId: 8, createdAt: '2024-03-05T14:07:00Z', status: 'Completed',
+      store: { id: 2, name: 'Kuwait City', currency: 'KWD', locale: 'en-US', timeZone: 'Asia/Kuwait' },
+      items: [{ product: { id: 1, name: 'Soap', basePrice: 1.275 }, quantity: 2, price: 1.275, discount: 0.125, taxesTotal: 0.195, taxes: [{ id: 1, name: 'VAT', rate: 8.25 }] }],
+      adjustment: 0,
+      payments: [{ total: 2.62, received: 3, due: 0.38, type: { id: 1, name: 'Cash', type: 'cash' } }],
+      taxBreakdown: [{ rate: 8.25, name: 'VAT', net: 2.425, tax: 0.195, gross: 2.62 }],
+    };
+    renderWithProviders(<OrderDetailDialog order={kwd} onClose={() => {}} />);
+    const dialog = screen.getByRole('dialog', { name: 'Order# 8' });
+    const text = (dialog.textContent ?? '').replace(/\s/g, ' ');
+    // 2 x 1.275 - 0.125 + 0.195 = 2.620
+    expect(text).toContain('Items total with taxKWD 2.620');
+    expect(text).toContain('TotalKWD 2.620');
+    expect(text).toContain('PaymentsKWD 2.620');
+    const soap = screen.getByRole('row', { name: /Soap/ });
+    expect(within(soap).getAllByRole('cell').map((c) => c.textContent?.replace(/\s/g, ' '))).toEqual(['Soap', '2', 'KWD 0.195', 'KWD 0.125', 'KWD 1.275', 'KWD 2.620']);
+    // Server's time zone for the order time: 14:07 UTC is 05:07 PM in Kuwait.
+    expect(text).toContain('05-03-2024 05:07 PM');
+    const breakdown = screen.getByTestId('order-tax-breakdown');
+    expect(within(breakdown).getByRole('row', { name: /VAT 8.25%/ }).textContent?.replace(/\s/g, ' ')).toBe('VAT 8.25%KWD 2.425KWD 0.195KWD 2.620');
+  });
+
+  it('a JPY order shows whole yen', () => {
+    const jpy: Order = {
+      id: 44, orderId: 9, createdAt: '2024-03-05T14:07:00Z', status: 'Completed',
+      store: { id: 3, name: 'Tokyo', currency: 'JPY', locale: 'en-US' },
+      items: [{ product: { id: 1, name: 'Tea', basePrice: 1075 }, quantity: 3, price: 1075, discount: 0, taxesTotal: 323, taxes: [] }],
+      payments: [{ total: 3548, received: 4000, due: 452, type: { id: 1, name: 'Cash', type: 'cash' } }],
+    };
+    renderWithProviders(<OrderDetailDialog order={jpy} onClose={() => {}} />);
+    const dialog = screen.getByRole('dialog', { name: 'Order# 9' });
+    expect(dialog).toHaveTextContent('Items total with tax¥3,548');
+    expect(within(screen.getByRole('row', { name: /Tea/ })).getAllByRole('cell').map((c) => c.textContent)).toEqual(['Tea', '3', '¥323', '¥0', '¥1,075', '¥3,548']);
+    expect(screen.queryByTestId('order-tax-breakdown')).toBeNull();
   });
 
   it('does not refund a return, and unsuspends a held order', async () => {

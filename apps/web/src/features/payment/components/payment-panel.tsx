@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { canSettle, isPaymentTypeAvailable } from '@pos/domain/tender';
 import { CREDIT_NOT_ALLOWED_MESSAGE, creditCheck, customerBalance } from '@pos/domain/ledger';
-import { parseMoney, sumCents } from '@pos/domain/money';
+import { sumCents } from '@pos/domain/money';
 import { Button } from '@/components/ui/button';
 import { MoneyInput } from '@/components/ui/money-input';
 import { toast } from '@/components/ui/toast';
@@ -73,15 +73,16 @@ function dueFor(totals: CartTotals, stepMinor: number, list: readonly TenderRow[
 
 /** Credit needs a customer who may buy on credit, within the credit limit (@pos/domain/ledger). */
 function creditProblem(customer: Customer | null, payments: ReturnType<typeof wirePayments>, t: TFunction<'sale'>, currency: Money): string | null {
-  const newCredit = sumCents(payments.filter((p) => p.type.type === 'credit').map((p) => parseMoney(p.total)));
+  // Minor units of the store's currency (issue 19): a KWD credit keeps its fils.
+  const newCredit = sumCents(payments.filter((p) => p.type.type === 'credit').map((p) => currency.minor(p.total)));
   if (newCredit === 0) return null;
   if (!customer) return t('messages.creditNeedsCustomer');
-  const limitCents = customer.creditLimit === null || customer.creditLimit === undefined || customer.creditLimit === '' ? null : parseMoney(customer.creditLimit);
-  const balanceCents = customerBalance({ outstandingCents: parseMoney(customer.outstanding ?? 0), openingBalanceCents: parseMoney(customer.openingBalance ?? 0) });
+  const limitCents = customer.creditLimit === null || customer.creditLimit === undefined || customer.creditLimit === '' ? null : currency.minor(customer.creditLimit);
+  const balanceCents = customerBalance({ outstandingCents: currency.minor(customer.outstanding ?? 0), openingBalanceCents: currency.minor(customer.openingBalance ?? 0) });
   const problem = creditCheck({ limitCents, balanceCents, newCreditCents: newCredit, allowCredit: customer.allowCreditSale });
   if (!problem) return null;
   if (problem === CREDIT_NOT_ALLOWED_MESSAGE) return t('messages.creditNotAllowed');
-  return t('messages.creditLimit', { limit: currency.format(limitCents ?? 0), balance: currency.format(balanceCents + newCredit) });
+  return t('messages.creditLimit', { limit: currency.formatMinor(limitCents ?? 0), balance: currency.formatMinor(balanceCents + newCredit) });
 }
 
 export function PaymentPanel({

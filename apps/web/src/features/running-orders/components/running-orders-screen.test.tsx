@@ -1,10 +1,12 @@
 import { useState } from 'react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { jsonResponse, renderWithProviders } from '@/test/render';
 import type { Order } from '@/features/catalogue-cache/types';
 import { RunningOrdersScreen, matchesRunningOrder } from './running-orders-screen';
+import { signIn } from '@/features/list-table/testing/fake-api';
+import { resetSession } from '@/lib/session';
 
 // userEvent typing in jsdom is slow on a busy machine.
 vi.setConfig({ testTimeout: 20_000 });
@@ -14,7 +16,8 @@ const order = (id: number, orderId: number, terminal: string, customer: string |
   terminal: { id, code: terminal }, store: { id: 1, name: 'Main Street' }, user: { displayName: 'Cashier' },
   customer: customer ? { id: 1, name: customer } : null,
 });
-const orders = [order(1, 11, 'T1', 'Aisha Khan', 12.5), order(2, 12, 'T2', null, 40)];
+let orders = [order(1, 11, 'T1', 'Aisha Khan', 12.5), order(2, 12, 'T2', null, 40)];
+const usdOrders = orders;
 
 const fetchMock = vi.fn<typeof fetch>();
 const sizes = ['clientHeight', 'clientWidth'] as const;
@@ -62,6 +65,21 @@ describe('RunningOrdersScreen (payment mode)', () => {
     expect(detail).toHaveTextContent('05-03-2024 02:07 PM');
     expect(detail).toHaveTextContent('Main Street');
     expect(detail).toHaveTextContent('Cashier');
+  });
+
+  it("shows the amounts in the store's currency: KWD with its fils, JPY in whole yen (issue 19)", async () => {
+    onTestFinished(() => { resetSession(); orders = usdOrders; });
+    signIn({ currency: 'KWD', locale: 'en-US' });
+    orders = [order(1, 11, 'T1', 'Aisha Khan', 1.275), order(2, 12, 'T2', null, 2.5)];
+    const { unmount } = renderWithProviders(<RunningOrdersScreen storeId={1} selectedId={null} onSelect={() => {}} cart={null} payment={null} />);
+    expect(await screen.findByRole('option', { name: /Order# 11 T1 Aisha Khan KWD\s1\.275$/ }, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.getByRole('option', { name: /Order# 12 T2 KWD\s2\.500$/ })).toBeInTheDocument();
+    expect(matchesRunningOrder(orders[0], '1.275', 3)).toBe(true);
+    unmount();
+    signIn({ currency: 'JPY', locale: 'en-US' });
+    orders = [order(3, 13, 'T1', null, 1075)];
+    renderWithProviders(<RunningOrdersScreen storeId={1} selectedId={null} onSelect={() => {}} cart={null} payment={null} />);
+    expect(await screen.findByRole('option', { name: /Order# 13 T1 ¥1,075$/ }, { timeout: 5000 })).toBeInTheDocument();
   });
 
   it('searches order number, terminal, customer and amount', () => {

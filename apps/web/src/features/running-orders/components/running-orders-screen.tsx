@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { formatDateTime } from '@pos/domain/format';
 import { useMoney } from '@/lib/money';
-import { parseMoney, sumCents } from '@pos/domain/money';
+import { minorToString, parseScaled, sumCents } from '@pos/domain/money';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { Spinner } from '@/components/ui/spinner';
@@ -12,14 +12,18 @@ import { useRunningOrders, useStoreTerminals } from '@/features/running-orders/a
 
 export const RUNNING_ROW_HEIGHT = 40;
 
-const amountOf = (o: Order) => (o.total !== null && o.total !== undefined ? parseMoney(o.grandTotal ?? o.total) : sumCents((o.payments ?? []).map((p) => parseMoney(p.total))));
+/** An order's amount in minor units of the store's currency (issue 19: `digits` USD 2, JPY 0, KWD 3). */
+const amountOf = (o: Order, digits: number) => {
+  const m = (v: number | string) => parseScaled(v, digits);
+  return o.total !== null && o.total !== undefined ? m(o.grandTotal ?? o.total) : sumCents((o.payments ?? []).map((p) => m(p.total)));
+};
 const customerOf = (o: Order) => (typeof o.customer === 'string' ? o.customer : o.customer?.name ?? o.customerName ?? '');
 
 /** Text search over order number, store, terminal, customer and amount (as the reference). */
-export function matchesRunningOrder(o: Order, q: string): boolean {
+export function matchesRunningOrder(o: Order, q: string, digits = 2): boolean {
   const needle = q.trim().toLowerCase();
   if (!needle) return true;
-  const hay = [o.orderId ?? o.id, o.store?.name, o.terminal?.code, customerOf(o), (amountOf(o) / 100).toString()].join(' ').toLowerCase();
+  const hay = [o.orderId ?? o.id, o.store?.name, o.terminal?.code, customerOf(o), minorToString(amountOf(o, digits), digits)].join(' ').toLowerCase();
   return hay.includes(needle);
 }
 
@@ -45,7 +49,7 @@ export function RunningOrdersScreen({ storeId, selectedId, onSelect, cart, payme
   const [q, setQ] = useState('');
   const { data, isLoading, isError } = useRunningOrders(storeId, terminalId);
   const terminals = useStoreTerminals(storeId);
-  const orders = useMemo(() => (data?.['hydra:member'] ?? []).filter((o) => matchesRunningOrder(o, q)), [data, q]);
+  const orders = useMemo(() => (data?.['hydra:member'] ?? []).filter((o) => matchesRunningOrder(o, q, currency.digits)), [data, q, currency.digits]);
   const selected = (data?.['hydra:member'] ?? []).find((o) => o.id === selectedId) ?? null;
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -55,7 +59,7 @@ export function RunningOrdersScreen({ storeId, selectedId, onSelect, cart, payme
     overscan: 5,
     initialRect: { width: 400, height: 600 },
   });
-  const money = (c: number) => currency.format(c);
+  const money = (minor: number) => currency.formatMinor(minor);
 
   return (
     <div className="running-orders">
@@ -82,7 +86,7 @@ export function RunningOrdersScreen({ storeId, selectedId, onSelect, cart, payme
                 <div
                   key={o.id}
                   role="option"
-                  aria-label={`${t('order.number', { number: o.orderId ?? o.id })} ${o.terminal?.code ?? ''} ${customerOf(o)} ${money(amountOf(o))}`.trim()}
+                  aria-label={`${t('order.number', { number: o.orderId ?? o.id })} ${o.terminal?.code ?? ''} ${customerOf(o)} ${money(amountOf(o, currency.digits))}`.trim()}
                   aria-selected={o.id === selectedId}
                   className={o.id === selectedId ? 'running-order running-order-active' : 'running-order'}
                   style={{ position: 'absolute', top: 0, width: '100%', height: RUNNING_ROW_HEIGHT, transform: `translateY(${row.start}px)` }}
@@ -91,7 +95,7 @@ export function RunningOrdersScreen({ storeId, selectedId, onSelect, cart, payme
                   <span>{o.orderId ?? o.id}</span>
                   <span>{o.terminal?.code}</span>
                   <span>{customerOf(o)}</span>
-                  <span className="num">{money(amountOf(o))}</span>
+                  <span className="num">{money(amountOf(o, currency.digits))}</span>
                 </div>
               );
             })}
@@ -103,7 +107,7 @@ export function RunningOrdersScreen({ storeId, selectedId, onSelect, cart, payme
         {selected ? (
           <dl className="detail-list detail-list-inline">
             <div><dt>{t('running.order')}</dt><dd>{selected.orderId ?? selected.id}</dd></div>
-            <div><dt>{t('running.createdAt')}</dt><dd>{formatDateTime(selected.createdAt)}</dd></div>
+            <div><dt>{t('running.createdAt')}</dt><dd>{formatDateTime(selected.createdAt, currency.timeZone)}</dd></div>
             <div><dt>{t('running.store')}</dt><dd>{selected.store?.name}</dd></div>
             <div><dt>{t('running.terminal')}</dt><dd>{selected.terminal?.code}</dd></div>
             <div><dt>{t('running.user')}</dt><dd>{selected.user?.displayName}</dd></div>

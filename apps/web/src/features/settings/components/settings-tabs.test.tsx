@@ -52,8 +52,35 @@ describe('settings lists', () => {
     await user.type(within(dialog).getByLabelText('Location'), 'Gate 2');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(api.find('POST', '/stores')).toHaveLength(1));
-    expect(api.find('POST', '/stores')[0].body).toEqual({ name: 'Airport', location: 'Gate 2' });
+    // A new store's money settings are the old behaviour, explicit (issue 19).
+    expect(api.find('POST', '/stores')[0].body).toEqual({
+      name: 'Airport', location: 'Gate 2', currency: 'USD', locale: 'en-US', timeZone: 'UTC', cashRoundingStep: 0, pricesIncludeTax: false, legacyTaxBase: false,
+    });
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Create store' })).toBeNull());
+  });
+
+  it("Stores: the money settings are edited in the back office; the rounding steps are written in the chosen currency (issue 19)", async () => {
+    const withMoney = stores.map((x) => ({ ...x, currency: 'USD', locale: 'en-US', timeZone: 'UTC', cashRoundingStep: 0, pricesIncludeTax: false, legacyTaxBase: false }));
+    const api = fakeApi({ 'GET /stores': hydra(withMoney), 'PUT /stores/:id': (r: { body: unknown }) => r.body });
+    const user = userEvent.setup();
+    renderWithProviders(<StoresTab />);
+    await user.click(await screen.findByRole('button', { name: 'Edit Main Street' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Update store' });
+    const rounding = within(dialog).getByLabelText('Cash rounding');
+    expect(within(rounding).getAllByRole('option').map((o) => o.textContent)).toEqual(['None', '$0.01', '$0.05', '$0.10', '$0.25', '$0.50', '$1.00', '$5.00', '$10.00']);
+    await user.selectOptions(within(dialog).getByLabelText(/^Currency/), 'KWD');
+    expect(within(rounding).getAllByRole('option').map((o) => o.textContent?.replace(/\s/g, ' '))).toContain('KWD 0.005');
+    await user.selectOptions(rounding, '5'); // 5 fils
+    const locale = within(dialog).getByLabelText(/^Locale/);
+    await user.clear(locale);
+    await user.type(locale, 'ar-KW');
+    await user.selectOptions(within(dialog).getByLabelText(/^Time zone/), 'Asia/Kuwait');
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Shelf prices include tax' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.find('PUT', '/stores/1')).toHaveLength(1));
+    expect(api.find('PUT', '/stores/1')[0].body).toEqual({
+      name: 'Main Street', location: '12 Main Street', currency: 'KWD', locale: 'ar-KW', timeZone: 'Asia/Kuwait', cashRoundingStep: 5, pricesIncludeTax: true, legacyTaxBase: false,
+    });
   });
 
   it('Users: password required on create only, at least one store, stores sent as text ids', async () => {

@@ -1,23 +1,30 @@
 import { useMemo } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useTranslation } from 'react-i18next';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Input } from '@/components/ui/input';
 import { FormDialog } from '@/features/list-table/components/form-dialog';
 import { CrudTab, type EntityFormProps } from './crud-tab.tsx';
+import { StoreMoneyFields } from './store-money-fields.tsx';
 import { storeSchema, type StoreForm } from '../lib/schemas.ts';
 import { useFormSubmit } from '../lib/use-form-submit.ts';
 import type { StoreRow } from '../lib/types.ts';
 
-const FIELDS = ['name', 'location'];
+const FIELDS = ['name', 'location', 'currency', 'locale', 'timeZone', 'cashRoundingStep', 'pricesIncludeTax', 'legacyTaxBase'];
 
 function StoreFormDialog({ open, onClose, entity }: EntityFormProps<StoreRow>) {
   const { t } = useTranslation('backoffice');
-  const { register, handleSubmit, setError, formState } = useForm<StoreForm>({
+  const { register, handleSubmit, setError, formState, control } = useForm<StoreForm>({
     resolver: zodResolver(storeSchema),
-    defaultValues: { name: entity?.name ?? '', location: entity?.location ?? '' },
+    defaultValues: {
+      name: entity?.name ?? '', location: entity?.location ?? '',
+      // A new store starts as every store did before issue 19: USD, en-US, UTC, no rounding, tax-exclusive.
+      currency: entity?.currency ?? 'USD', locale: entity?.locale ?? 'en-US', timeZone: entity?.timeZone ?? 'UTC',
+      cashRoundingStep: String(entity?.cashRoundingStep ?? 0), pricesIncludeTax: entity?.pricesIncludeTax ?? false, legacyTaxBase: entity?.legacyTaxBase ?? false,
+    },
   });
+  const [currency, timeZone] = useWatch({ control, name: ['currency', 'timeZone'] });
   const { submit, saving } = useFormSubmit<StoreForm>({
     createPath: '/stores',
     invalidate: [['/stores'], ['options', '/stores']],
@@ -33,10 +40,16 @@ function StoreFormDialog({ open, onClose, entity }: EntityFormProps<StoreRow>) {
       onClose={onClose}
       title={entity ? t('stores.update') : t('stores.create')}
       saving={saving}
-      onSubmit={handleSubmit((v) => submit({ name: v.name.trim(), location: v.location?.trim() ?? '' }))}
+      onSubmit={handleSubmit((v) =>
+        submit({
+          name: v.name.trim(), location: v.location?.trim() ?? '',
+          currency: v.currency, locale: v.locale.trim(), timeZone: v.timeZone,
+          cashRoundingStep: Number(v.cashRoundingStep), pricesIncludeTax: v.pricesIncludeTax, legacyTaxBase: v.legacyTaxBase,
+        }))}
     >
       <Input label={t('stores.name')} required autoFocus error={e.name?.message} {...register('name')} />
       <Input label={t('stores.location')} error={e.location?.message} {...register('location')} />
+      <StoreMoneyFields register={register} errors={e} currency={currency} values={{ currency, timeZone }} />
     </FormDialog>
   );
 }
@@ -47,6 +60,8 @@ export function StoresTab() {
     () => [
       { id: 'name', accessorKey: 'name', header: t('stores.name') },
       { id: 'location', accessorKey: 'location', header: t('stores.location') },
+      { id: 'currency', accessorKey: 'currency', header: t('storeMoney.currency'), enableSorting: false, enableColumnFilter: false },
+      { id: 'timeZone', accessorKey: 'timeZone', header: t('storeMoney.timeZone'), enableSorting: false, enableColumnFilter: false },
     ],
     [t],
   );

@@ -17,7 +17,17 @@ export const optNumber = () =>
   z.string().trim().refine((v) => v === '' || isValidMoneyInput(v, { scale: 6 }), { error: messages.number });
 export const idList = (message: string = messages.required) => z.array(z.string()).min(1, { error: message });
 
-export const storeSchema = z.object({ name: req(), location: optText() });
+/** A store with its money settings (issue 19); the server checks currency, locale and time zone again. */
+export const storeSchema = z.object({
+  name: req(),
+  location: optText(),
+  currency: req(),
+  locale: req(),
+  timeZone: req(),
+  cashRoundingStep: z.string(),
+  pricesIncludeTax: z.boolean(),
+  legacyTaxBase: z.boolean(),
+});
 export type StoreForm = z.input<typeof storeSchema>;
 
 const PIN_OR_EMPTY = /^(\d{4,8})?$/;

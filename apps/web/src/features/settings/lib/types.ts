@@ -9,6 +9,13 @@ export interface StoreRow extends Ld {
   name: string;
   location?: string | null;
   isActive: boolean;
+  /** Money settings (issue 19). */
+  currency?: string;
+  locale?: string;
+  timeZone?: string;
+  cashRoundingStep?: number;
+  pricesIncludeTax?: boolean;
+  legacyTaxBase?: boolean;
 }
 
 export interface StoreRef extends Ld {
