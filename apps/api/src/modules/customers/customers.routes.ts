@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { BLANK, NOT_EMAIL, NOT_NUMBER, NOT_POSITIVE_OR_ZERO, TOO_LONG, decimal, optionalText, parseRef, text } from '@pos/domain/wire-fields';
+import type { Db } from '../../db/client.ts';
+import { customer } from '../../db/schema/index.ts';
+import { exactAmounts, storeDigits } from '../../lib/store-money.ts';
 import { caller } from '../../plugins/auth.ts';
 import { parseBody, parseId, registerResource, stripReadOnly } from '../../resources/engine.ts';
 import {
@@ -11,6 +15,23 @@ import { eraseCustomer } from './customer.erase.ts';
 import { assertCustomerVisible } from './customer.scope.ts';
 
 const tags = ['Customers'];
+
+/**
+ * A customer's amounts in their store's currency (issue 19): more decimals than it has is a 422
+ * naming the field, nothing written; the amount is kept in the currency's exact form. A customer
+ * shared across the chain (no store) is held to the caller's first store.
+ */
+async function inCurrency<T extends { openingBalance?: string | null; creditLimit?: string | null; amount?: string }>(
+  db: Db, input: T, customerId: number | null, storeIds: readonly number[],
+): Promise<T> {
+  let storeId = storeIds[0] ?? 0;
+  if (customerId != null) {
+    const [c] = await db.select({ storeId: customer.storeId }).from(customer).where(eq(customer.id, customerId));
+    storeId = c?.storeId ?? storeId;
+  }
+  const digits = await storeDigits(db, storeId);
+  return { ...input, ...exactAmounts({ openingBalance: input.openingBalance, creditLimit: input.creditLimit, amount: input.amount }, digits) } as T;
+}
 
 const optionalEmail = z.union([z.literal(''), z.null(), z.string().trim().max(255, TOO_LONG).email(NOT_EMAIL)]).optional()
   .transform((v) => (v === '' ? null : v));
@@ -26,7 +47,8 @@ const optionalAmount = (opts: { min?: number } = {}) => z.unknown().optional().t
   if (v === undefined) return undefined;
   if (v === null || v === '') return null;
   const s = typeof v === 'number' && Number.isFinite(v) ? String(v) : typeof v === 'string' ? v.trim() : '';
-  if (!/^-?\d{1,15}(\.\d{1,2})?$/.test(s)) { ctx.addIssue({ code: 'custom', message: NOT_NUMBER }); return z.NEVER; }
+  // Any decimals here; the customer's store's currency decides how many are allowed (inCurrency below).
+  if (!/^-?\d{1,15}(\.\d{1,12})?$/.test(s)) { ctx.addIssue({ code: 'custom', message: NOT_NUMBER }); return z.NEVER; }
   if (opts.min !== undefined && Number(s) < opts.min) { ctx.addIssue({ code: 'custom', message: NOT_POSITIVE_OR_ZERO }); return z.NEVER; }
   return s;
 });
@@ -96,7 +118,7 @@ export default async function customersRoutes(app: FastifyInstance) {
 
   app.post('/api/customers', { config: user, schema: { tags, summary: 'Create a customer: {customer}' } }, async (request, reply) => {
     const auth = caller(request);
-    const input = parseBody(createBody, stripReadOnly(request.body));
+    const input = await inCurrency(db, parseBody(createBody, stripReadOnly(request.body)), null, auth.storeIds);
     await assertCreditTerms(db, auth, input, request.body);
     const id = await createCustomer(db, input, auth);
     reply.status(201);
@@ -107,7 +129,7 @@ export default async function customersRoutes(app: FastifyInstance) {
     const auth = caller(request);
     const id = parseId(request.params.id);
     await assertCustomerVisible(db, id, auth);
-    const input = parseBody(updateBody, stripReadOnly(request.body));
+    const input = await inCurrency(db, parseBody(updateBody, stripReadOnly(request.body)), id, auth.storeIds);
     await assertCreditTerms(db, auth, input, request.body, id);
     await updateCustomer(db, id, input);
     return { customer: await presentCustomerById(db, id, auth) };
@@ -120,7 +142,8 @@ export default async function customersRoutes(app: FastifyInstance) {
 
   app.post('/api/customer_payments', { config: { auth: 'customer.payments' as const }, schema: { tags, summary: 'Receive a payment from a customer: the payment' } }, async (request, reply) => {
     const auth = caller(request);
-    const input = parseBody(paymentBody, stripReadOnly(request.body));
+    const body = parseBody(paymentBody, stripReadOnly(request.body));
+    const input = { ...body, amount: (await inCurrency(db, { amount: body.amount }, body.customerId, auth.storeIds)).amount! };
     reply.status(201);
     return addCustomerPayment(db, input, auth);
   });
