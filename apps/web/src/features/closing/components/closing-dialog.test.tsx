@@ -6,10 +6,15 @@ import { fakeApi, signIn } from '@/features/list-table/testing/fake-api';
 import { ClosingDialog, closingState } from './closing-dialog.tsx';
 import { closingFigures } from '../lib/closing-figures.ts';
 
+// The browser's print dialog is outside the product: capture what would be printed.
+const printed = vi.hoisted(() => [] as HTMLElement[]);
+vi.mock('@/features/receipt/print-receipt', () => ({ printReceipt: (node: HTMLElement | null) => { if (node) printed.push(node); } }));
+
 vi.setConfig({ testTimeout: 20_000 });
 
 beforeEach(() => {
   signIn();
+  printed.length = 0;
 });
 
 const hoursAgo = (h: number) => ({ datetime: new Date(Date.now() - h * 3600_000).toISOString() });
@@ -105,6 +110,10 @@ describe('ClosingDialog', () => {
     expect(body).toMatchObject({ closingBalance: '128.00', closedBy: 7, expenses: 12, data: { cash: '40.00', credit: '10.00' }, denominations: { '100': 1 } });
     expect(body.closedAt.datetime).toEqual(expect.any(String));
     expect(body.updateOnly).toBeUndefined();
+    // No network printer on this till: the Z report goes to the browser's print, with the day's figures.
+    await waitFor(() => expect(printed).toHaveLength(1));
+    expect(printed[0].querySelector('h1')).toHaveTextContent('Z report');
+    expect(printed[0]).toHaveTextContent('$128');
   });
 
   it('in a KWD store: figures keep the fils and the drawer is counted in Kuwaiti notes and coins (issue 19)', async () => {

@@ -78,14 +78,14 @@ function ClosingForm({ closing, state, onDone }: { closing: Closing; state: Clos
 
   /**
    * The day's report on this till's network printer (issue 26): X while the day is open, Z once it
-   * is closed (the server tells which from the day). Without a network printer, the X report is
-   * the figures shown here through the browser's print dialog.
+   * is closed (the server tells which from the day). Without a network printer, the report is the
+   * figures shown here through the browser's print dialog (X on request, Z when the day closes).
    */
   async function printReport(report: 'x' | 'z') {
     const name = t(report === 'x' ? 'closing.xReport' : 'closing.zReport');
     if (!printer) {
       const table = figuresRef.current;
-      if (report === 'x' && table) {
+      if (table) {
         const node = document.createElement('div');
         node.className = 'receipt';
         const title = document.createElement('h1');
@@ -127,8 +127,8 @@ function ClosingForm({ closing, state, onDone }: { closing: Closing; state: Clos
     try {
       await save.mutateAsync(body);
       toast.success(t(kind === 'start' ? 'closing.started' : kind === 'update' ? 'closing.updated' : 'closing.closed'));
-      // Closing the day prints its Z report on the till's network printer.
-      if (kind === 'close' && printer) await printReport('z');
+      // Closing the day prints its Z report: on the till's network printer, else through the browser.
+      if (kind === 'close') await printReport('z');
       if (kind !== 'start') onDone();
     } catch (error) {
       // Spec 8: day closing shows errorMessage as a toast.
