@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse } from '@/test/render';
 import type { Customer } from '@/features/catalogue-cache/types';
-import type { SaleBody } from '@/features/payment/build-sale';
+import type { SaleBody } from '@/lib/sale-body';
 import { saveOrder } from '@/features/payment/api/save-order';
 import { OutboxDb } from './outbox-db';
 import { Outbox, setOutbox, type SendSale } from './outbox';

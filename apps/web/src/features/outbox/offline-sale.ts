@@ -11,7 +11,7 @@ import i18n from '@/lib/i18n';
 import { moneySettingsOf } from '@/lib/money';
 import { getSession } from '@/lib/session';
 import type { Customer } from '@/features/catalogue-cache/types';
-import type { SaleBody } from '@/features/payment/build-sale';
+import type { SaleBody } from '@/lib/sale-body';
 import { enqueueSale, unsentCreditCents } from './outbox';
 import { provisionalOrder, type ProvisionalOrder } from './provisional-order';
 

@@ -4,11 +4,11 @@ import { z } from 'zod';
 import { flag, optionalRef, ref, decimal } from '@pos/domain/wire-fields';
 import { validationError } from '@pos/domain/errors';
 import { barcode, product, productVariant } from '../../db/schema/index.ts';
-import type { FilterFn, ResourceDef } from '../engine.ts';
-import { bool, exact, partial } from '../filters.ts';
-import { presentProducts, presentVariant } from '../../modules/catalogue/products.presenter.ts';
-import { barcodeText } from '../../modules/catalogue/products.service.ts';
-import { assertBarcodesFree, assertVisible, intField, productVisible, scopes, stamps, optText, orNull } from '../../modules/catalogue/shared.ts';
+import type { FilterFn, ResourceDef } from '../../resources/engine.ts';
+import { bool, exact, partial } from '../../resources/filters.ts';
+import { presentProducts, presentVariant } from './products.presenter.ts';
+import { barcodeText } from './products.service.ts';
+import { assertBarcodesFree, assertVisible, intField, productVisible, scopes, stamps, optText, orNull } from './shared.ts';
 
 const first = (v: string | string[]) => (Array.isArray(v) ? v[0] : v);
 const like = (v: string | string[]) => `%${first(v).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

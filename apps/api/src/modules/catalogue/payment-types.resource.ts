@@ -2,11 +2,11 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { text, refList, flag } from '@pos/domain/wire-fields';
 import { paymentType, paymentStore } from '../../db/schema/index.ts';
-import type { ResourceDef } from '../engine.ts';
-import { bool, exact, partial, storeLinkFilter, storeLinkScope } from '../filters.ts';
+import type { ResourceDef } from '../../resources/engine.ts';
+import { bool, exact, partial, storeLinkFilter, storeLinkScope } from '../../resources/filters.ts';
 import { setStoreLinks, storesByOwner } from '../../lib/present.ts';
 import { assertCallerStores } from '../../lib/scope.ts';
-import { ADD_STORES, choice, stamps } from '../../modules/catalogue/shared.ts';
+import { ADD_STORES, choice, stamps } from './shared.ts';
 
 /** The kinds the till logic knows; the code compares `type`, never the name. */
 export const PAYMENT_KINDS = ['cash', 'credit card', 'credit', 'points'] as const;

@@ -1,10 +1,10 @@
 import { eq, isNull, or } from 'drizzle-orm';
 import { z } from 'zod';
 import { text, optionalRef } from '@pos/domain/wire-fields';
-import { optText } from '../../modules/catalogue/shared.ts';
+import { optText } from './shared.ts';
 import { setting } from '../../db/schema/index.ts';
-import type { ResourceDef } from '../engine.ts';
-import { exact, partial } from '../filters.ts';
+import type { ResourceDef } from '../../resources/engine.ts';
+import { exact, partial } from '../../resources/filters.ts';
 import { validationError } from '@pos/domain/errors';
 import { isoDate } from '../../lib/present.ts';
 

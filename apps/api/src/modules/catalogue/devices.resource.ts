@@ -4,9 +4,9 @@ import { z } from 'zod';
 import { text, flag } from '@pos/domain/wire-fields';
 import { ADDRESS_MESSAGE, HOST_NAME } from '@pos/domain/network';
 import { device } from '../../db/schema/index.ts';
-import type { ResourceDef } from '../engine.ts';
-import { bool, exact, partial } from '../filters.ts';
-import { intField, stamps } from '../../modules/catalogue/shared.ts';
+import type { ResourceDef } from '../../resources/engine.ts';
+import { bool, exact, partial } from '../../resources/filters.ts';
+import { intField, stamps } from './shared.ts';
 
 /** A printer's address: an IPv4/IPv6 address or a host name (letters, digits, hyphens, dots). */
 const address = text().refine((v) => isIP(v) !== 0 || HOST_NAME.test(v), ADDRESS_MESSAGE);

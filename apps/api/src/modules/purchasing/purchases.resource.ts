@@ -1,8 +1,8 @@
 import { paymentType, purchase, purchaseOrder, store, supplier } from '../../db/schema/index.ts';
-import type { ResourceDef } from '../engine.ts';
-import { exact, partial, storeColumnScope } from '../filters.ts';
-import { datePartial, relatedPartial, relatedSort } from '../../modules/purchasing/purchasing.filters.ts';
-import { presentPurchases } from '../../modules/purchasing/purchasing.present.ts';
+import type { ResourceDef } from '../../resources/engine.ts';
+import { exact, partial, storeColumnScope } from '../../resources/filters.ts';
+import { datePartial, relatedPartial, relatedSort } from './purchasing.filters.ts';
+import { presentPurchases } from './purchasing.present.ts';
 
 /**
  * /api/purchases (list, item): goods receipts of the caller's stores. Writes (ROLE_ADMIN) are

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../client.ts';
-import * as s from '../schema/index.ts';
-import { hashPassword } from '../../lib/passwords.ts';
+import type { Db } from '../db/client.ts';
+import * as s from '../db/schema/index.ts';
+import { hashPassword } from '../lib/passwords.ts';
 
 export const DEMO_LOGINS = [
   { username: 'admin', password: 'admin', role: 'ROLE_ADMIN' },

@@ -1,8 +1,8 @@
 import { purchaseOrder, store, supplier } from '../../db/schema/index.ts';
-import type { ResourceDef } from '../engine.ts';
-import { bool, exact, partial, storeColumnScope } from '../filters.ts';
-import { datePartial, relatedPartial, relatedSort } from '../../modules/purchasing/purchasing.filters.ts';
-import { presentPurchaseOrders } from '../../modules/purchasing/purchasing.present.ts';
+import type { ResourceDef } from '../../resources/engine.ts';
+import { bool, exact, partial, storeColumnScope } from '../../resources/filters.ts';
+import { datePartial, relatedPartial, relatedSort } from './purchasing.filters.ts';
+import { presentPurchaseOrders } from './purchasing.present.ts';
 
 /**
  * /api/purchase_orders of the caller's stores. Open or Used (isUsed); a Used order cannot be

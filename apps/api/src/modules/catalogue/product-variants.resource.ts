@@ -1,9 +1,9 @@
 import { exists, sql } from 'drizzle-orm';
 import { productVariant, product } from '../../db/schema/index.ts';
-import type { ResourceDef } from '../engine.ts';
-import { exact, partial } from '../filters.ts';
-import { presentVariant } from '../../modules/catalogue/products.presenter.ts';
-import { productVisible } from '../../modules/catalogue/shared.ts';
+import type { ResourceDef } from '../../resources/engine.ts';
+import { exact, partial } from '../../resources/filters.ts';
+import { presentVariant } from './products.presenter.ts';
+import { productVisible } from './shared.ts';
 
 /**
  * /api/product_variants: read-only (variants are written through their product). Used by the

@@ -3,11 +3,11 @@ import {
   brand, category, department, product, productBrand, productCategory, productSupplier, productTax, productTerminal,
   productVariant, supplier, tax,
 } from '../../db/schema/index.ts';
-import type { FilterFn, ResourceDef } from '../engine.ts';
-import { bool, exact, partial, throughPartial } from '../filters.ts';
-import { presentProducts, presentProductsJson } from '../../modules/catalogue/products.presenter.ts';
-import { createProduct, productBody, productUpdateBody, updateProduct } from '../../modules/catalogue/products.service.ts';
-import { productVisible } from '../../modules/catalogue/shared.ts';
+import type { FilterFn, ResourceDef } from '../../resources/engine.ts';
+import { bool, exact, partial, throughPartial } from '../../resources/filters.ts';
+import { presentProducts, presentProductsJson } from './products.presenter.ts';
+import { createProduct, productBody, productUpdateBody, updateProduct } from './products.service.ts';
+import { productVisible } from './shared.ts';
 
 const first = (v: string | string[]) => (Array.isArray(v) ? v[0] : v);
 

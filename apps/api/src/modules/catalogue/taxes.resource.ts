@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { text, decimal, refList, flag } from '@pos/domain/wire-fields';
 import { tax, taxStore } from '../../db/schema/index.ts';
-import type { ResourceDef } from '../engine.ts';
-import { bool, exact, partial, storeLinkFilter, storeLinkScope } from '../filters.ts';
+import type { ResourceDef } from '../../resources/engine.ts';
+import { bool, exact, partial, storeLinkFilter, storeLinkScope } from '../../resources/filters.ts';
 import { isoDate, num, setStoreLinks, storesByOwner } from '../../lib/present.ts';
 import { assertCallerStores } from '../../lib/scope.ts';
 

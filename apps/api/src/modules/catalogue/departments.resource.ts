@@ -2,11 +2,11 @@ import { eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { text, ref, flag } from '@pos/domain/wire-fields';
 import { department, store } from '../../db/schema/index.ts';
-import type { ResourceDef } from '../engine.ts';
-import { bool, exact, partial, storeColumnScope } from '../filters.ts';
+import type { ResourceDef } from '../../resources/engine.ts';
+import { bool, exact, partial, storeColumnScope } from '../../resources/filters.ts';
 import { presentStoreBrief } from '../../lib/present.ts';
 import { assertCallerStore } from '../../lib/scope.ts';
-import { stamps } from '../../modules/catalogue/shared.ts';
+import { stamps } from './shared.ts';
 
 const body = z.object({ name: text(), description: text(), store: ref(), isActive: flag().optional() });
 

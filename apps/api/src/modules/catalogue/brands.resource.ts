@@ -2,11 +2,11 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { text, refList, flag } from '@pos/domain/wire-fields';
 import { brand, brandStore } from '../../db/schema/index.ts';
-import type { ResourceDef } from '../engine.ts';
-import { bool, exact, partial, storeLinkFilter, storeLinkScope } from '../filters.ts';
+import type { ResourceDef } from '../../resources/engine.ts';
+import { bool, exact, partial, storeLinkFilter, storeLinkScope } from '../../resources/filters.ts';
 import { setStoreLinks, storesByOwner } from '../../lib/present.ts';
 import { assertCallerStores } from '../../lib/scope.ts';
-import { ADD_STORES, stamps } from '../../modules/catalogue/shared.ts';
+import { ADD_STORES, stamps } from './shared.ts';
 
 const body = z.object({ name: text(), stores: refList(ADD_STORES), isActive: flag().optional() });
 

@@ -1,10 +1,10 @@
 import { userAccount } from '../../db/schema/index.ts';
-import type { ResourceDef } from '../engine.ts';
-import { bool, exact, partial } from '../filters.ts';
+import type { ResourceDef } from '../../resources/engine.ts';
+import { bool, exact, partial } from '../../resources/filters.ts';
 import { exists, sql } from 'drizzle-orm';
 import { userStore } from '../../db/schema/index.ts';
-import { scopes } from '../../modules/catalogue/shared.ts';
-import { applyUserUpdate, presentUsers, userUpdateBody } from '../../modules/catalogue/users.service.ts';
+import { scopes } from './shared.ts';
+import { applyUserUpdate, presentUsers, userUpdateBody } from './users.service.ts';
 
 /**
  * /api/users: an admin sees the users of their stores; anyone else only themselves (another user is

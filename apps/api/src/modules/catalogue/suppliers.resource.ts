@@ -3,11 +3,11 @@ import { z } from 'zod';
 import { text, refList, flag, decimal, email } from '@pos/domain/wire-fields';
 import { validationError } from '@pos/domain/errors';
 import { paymentType, purchase, purchaseOrder, supplier, supplierPayment, supplierStore } from '../../db/schema/index.ts';
-import type { ResourceDef } from '../engine.ts';
-import { bool, exact, partial, storeLinkFilter, storeLinkScope } from '../filters.ts';
+import type { ResourceDef } from '../../resources/engine.ts';
+import { bool, exact, partial, storeLinkFilter, storeLinkScope } from '../../resources/filters.ts';
 import { num, setStoreLinks, storesByOwner } from '../../lib/present.ts';
 import { assertCallerStores } from '../../lib/scope.ts';
-import { ADD_STORES, stamps, optText } from '../../modules/catalogue/shared.ts';
+import { ADD_STORES, stamps, optText } from './shared.ts';
 
 const body = z.object({
   name: text(),

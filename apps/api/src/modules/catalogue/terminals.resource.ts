@@ -1,10 +1,10 @@
 import { exists, inArray, sql } from 'drizzle-orm';
 import { product, productTerminal, store, terminal } from '../../db/schema/index.ts';
-import type { ResourceDef } from '../engine.ts';
-import { bool, exact, partial } from '../filters.ts';
+import type { ResourceDef } from '../../resources/engine.ts';
+import { bool, exact, partial } from '../../resources/filters.ts';
 import { presentStoreBrief } from '../../lib/present.ts';
-import { ld, scopes, stamps } from '../../modules/catalogue/shared.ts';
-import { createTerminal, deleteTerminal, productsByTerminal, terminalBody, terminalUpdateBody, updateTerminal } from '../../modules/catalogue/terminals.service.ts';
+import { ld, scopes, stamps } from './shared.ts';
+import { createTerminal, deleteTerminal, productsByTerminal, terminalBody, terminalUpdateBody, updateTerminal } from './terminals.service.ts';
 
 /**
  * /api/terminals: tills of a store, with their store and assigned products embedded. Toggle with

@@ -2,8 +2,8 @@ import { asc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { text, optionalText, flag } from '@pos/domain/wire-fields';
 import { store, terminal, userStore, storeCounter } from '../../db/schema/index.ts';
-import type { ResourceDef } from '../engine.ts';
-import { bool, exact, partial } from '../filters.ts';
+import type { ResourceDef } from '../../resources/engine.ts';
+import { bool, exact, partial } from '../../resources/filters.ts';
 import { isoDate, storeSettingsJson } from '../../lib/present.ts';
 import { storeSettingsFields } from '@pos/domain/store-settings';
 

@@ -1,7 +1,7 @@
 import { supplierPayment, supplierStore } from '../../db/schema/index.ts';
-import type { ResourceDef } from '../engine.ts';
-import { exact, linkedToStores } from '../filters.ts';
-import { presentSupplierPayment } from '../../modules/purchasing/purchasing.present.ts';
+import type { ResourceDef } from '../../resources/engine.ts';
+import { exact, linkedToStores } from '../../resources/filters.ts';
+import { presentSupplierPayment } from './purchasing.present.ts';
 
 /** /api/supplier_payments (list, item): payments to suppliers the caller can see. POST (ROLE_ADMIN) is in modules/purchasing/purchasing.routes.ts. */
 export const supplierPaymentsResource: ResourceDef<typeof supplierPayment.$inferSelect> = {

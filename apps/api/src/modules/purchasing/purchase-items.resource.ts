@@ -1,9 +1,9 @@
 import { inArray, sql } from 'drizzle-orm';
 import { purchase, purchaseItem } from '../../db/schema/index.ts';
-import type { ResourceDef } from '../engine.ts';
-import { exact } from '../filters.ts';
-import { datePartial, existsQ, relatedSort } from '../../modules/purchasing/purchasing.filters.ts';
-import { presentPurchaseItemRows } from '../../modules/purchasing/purchasing.present.ts';
+import type { ResourceDef } from '../../resources/engine.ts';
+import { exact } from '../../resources/filters.ts';
+import { datePartial, existsQ, relatedSort } from './purchasing.filters.ts';
+import { presentPurchaseItemRows } from './purchasing.present.ts';
 
 /**
  * GET /api/purchase_items (read-only): purchase lines of the caller's stores, for the item detail
