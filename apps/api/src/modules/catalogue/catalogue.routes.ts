@@ -12,7 +12,8 @@ import { parseRef } from '@pos/domain/wire-fields';
 import { inIds, scopes } from './shared.ts';
 import { createTerminal, deleteTerminal, getTerminalDto, presentTerminalDtos, terminalBody, terminalUpdateBody, updateTerminal } from './terminals.service.ts';
 import { createUser, deleteUser, getUserDto, presentUserDtos, updateUser, userCreateBody, userUpdateBody } from './users.service.ts';
-import { exportProducts, importProducts } from './product-csv.service.ts';
+import { exportProducts } from './product-csv.export.ts';
+import { importProducts } from './product-csv.import.ts';
 import { presentVariant } from './products.presenter.ts';
 
 /** Imports must be smaller than 50 MB (a file of 50 MB or more is refused with 422). */

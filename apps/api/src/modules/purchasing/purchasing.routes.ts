@@ -13,9 +13,9 @@ import { supplierPaymentsResource } from './supplier-payments.resource.ts';
 import type { AuthInfo } from '../../plugins/auth.ts';
 import type { Db } from '../../db/client.ts';
 import { purchaseBody, purchaseOrderBody, purchaseOrderUpdateBody, purchaseUpdateBody, supplierPaymentBody } from './purchasing.schemas.ts';
-import {
-  createPurchase, createPurchaseOrder, createSupplierPayment, deletePurchase, deletePurchaseOrder, supplierFigures, updatePurchase, updatePurchaseOrder,
-} from './purchasing.service.ts';
+import { createPurchase, deletePurchase, updatePurchase } from './purchases.service.ts';
+import { createPurchaseOrder, deletePurchaseOrder, updatePurchaseOrder } from './purchase-orders.service.ts';
+import { createSupplierPayment, supplierFigures } from './supplier-payments.service.ts';
 
 function objectBody(body: unknown): Record<string, unknown> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
