@@ -5,7 +5,9 @@ import type { Customer } from '@/features/catalogue-cache/types';
 import type { SaleBody } from '@/lib/sale-body';
 import { saveOrder } from '@/features/payment/api/save-order';
 import { OutboxDb } from './outbox-db';
-import { Outbox, setOutbox, type SendSale } from './outbox';
+import { Outbox } from './outbox';
+import { setOutbox } from './outbox-app';
+import { type SendSale } from './outbox-rules';
 
 const fetchMock = vi.fn<typeof fetch>();
 let box: Outbox;

@@ -12,7 +12,7 @@ import { moneySettingsOf } from '@/lib/money';
 import { getSession } from '@/lib/session';
 import type { Customer } from '@/features/catalogue-cache/types';
 import type { SaleBody } from '@/lib/sale-body';
-import { enqueueSale, unsentCreditCents } from './outbox';
+import { enqueueSale, unsentCreditCents } from './outbox-app';
 import { provisionalOrder, type ProvisionalOrder } from './provisional-order';
 
 /** No answer at all, or a proxy / gateway saying the server is down (502, 503, 504). */
