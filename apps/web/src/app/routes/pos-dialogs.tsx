@@ -1,4 +1,6 @@
-import { lazy } from 'react';
+import { Suspense, lazy } from 'react';
+import type { Order } from '@/features/catalogue-cache/types';
+import type { LoadKind } from '@/features/cart/load-order';
 
 // Dialogs a first sale does not need download on first use (issue 24: the till's JavaScript); the
 // service worker precaches them for the offline till. useOpened keeps one mounted once opened.
@@ -28,3 +30,46 @@ const touchLoader = Object.values(touchModules)[0];
 export const TouchKeyboard = touchLoader ? lazy(() => touchLoader().then((m) => ({ default: m.TouchKeyboard }))) : null;
 
 export type DialogId = 'itemSearch' | 'taxes' | 'discounts' | 'customers' | 'help' | 'mode' | 'lookup' | 'settings' | 'inventory' | 'expenses' | 'closing' | 'history';
+
+/** The back office's dialogs opened from the till's toolbar, and the touch keyboard. */
+export function BackOfficeDialogs({ dialog, touch, onClose, onLoad, onReceipt, onSaved, onRefundLines, onUnsuspend }: {
+  dialog: DialogId | null;
+  touch: boolean;
+  onClose: () => void;
+  onLoad: (order: Order, kind: LoadKind) => void;
+  onReceipt: (order: Order) => void;
+  onSaved: () => void;
+  onRefundLines: (orderId: number) => void;
+  onUnsuspend: (order: Order) => void;
+}) {
+  return (
+    <Suspense fallback={null}>
+      {TouchKeyboard && touch && <TouchKeyboard enabled />}
+      {dialog === 'settings' && <SettingsModal open onClose={onClose} />}
+      {dialog === 'inventory' && <InventoryDialog open onClose={onClose} />}
+      {dialog === 'expenses' && <ExpensesDialog open onClose={onClose} />}
+      {/* Mounted all the time: it opens itself, forced, when the day has not been started. */}
+      <ClosingDialog open={dialog === 'closing'} onClose={onClose} />
+      {dialog === 'history' && (
+        <SaleHistoryDialog
+          open
+          onClose={onClose}
+          // The dialog has already POSTed the refund: the server's return order is recorded (stock back),
+          // so the till shows its receipt; only without one does it load the negated lines to settle.
+          onRefund={(o, refund) => {
+            onClose();
+            if (refund) onReceipt(refund as unknown as Order);
+            else onLoad(o as unknown as Order, 'refund');
+            onSaved();
+          }}
+          // Refund opens the refund dialog (issue 19): the order read again, so its refundable quantities are current.
+          onRefundLines={(o) => { onClose(); onRefundLines(o.id); }}
+          onReorder={(o) => { onClose(); onLoad(o as unknown as Order, 'reorder'); }}
+          // The dialog has already deleted the held order.
+          onUnsuspend={(o) => { onClose(); onUnsuspend(o as unknown as Order); }}
+          onPrint={(o) => onReceipt(o as unknown as Order)}
+        />
+      )}
+    </Suspense>
+  );
+}

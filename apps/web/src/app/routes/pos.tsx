@@ -39,7 +39,7 @@ import { getMoney } from '@/lib/money';
 import { SHORTCUTS } from '@/features/shortcuts/shortcut-list';
 import { useShortcuts } from '@/features/shortcuts/use-shortcuts';
 import { useOpened } from '@/lib/use-opened';
-import { ClosingDialog, CustomerPaymentsDialog, CustomersDialog, type DialogId, DiscountsDialog, ExpensesDialog, HelpModal, InventoryDialog, ItemDetailDialog, ModeSelectorDialog, OrderDetailDialog, OrderLookupDialog, ReceiptPreviewDialog, RefundDialog, RunningOrdersScreen, SaleHistoryDialog, SettingsModal, TaxesDialog, TouchKeyboard } from './pos-dialogs';
+import { BackOfficeDialogs, CustomerPaymentsDialog, CustomersDialog, type DialogId, DiscountsDialog, HelpModal, ItemDetailDialog, ModeSelectorDialog, OrderDetailDialog, OrderLookupDialog, ReceiptPreviewDialog, RefundDialog, RunningOrdersScreen, TaxesDialog } from './pos-dialogs';
 import { CartCustomerNameBox, CartSearchBar } from './pos-cart-boxes';
 
 /** /pos: the till. Composes the sale, cart, payment, search, customers, orders, receipt, running-orders, help and shortcut features. */
@@ -316,13 +316,11 @@ export function PosRoute() {
       onSaved={afterSave}
     />
   ) : null;
-  const cartArea = (
-    <>
-      <CartToolbar />
-      <CartTable storeId={storeId} locale={locale} />
-      <CartTotals locale={locale} onCustomerClick={() => setDialog('customers')} />
-    </>
-  );
+  // One cart (toolbar, lines, totals) placed by the screen: beside the search in sale mode, beside the running orders in payment mode.
+  const cartToolbar = <CartToolbar />;
+  const cartTable = <CartTable storeId={storeId} locale={locale} />;
+  const cartTotals = <CartTotals locale={locale} onCustomerClick={() => setDialog('customers')} />;
+  const cartArea = <>{cartToolbar}{cartTable}{cartTotals}</>;
 
   return (
     <>
@@ -355,9 +353,9 @@ export function PosRoute() {
         customerBox={prefs.customerBox && mode !== 'payment' ? (
           <CartCustomerNameBox required={requireName} />
         ) : null}
-        cartToolbar={<CartToolbar />}
-        cart={<CartTable storeId={storeId} locale={locale} />}
-        totals={<CartTotals locale={locale} onCustomerClick={() => setDialog('customers')} />}
+        cartToolbar={cartToolbar}
+        cart={cartTable}
+        totals={cartTotals}
         payment={paymentPanel}
         toolbar={<PosToolbar onAction={onToolbar} displayShortcuts={prefs.displayShortcuts} modeLabel={modeLabel} logoutButton={<><NoSaleButton /><OutboxIndicator locale={locale} /><LogoutButton /></>} />}
       />
@@ -427,34 +425,16 @@ export function PosRoute() {
       {opened.refundOrder && <Suspense fallback={null}><RefundDialog order={refundOrder} onClose={() => setRefundOrder(null)} onConfirm={(order, picks) => { cartStore.set(loadOrder(order, 'refund', defaults, picks)); setRefundOrder(null); }} /></Suspense>}
       {opened.receipt && <Suspense fallback={null}><ReceiptPreviewDialog order={receipt?.order ?? null} autoPrint={receipt?.auto ?? false} settings={settings} locale={locale} onClose={() => setReceipt(null)} /></Suspense>}
 
-      <Suspense fallback={null}>
-        {TouchKeyboard && prefs.enableTouch && <TouchKeyboard enabled />}
-        {dialog === 'settings' && <SettingsModal open onClose={close} />}
-        {dialog === 'inventory' && <InventoryDialog open onClose={close} />}
-        {dialog === 'expenses' && <ExpensesDialog open onClose={close} />}
-        {/* Mounted all the time: it opens itself, forced, when the day has not been started. */}
-        <ClosingDialog open={dialog === 'closing'} onClose={close} />
-        {dialog === 'history' && (
-          <SaleHistoryDialog
-            open
-            onClose={close}
-            // The dialog has already POSTed the refund: the server's return order is recorded (stock back),
-            // so the till shows its receipt; only without one does it load the negated lines to settle.
-            onRefund={(o, refund) => {
-              close();
-              if (refund) setReceipt({ order: refund as unknown as Order, auto: false });
-              else load(o as unknown as Order, 'refund');
-              afterSave();
-            }}
-            // Refund opens the refund dialog (issue 19): the order read again, so its refundable quantities are current.
-            onRefundLines={(o) => { close(); void refundFromHistory(o.id); }}
-            onReorder={(o) => { close(); load(o as unknown as Order, 'reorder'); }}
-            // The dialog has already deleted the held order.
-            onUnsuspend={(o) => { close(); cartStore.set(loadOrder(o as unknown as Order, 'unsuspend', defaults)); }}
-            onPrint={(o) => setReceipt({ order: o as unknown as Order, auto: false })}
-          />
-        )}
-      </Suspense>
+      <BackOfficeDialogs
+        dialog={dialog}
+        touch={prefs.enableTouch}
+        onClose={close}
+        onLoad={load}
+        onReceipt={(order) => setReceipt({ order, auto: false })}
+        onSaved={afterSave}
+        onRefundLines={(id) => void refundFromHistory(id)}
+        onUnsuspend={(order) => cartStore.set(loadOrder(order, 'unsuspend', defaults))}
+      />
     </>
   );
 }
