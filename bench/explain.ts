@@ -15,7 +15,7 @@ import * as schema from '../apps/api/src/db/schema/index.ts';
 import type { Db } from '../apps/api/src/db/client.ts';
 import { loadAuthInfo } from '../apps/api/src/plugins/auth.ts';
 import { listResource, parseListQuery } from '../apps/api/src/resources/engine.ts';
-import { productsResource } from '../apps/api/src/resources/definitions/products.ts';
+import { productsResource } from '../apps/api/src/modules/catalogue/products.resource.ts';
 import { listOrders } from '../apps/api/src/modules/sales/orders.query.ts';
 import { saleSchema } from '@pos/domain/schemas/sale';
 import { createSale, requestHash } from '../apps/api/src/modules/sales/sales.service.ts';

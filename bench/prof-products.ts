@@ -8,7 +8,7 @@ import * as schema from '../apps/api/src/db/schema/index.ts';
 import type { Db } from '../apps/api/src/db/client.ts';
 import { loadAuthInfo } from '../apps/api/src/plugins/auth.ts';
 import { hydraCollection, listResource, parseListQuery } from '../apps/api/src/resources/engine.ts';
-import { productsResource } from '../apps/api/src/resources/definitions/products.ts';
+import { productsResource } from '../apps/api/src/modules/catalogue/products.resource.ts';
 
 const [url, pageArg = '1000', nArg = '200'] = process.argv.slice(2);
 pg.types.setTypeParser(20, (v: string) => Number(v));

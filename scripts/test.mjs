@@ -66,7 +66,11 @@ if (await pgReachable()) {
   results.push('skip api on PostgreSQL (not reachable on 127.0.0.1:5432)');
 }
 
-if (process.env.SKIP_E2E !== '1') {
+if (process.env.SKIP_E2E === '1') {
+  // No silent skip (issue 22): CI always runs the browser journeys; elsewhere the summary says they did not run.
+  if (process.env.CI) { console.error('SKIP_E2E=1 is refused in CI: the Playwright journeys must run'); finish(1); }
+  results.push('skip e2e (SKIP_E2E=1)');
+} else {
   if (!fs.existsSync('/usr/bin/chromium')) {
     console.error('Debian chromium is missing: apt-get install -y chromium (.ci/run does this)');
     finish(1);

@@ -14,11 +14,10 @@ import { createTokenService, registerAuth, type TokenService } from './plugins/a
 import { registerOpenApi } from './plugins/openapi.ts';
 import { admissionLimits, registerAdmission, type AdmissionLimits } from './plugins/admission.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
-import { resources } from './resources/registry.ts';
 import { registerResource } from './resources/engine.ts';
-import { seedDemoShop } from './db/seed/demo.ts';
-import { modules } from './modules/registry.ts';
-import { loadOrCreateSecret } from './setup/secret.ts';
+import { seedDemoShop } from './setup/demo-shop.ts';
+import { modules, resources } from './modules/registry.ts';
+import { loadOrCreateSecret } from './secret.ts';
 import { withRedaction } from './net/log-redaction.ts';
 import { tlsServerFactory, type TlsMaterial } from './net/tls.ts';
 import { registerTrustRoutes } from './net/trust-page.ts';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { assertStrongSecret, isLoopbackHost } from './setup/secret.ts';
+import { assertStrongSecret, isLoopbackHost } from './secret.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -13,7 +13,7 @@ export interface AppConfig {
   dataDir: string;
   /** Seed the demo shop (known passwords) into an empty database: development on loopback only. */
   seedDemo: boolean;
-  /** '' until buildApp reads or creates the secret kept in the data folder (see setup/secret.ts). */
+  /** '' until buildApp reads or creates the secret kept in the data folder (see secret.ts). */
   jwtSecret: string;
   /** Access token lifetime in seconds. */
   jwtTtl: number;

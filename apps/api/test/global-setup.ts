@@ -14,7 +14,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres, type EmbeddedPg } from '../src/db/embedded.ts';
 import { openDatabase } from '../src/db/client.ts';
-import { seedDemoShop } from '../src/db/seed/demo.ts';
+import { seedDemoShop } from '../src/setup/demo-shop.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -112,3 +112,30 @@ export async function createTestApp(opts: {
 export function json<T = any>(res: LightMyRequestResponse): T {
   return res.json() as T;
 }
+
+export interface StaffSpec {
+  username: string;
+  /** Defaults to `<username>-Secret-4821` (long enough for the password policy). */
+  password?: string;
+  /** A role key or id (issue 21), or legacy role names. */
+  role?: string | number;
+  roles?: string[];
+  stores: Array<number | string>;
+  pin?: string;
+  displayName?: string;
+}
+
+/**
+ * The one staff set-up of the API tests: the owner creates the user through POST
+ * /api/admin/user/create, as the back office does (a refusal fails the test with the server's answer).
+ */
+export async function createStaff(t: TestApp, spec: StaffSpec): Promise<{ id: number; user: any; password: string }> {
+  const password = spec.password ?? `${spec.username}-Secret-4821`;
+  const owner = await t.login('admin');
+  const { stores, ...rest } = spec;
+  const payload = { displayName: spec.username, email: `${spec.username}@example.com`, ...rest, password, stores: stores.map(String) };
+  const res = await t.app.inject({ method: 'POST', url: '/api/admin/user/create', headers: owner, payload });
+  if (res.statusCode !== 200) throw new Error(`create ${spec.username}: ${res.statusCode} ${res.body}`);
+  const user = res.json().user;
+  return { id: user.id as number, user, password };
+}

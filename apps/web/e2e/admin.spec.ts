@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { signIn } from './support/sign-in.ts';
 
 /**
  * The admin shell under /admin (spec 1 and 2.1, admin variant): login with role ROLE_ADMIN (a
@@ -11,9 +12,7 @@ async function adminLogin(page: Page, username: string, password: string) {
   await page.goto('/admin');
   await expect(page.getByText('POS Administration')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Login to Your Account' })).toBeVisible();
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Login' }).click();
+  await signIn(page, username, password);
 }
 
 test('a cashier is refused with the server message', async ({ page }) => {

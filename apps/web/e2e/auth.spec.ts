@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { signIn } from './support/sign-in.ts';
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `${import.meta.dirname}/screenshots/${name}.png`, fullPage: true });
 
@@ -18,9 +19,7 @@ async function startDayIfForced(page: Page) {
 async function login(page: Page, username: string, password: string) {
   await expect(page.getByRole('heading', { name: 'Login to Your Account' })).toBeVisible();
   await expect(page.getByLabel('Username')).toBeFocused();
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Login' }).click();
+  await signIn(page, username, password);
 }
 
 test('cashier logs in and lands on /pos (one store, one terminal: picked by itself)', async ({ page }) => {

@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { sendJsonContentTypeAlways } from './support/old-client.ts';
+import { signIn, apiHeaders } from './support/sign-in.ts';
 
 /**
  * Back-office journeys (issue 7) in a real browser against the real API and the demo shop:
@@ -17,11 +18,6 @@ const run = Date.now().toString().slice(-7);
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `${import.meta.dirname}/screenshots/${name}.png`, fullPage: true });
 
-async function apiHeaders(request: APIRequestContext) {
-  const login = await request.post('/api/auth/login_check', { data: { username: 'admin', password: 'admin' } });
-  const { token } = await login.json();
-  return { authorization: `Bearer ${token}` };
-}
 
 /** Opens the day of Main Street / T1 through the API so the forced "Start day" stays closed. */
 async function startDay(request: APIRequestContext, openingBalance = 100) {
@@ -37,9 +33,7 @@ async function startDay(request: APIRequestContext, openingBalance = 100) {
 
 async function openTill(page: Page) {
   await page.goto('/');
-  await page.getByLabel('Username').fill('admin');
-  await page.getByLabel('Password').fill('admin');
-  await page.getByRole('button', { name: 'Login' }).click();
+  await signIn(page, 'admin');
   await page.getByRole('dialog', { name: 'Choose a store' }).getByRole('button', { name: 'Main Street' }).click();
   await page.getByRole('dialog', { name: 'Choose a Terminal' }).getByRole('button', { name: 'T1' }).click();
   await expect(page).toHaveURL(/\/pos$/);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import { signIn, apiHeaders } from './support/sign-in.ts';
 
 /**
  * Issue 20.5 in a real browser against the real server: the owner takes a backup from the back
@@ -10,18 +11,14 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
  */
 test.describe.configure({ timeout: 90_000 });
 
-async function headers(request: APIRequestContext) {
-  const login = await request.post('/api/auth/login_check', { data: { username: 'admin', password: 'admin' } });
-  return { authorization: `Bearer ${(await login.json()).token}` };
-}
 async function addTax(request: APIRequestContext, name: string, rate: string) {
-  const h = await headers(request);
+  const h = await apiHeaders(request);
   const [store] = (await (await request.get('/api/stores', { headers: h })).json())['hydra:member'] as { id: number }[];
   const res = await request.post('/api/taxes', { headers: h, data: { name, rate, stores: [`/api/stores/${store.id}`] } });
   expect(res.status(), await res.text()).toBe(201);
 }
 const taxNames = async (request: APIRequestContext) => {
-  const res = await request.get('/api/taxes?itemsPerPage=500', { headers: await headers(request) });
+  const res = await request.get('/api/taxes?itemsPerPage=500', { headers: await apiHeaders(request) });
   return ((await res.json())['hydra:member'] as { name: string }[]).map((t) => t.name);
 };
 
@@ -32,9 +29,7 @@ test('back up, download, restore the downloaded file: what came after is gone', 
   await addTax(request, kept, '5');
 
   await page.goto('/admin');
-  await page.getByLabel('Username').fill('admin');
-  await page.getByLabel('Password').fill('admin');
-  await page.getByRole('button', { name: 'Login' }).click();
+  await signIn(page, 'admin');
   await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Backups' }).click();
   await expect(page.getByRole('heading', { name: 'Backups', level: 1 })).toBeVisible();
 
@@ -70,9 +65,7 @@ test('back up, download, restore the downloaded file: what came after is gone', 
 
 test('a file that is not a backup is refused with the reason, nothing restored', async ({ page }) => {
   await page.goto('/admin');
-  await page.getByLabel('Username').fill('admin');
-  await page.getByLabel('Password').fill('admin');
-  await page.getByRole('button', { name: 'Login' }).click();
+  await signIn(page, 'admin');
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
   await page.goto('/admin/backups');
   await page.getByLabel('Backup file', { exact: true }).setInputFiles({ name: 'notes.posbak', mimeType: 'text/plain', buffer: Buffer.from('not a backup at all') });

@@ -6,6 +6,7 @@ import https from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
+import { signIn } from './support/sign-in.ts';
 
 /**
  * Issue 20: the till on the shop network over HTTPS with the server's own CA. The server (its own
@@ -136,9 +137,7 @@ test('the till over HTTPS at pos.shop.test: service worker, offline reload, 3 of
 
     await page.goto('/');
     expect(await page.evaluate(() => ({ secure: window.isSecureContext, protocol: location.protocol, host: location.hostname }))).toEqual({ secure: true, protocol: 'https:', host: HOST_NAME });
-    await page.getByLabel('Username').fill('cashier');
-    await page.getByLabel('Password').fill('cashier');
-    await page.getByRole('button', { name: 'Login' }).click();
+    await signIn(page, 'cashier');
     await expect(page).toHaveURL(/\/pos$/);
     await expect(page.getByRole('group', { name: 'Departments' })).toBeVisible({ timeout: 30_000 });
     await page.waitForFunction(() => !!navigator.serviceWorker?.controller, null, { timeout: 30_000 });

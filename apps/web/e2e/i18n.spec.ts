@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { apiHeaders } from './support/sign-in.ts';
 
 /**
  * English and Arabic (issue 8): the language switch on the login turns the page right-to-left,
@@ -15,9 +16,7 @@ const shot = (page: Page, name: string) => page.screenshot({ path: `${import.met
 
 /** Opens the day of every demo terminal through the API, so the forced "Start day" dialog stays closed. */
 async function startDays(request: APIRequestContext) {
-  const login = await request.post('/api/auth/login_check', { data: { username: 'admin', password: 'admin' } });
-  const { token } = await login.json();
-  const headers = { authorization: `Bearer ${token}` };
+  const headers = await apiHeaders(request);
   const { user } = await (await request.get('/api/auth/info', { headers })).json();
   for (const store of user.stores) {
     for (const terminal of store.terminals) {

@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { signIn, apiHeaders } from './support/sign-in.ts';
 
 /**
  * Money a shop can trust (issue 19), as a cashier (ROLE_USER) on Main Street / T1 (one store, one
@@ -18,11 +19,6 @@ let terminalId: number;
 /** The store's money settings before this file: put back afterwards (other files expect the seed's). */
 let before: Record<string, unknown>;
 
-async function adminHeaders(request: APIRequestContext) {
-  const login = await request.post('/api/auth/login_check', { data: { username: 'admin', password: 'admin' } });
-  const { token } = await login.json();
-  return { authorization: `Bearer ${token}` };
-}
 
 /** The store's money settings, set through the API as a back-office user would. */
 async function setStore(request: APIRequestContext, settings: Record<string, unknown>) {
@@ -44,7 +40,7 @@ async function addProduct(request: APIRequestContext, name: string, barcode: str
 }
 
 test.beforeAll(async ({ request }) => {
-  headers = await adminHeaders(request);
+  headers = await apiHeaders(request);
   const { user } = await (await request.get('/api/auth/info', { headers })).json();
   const main = user.stores.find((s: { name: string }) => s.name === 'Main Street');
   storeId = main.id;
@@ -76,9 +72,7 @@ test.afterAll(async ({ request }) => {
 
 async function openTillAsCashier(page: Page) {
   await page.goto('/');
-  await page.getByLabel('Username').fill('cashier');
-  await page.getByLabel('Password').fill('cashier');
-  await page.getByRole('button', { name: 'Login' }).click();
+  await signIn(page, 'cashier');
   await expect(page).toHaveURL(/\/pos$/, { timeout: 30_000 });
   await expect(page.getByRole('group', { name: 'Departments' })).toBeVisible({ timeout: 60_000 });
 }
@@ -230,9 +224,7 @@ test('a card sale is refunded to the card by default', async ({ page, request })
 test('an administrator refunds a card sale in cash; a cashier cannot (the card row stays, the server refuses)', async ({ page, request }) => {
   // As the administrator: two stores, so the till asks for the store and the terminal.
   await page.goto('/');
-  await page.getByLabel('Username').fill('admin');
-  await page.getByLabel('Password').fill('admin');
-  await page.getByRole('button', { name: 'Login' }).click();
+  await signIn(page, 'admin');
   await page.getByRole('dialog', { name: 'Choose a store' }).getByRole('button', { name: 'Main Street' }).click();
   await page.getByRole('dialog', { name: 'Choose a Terminal' }).getByRole('button', { name: 'T1' }).click();
   await expect(page).toHaveURL(/\/pos$/, { timeout: 30_000 });
@@ -276,8 +268,7 @@ test('an administrator refunds a card sale in cash; a cashier cannot (the card r
   await cashierDialog.getByRole('button', { name: 'Refund selected' }).click();
   await expect(page.getByRole('list', { name: 'Payments' }).getByRole('button', { name: 'Remove Credit Card payment' })).toBeDisabled();
   // ... and a cash refund of it sent straight to the API as the cashier is refused, nothing written.
-  const login = await request.post('/api/auth/login_check', { data: { username: 'cashier', password: 'cashier' } });
-  const cashierHeaders = { authorization: `Bearer ${(await login.json()).token}` };
+  const cashierHeaders = await apiHeaders(request, 'cashier');
   const original = await stored(request, second);
   const types = (await (await request.get('/api/payments', { headers })).json())['hydra:member'];
   const cashType = types.find((x: { type: string }) => x.type === 'cash');

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { signIn, apiHeaders } from './support/sign-in.ts';
 
 /**
  * Issue 9, offline selling: the till keeps selling with the browser offline AND the server stopped,
@@ -70,9 +71,7 @@ interface Api {
 
 /** The admin's view of the server: counts orders and reads stock. Also starts the day of T1. */
 async function api(request: APIRequestContext): Promise<Api> {
-  const login = await request.post('/api/auth/login_check', { data: { username: 'admin', password: 'admin' } });
-  const { token } = await login.json();
-  const headers = { authorization: `Bearer ${token}` };
+  const headers = await apiHeaders(request);
   const get = async <T,>(url: string): Promise<T> => {
     const res = await request.get(url, { headers });
     expect(res.ok(), `${url} -> ${res.status()}`).toBe(true);
@@ -115,9 +114,7 @@ async function stock(a: Api): Promise<Map<string, number>> {
 
 async function openTillAsCashier(page: Page) {
   await page.goto('/');
-  await page.getByLabel('Username').fill('cashier');
-  await page.getByLabel('Password').fill('cashier');
-  await page.getByRole('button', { name: 'Login' }).click();
+  await signIn(page, 'cashier');
   await expect(page).toHaveURL(/\/pos$/);
   await expect(page.getByRole('group', { name: 'Departments' })).toBeVisible({ timeout: 30_000 });
 }

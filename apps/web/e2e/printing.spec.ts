@@ -1,5 +1,6 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { decode, FakePrinter, freePort } from '../../api/test/fake-printer.ts';
+import { signIn, apiHeaders } from './support/sign-in.ts';
 
 /**
  * A receipt printer on the shop's network (issue 26), as a cashier: the till's printer is chosen in
@@ -12,13 +13,9 @@ const NAME = `E2E Printer ${Date.now()}`;
 let printer: FakePrinter;
 let port: number;
 
-async function admin(request: APIRequestContext) {
-  const login = await request.post('/api/auth/login_check', { data: { username: 'admin', password: 'admin' } });
-  return { authorization: `Bearer ${(await login.json()).token}` };
-}
 
 test.beforeAll(async ({ request }) => {
-  const headers = await admin(request);
+  const headers = await apiHeaders(request);
   const { user } = await (await request.get('/api/auth/info', { headers })).json();
   for (const store of user.stores) {
     for (const terminal of store.terminals) {
@@ -39,9 +36,7 @@ test.setTimeout(120_000);
 
 test('a cash sale prints on the network printer and opens the drawer; printer off: told, Retry prints', async ({ page }) => {
   await page.goto('/');
-  await page.getByLabel('Username').fill('cashier');
-  await page.getByLabel('Password').fill('cashier');
-  await page.getByRole('button', { name: 'Login' }).click();
+  await signIn(page, 'cashier');
   await expect(page.getByRole('group', { name: 'Departments' })).toBeVisible({ timeout: 60_000 });
 
   await page.getByRole('navigation', { name: 'Till toolbar' }).getByRole('button', { name: 'Settings' }).click();

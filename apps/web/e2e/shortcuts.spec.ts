@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { signIn, apiHeaders } from './support/sign-in.ts';
 
 /** Every keyboard shortcut of spec 2.5, in a real Chromium against the real server. */
 
@@ -7,9 +8,7 @@ const BREAD = '5000000000002';
 const SUGAR = '5000000000005';
 
 async function startDays(request: APIRequestContext) {
-  const login = await request.post('/api/auth/login_check', { data: { username: 'admin', password: 'admin' } });
-  const { token } = await login.json();
-  const headers = { authorization: `Bearer ${token}` };
+  const headers = await apiHeaders(request);
   const { user } = await (await request.get('/api/auth/info', { headers })).json();
   for (const store of user.stores) {
     for (const terminal of store.terminals) {
@@ -29,9 +28,7 @@ async function startDays(request: APIRequestContext) {
 /** The cashier has one store with one terminal: picked by itself. */
 async function openTill(page: Page) {
   await page.goto('/');
-  await page.getByLabel('Username').fill('cashier');
-  await page.getByLabel('Password').fill('cashier');
-  await page.getByRole('button', { name: 'Login' }).click();
+  await signIn(page, 'cashier');
   await expect(page).toHaveURL(/\/pos$/);
   await expect(page.getByRole('group', { name: 'Departments' })).toBeVisible({ timeout: 15_000 });
 }

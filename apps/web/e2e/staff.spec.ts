@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { signIn, apiHeaders } from './support/sign-in.ts';
 
 /**
  * Issue 21 at the till, as a real cashier user: a 50 % line discount is above the store's limit
@@ -10,14 +11,9 @@ const CODE = `STAFF-${Date.now()}`;
 const CASHIER = { username: 'e2e-cashier', password: 'e2e-Cashier-pass-71', displayName: 'Carla Cashier' };
 const MANAGER = { username: 'e2e-manager', password: 'e2e-Manager-pass-71', displayName: 'Mona Manager', pin: '2580' };
 
-async function adminHeaders(request: APIRequestContext) {
-  const login = await request.post('/api/auth/login_check', { data: { username: 'admin', password: 'admin' } });
-  const { token } = await login.json();
-  return { authorization: `Bearer ${token}` };
-}
 
 test.beforeAll(async ({ request }) => {
-  const headers = await adminHeaders(request);
+  const headers = await apiHeaders(request);
   const { user } = await (await request.get('/api/auth/info', { headers })).json();
   const main = user.stores.find((s: { name: string }) => s.name === 'Main Street');
   for (const terminal of main.terminals) {
@@ -49,9 +45,7 @@ test.setTimeout(120_000);
 
 async function openTill(page: Page) {
   await page.goto('/');
-  await page.getByLabel('Username').fill(CASHIER.username);
-  await page.getByLabel('Password').fill(CASHIER.password);
-  await page.getByRole('button', { name: 'Login' }).click();
+  await signIn(page, CASHIER.username, CASHIER.password);
   await expect(page).toHaveURL(/\/pos$/, { timeout: 30_000 });
   await expect(page.getByRole('group', { name: 'Departments' })).toBeVisible({ timeout: 60_000 });
 }
@@ -94,9 +88,7 @@ test("a cashier's 50 % discount asks for a manager; the manager's PIN approves i
   const ownerContext = await browser.newContext();
   const owner = await ownerContext.newPage();
   await owner.goto('/admin');
-  await owner.getByLabel('Username').fill('admin');
-  await owner.getByLabel('Password').fill('admin');
-  await owner.getByRole('button', { name: 'Login' }).click();
+  await signIn(owner, 'admin');
   await owner.getByRole('link', { name: 'Audit log' }).click();
   await owner.getByLabel('What (action)').fill('sale.discountOverLimit');
   await owner.getByRole('button', { name: 'Filter' }).click();

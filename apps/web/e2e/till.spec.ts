@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { sendJsonContentTypeAlways } from './support/old-client.ts';
+import { signIn, apiHeaders } from './support/sign-in.ts';
 
 /**
  * The till, as a cashier uses it, against the real server and the demo shop (Harbour Mall sells
@@ -14,9 +15,7 @@ const shot = (page: Page, name: string) => page.screenshot({ path: `${import.met
 
 /** Opens the day of every demo terminal through the API, so the forced "Start day" dialog stays closed. */
 async function startDays(request: APIRequestContext) {
-  const login = await request.post('/api/auth/login_check', { data: { username: 'admin', password: 'admin' } });
-  const { token } = await login.json();
-  const headers = { authorization: `Bearer ${token}` };
+  const headers = await apiHeaders(request);
   const { user } = await (await request.get('/api/auth/info', { headers })).json();
   for (const store of user.stores) {
     for (const terminal of store.terminals) {
@@ -35,9 +34,7 @@ async function startDays(request: APIRequestContext) {
 
 async function openTill(page: Page, store = 'Harbour Mall', terminal = 'M1') {
   await page.goto('/');
-  await page.getByLabel('Username').fill('admin');
-  await page.getByLabel('Password').fill('admin');
-  await page.getByRole('button', { name: 'Login' }).click();
+  await signIn(page, 'admin');
   await page.getByRole('dialog', { name: 'Choose a store' }).getByRole('button', { name: store }).click();
   await page.getByRole('dialog', { name: 'Choose a Terminal' }).getByRole('button', { name: terminal }).click();
   await expect(page).toHaveURL(/\/pos$/);
@@ -252,8 +249,7 @@ test('take an order in order mode, then settle it in payment mode', async ({ pag
 });
 
 test('a product changed on the server reaches the running till without a reload (issue 10)', async ({ page, request }) => {
-  const login = await request.post('/api/auth/login_check', { data: { username: 'admin', password: 'admin' } });
-  const headers = { authorization: `Bearer ${(await login.json()).token}` };
+  const headers = await apiHeaders(request);
   const milk = (await (await request.get(`/api/products?barcode=${MILK}`, { headers })).json())['hydra:member'][0];
   await openTill(page);
   await page.evaluate(() => { (window as unknown as { sameDocument: boolean }).sameDocument = true; });

@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { signIn, apiHeaders } from './support/sign-in.ts';
 
 /**
  * Touch mode (spec 2.5, Settings > General 'Enable Touch support'): bigger targets and an on-screen
@@ -10,9 +11,7 @@ const MILK = '5000000000001'; // Fresh Milk 1L: 10.75, no stock tracking, no tax
 const shot = (page: Page, name: string) => page.screenshot({ path: `${import.meta.dirname}/screenshots/${name}.png`, fullPage: false });
 
 async function startDays(request: APIRequestContext) {
-  const login = await request.post('/api/auth/login_check', { data: { username: 'admin', password: 'admin' } });
-  const { token } = await login.json();
-  const headers = { authorization: `Bearer ${token}` };
+  const headers = await apiHeaders(request);
   const { user } = await (await request.get('/api/auth/info', { headers })).json();
   for (const store of user.stores) {
     for (const terminal of store.terminals) {
@@ -35,9 +34,7 @@ test.beforeAll(async ({ request }) => {
 
 test('touch mode: the on-screen keyboard types a quantity and a barcode into the till', async ({ page }) => {
   await page.goto('/');
-  await page.getByLabel('Username').fill('cashier');
-  await page.getByLabel('Password').fill('cashier');
-  await page.getByRole('button', { name: 'Login' }).click();
+  await signIn(page, 'cashier');
   await expect(page).toHaveURL(/\/pos$/);
   await expect(page.getByRole('group', { name: 'Departments' })).toBeVisible({ timeout: 15_000 });
 

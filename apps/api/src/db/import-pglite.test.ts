@@ -12,7 +12,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { migrationsFolder, openDatabase, type Db } from './client.ts';
-import { seedDemoShop } from './seed/demo.ts';
+import { seedDemoShop } from '../setup/demo-shop.ts';
 import { rowsOf } from './raw.ts';
 
 const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'pos-old-'));

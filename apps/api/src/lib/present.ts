@@ -1,7 +1,7 @@
 import { inArray, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
 import { store } from '../db/schema/index.ts';
-import type { StoreLinkTable } from '../resources/filters.ts';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { StoreMoneySettings } from '@pos/domain/store-settings';
 
 /** numeric column (string) -> JSON number, as the reference client adds these with `+`. */
@@ -42,6 +42,12 @@ export function presentStoreBrief(s: typeof store.$inferSelect): StoreBrief {
 }
 
 /** Batch-loads the stores of many owners through a link table. */
+/** A table linking an entity to stores (taxes, discounts, categories...): one row per (owner, store). */
+export interface StoreLinkTable extends PgTable {
+  ownerId: PgColumn;
+  storeId: PgColumn;
+}
+
 export async function storesByOwner(db: Db | Tx, link: StoreLinkTable, ownerIds: number[]): Promise<Map<number, StoreBrief[]>> {
   const out = new Map<number, StoreBrief[]>();
   if (!ownerIds.length) return out;

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify';
 import type { AppConfig } from '../config.ts';
-import { isLoopbackHost } from '../setup/secret.ts';
+import { isLoopbackHost } from '../secret.ts';
 import { servePlainTrustPage } from './trust-page.ts';
 
 export interface TlsMaterial {

@@ -1,6 +1,7 @@
 import { and, eq, exists, ilike, inArray, isNull, notExists, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FilterFn, ResourceCtx } from './engine.ts';
+import type { StoreLinkTable } from '../lib/present.ts';
 
 const first = (v: string | string[]) => (Array.isArray(v) ? v[0] : v);
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -29,10 +30,6 @@ export const bool = (col: PgColumn): FilterFn => (v) => {
   return undefined;
 };
 
-export interface StoreLinkTable extends PgTable {
-  ownerId: PgColumn;
-  storeId: PgColumn;
-}
 
 /**
  * Store scoping of an entity linked to stores through a link table: visible when linked to one of

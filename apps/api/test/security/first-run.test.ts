@@ -16,7 +16,7 @@ import { openTestDatabase } from '../helpers.ts';
 import { openDatabase, type Database } from '../../src/db/client.ts';
 import { userAccount } from '../../src/db/schema/index.ts';
 import { createTokenService } from '../../src/plugins/auth.ts';
-import { OLD_DEFAULT_JWT_SECRET, SECRET_FILE, weakSecretReason } from '../../src/setup/secret.ts';
+import { OLD_DEFAULT_JWT_SECRET, SECRET_FILE, weakSecretReason } from '../../src/secret.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const tmpDirs: string[] = [];

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helpers.ts';
+import { createStaff, createTestApp, type TestApp } from '../../../test/helpers.ts';
 
 /** Issue 21 point 5, written as the attacks on accounts. */
 let t: TestApp;
@@ -14,10 +14,7 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const info = (token: string) => t.app.inject({ method: 'GET', url: '/api/auth/info', headers: bearer(token) });
 
 async function makeUser(username: string, roles = ['ROLE_USER']) {
-  const admin = await t.login('admin');
-  const res = await post('/api/admin/user/create', { username, password: `${username}-Secret9`, displayName: username, email: `${username}@example.com`, roles, stores: ['1'] }, admin);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().user;
+  return (await createStaff(t, { username, password: `${username}-Secret9`, roles, stores: [1] })).user;
 }
 
 describe('login throttling is per (user name, address)', () => {

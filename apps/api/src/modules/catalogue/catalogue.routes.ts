@@ -6,13 +6,14 @@ import { notFound, validationError } from '@pos/domain/errors';
 import { product, productStore, productVariant, terminal, userAccount } from '../../db/schema/index.ts';
 import { caller, assertStoreAccess } from '../../plugins/auth.ts';
 import { hydraCollection, isJunk, parseBody, parseId, parseListQuery, stripReadOnly, type ResourceCtx } from '../../resources/engine.ts';
-import { productVariantsResource } from '../../resources/definitions/product-variants.ts';
+import { productVariantsResource } from './product-variants.resource.ts';
 import { num } from '../../lib/present.ts';
 import { parseRef } from '@pos/domain/wire-fields';
 import { inIds, scopes } from './shared.ts';
 import { createTerminal, deleteTerminal, getTerminalDto, presentTerminalDtos, terminalBody, terminalUpdateBody, updateTerminal } from './terminals.service.ts';
 import { createUser, deleteUser, getUserDto, presentUserDtos, updateUser, userCreateBody, userUpdateBody } from './users.service.ts';
-import { exportProducts, importProducts } from './product-csv.service.ts';
+import { exportProducts } from './product-csv.export.ts';
+import { importProducts } from './product-csv.import.ts';
 import { presentVariant } from './products.presenter.ts';
 
 /** Imports must be smaller than 50 MB (a file of 50 MB or more is refused with 422). */
@@ -53,7 +54,7 @@ const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 /**
  * Catalogue operations that are not plain resources: terminal and user create/edit (reference
  * 2.12), product keywords / quantities / CSV export and import (2.3). Plain CRUD is in
- * resources/definitions/*. Reads need a signed-in user; writes the permission of their area (terminals: settings, users: users, products: products.manage).
+ * modules/catalogue/*.resource.ts. Reads need a signed-in user; writes the permission of their area (terminals: settings, users: users, products: products.manage).
  */
 export default async function catalogueRoutes(app: FastifyInstance) {
   const ctxOf = (request: FastifyRequest): ResourceCtx => ({ db: app.db, auth: caller(request) });

@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import type { TestApp } from '../../../test/helpers.ts';
+import { createStaff, type TestApp } from '../../../test/helpers.ts';
 
 /** Shared helpers of the catalogue tests (not a test file itself). */
 export interface Api {
@@ -20,13 +20,8 @@ export function api(t: TestApp, defaultHeaders: () => Record<string, string>): A
 
 /** Creates an admin who belongs to the given stores only, and logs them in. */
 export async function storeAdmin(t: TestApp, username: string, stores: number[]): Promise<Record<string, string>> {
-  const admin = await t.login('admin');
-  const res = await t.app.inject({
-    method: 'POST', url: '/api/admin/user/create', headers: admin,
-    payload: { username, password: `${username}-pw`, displayName: username, email: `${username}@example.com`, roles: ['ROLE_ADMIN'], stores: stores.map(String) },
-  });
-  if (res.statusCode !== 200) throw new Error(`create ${username}: ${res.statusCode} ${res.body}`);
-  return t.login(username, `${username}-pw`);
+  const { password } = await createStaff(t, { username, roles: ['ROLE_ADMIN'], stores });
+  return t.login(username, password);
 }
 
 /** A multipart/form-data body with one file field. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helpers.ts';
+import { createStaff, createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { loadAuthInfo } from '../../plugins/auth.ts';
 import { applyUserUpdate } from './users.service.ts';
 import { api, messageAt, storeAdmin, type Api } from './test-support.ts';
@@ -18,9 +18,7 @@ const signIn = (username: string, password: string) =>
   t.app.inject({ method: 'POST', url: '/api/auth/login_check', payload: { username, password } });
 
 async function createUser(username: string, roles: string[], stores: string[]) {
-  const res = await owner.post('/api/admin/user/create', { username, password: `${username}-Secret9`, displayName: username, email: `${username}@example.com`, roles, stores });
-  expect(res.statusCode).toBe(200);
-  return res.json().user as { id: number; username: string };
+  return (await createStaff(t, { username, password: `${username}-Secret9`, roles, stores })).user as { id: number; username: string };
 }
 
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { parseMoney } from '@pos/domain/money';
 import type { Db } from '../../db/client.ts';
 import { customer } from '../../db/schema/index.ts';
 import { can, type AuthInfo } from '../../plugins/auth.ts';
-import type { CustomerInput } from './customers.service.ts';
+import type { CustomerInput } from './customer.input.ts';
 
 /**
  * What a non-admin may not do to a customer (issue 21 point 6, until roles and permissions land):

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { customer, order } from '../../db/schema/index.ts';
 import type { AuthInfo } from '../../plugins/auth.ts';
 import { audit } from '../../lib/audit.ts';
-import { assertCustomerVisible } from './customer.scope.ts';
+import { assertCustomerVisible } from '../customer-account/customer.scope.ts';
 
 /**
  * Erases a customer on request (issue 21.6): every personal field is blanked in one transaction

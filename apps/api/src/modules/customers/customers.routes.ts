@@ -12,7 +12,7 @@ import {
 } from './customers.service.ts';
 import { assertCreditTerms } from './customer.access.ts';
 import { eraseCustomer } from './customer.erase.ts';
-import { assertCustomerVisible } from './customer.scope.ts';
+import { assertCustomerVisible } from '../customer-account/customer.scope.ts';
 
 const tags = ['Customers'];
 

@@ -9,26 +9,14 @@ import { exact, partial } from '../../resources/filters.ts';
 import { isoDate, num } from '../../lib/present.ts';
 import { own } from '../sales/orders.query.ts';
 import { presentOrders } from '../sales/order.presenter.ts';
-import { loadCustomerFigures, presentCustomerFields } from './customer.figures.ts';
+import { loadCustomerFigures, presentCustomerFields } from '../customer-account/customer.figures.ts';
 import { redactCustomer } from './customer.access.ts';
-import { customerScope } from './customer.scope.ts';
+import type { CustomerInput } from './customer.input.ts';
+import { customerScope } from '../customer-account/customer.scope.ts';
 
 type CustomerRow = typeof customer.$inferSelect;
 type PaymentRow = typeof customerPayment.$inferSelect;
 
-export interface CustomerInput {
-  name?: string;
-  phone?: string | null;
-  email?: string | null;
-  cnic?: string | null;
-  address?: string | null;
-  birthday?: string | null;
-  lat?: number | null;
-  lng?: number | null;
-  openingBalance?: string | null;
-  allowCreditSale?: boolean;
-  creditLimit?: string | null;
-}
 
 const presentPayment = (p: PaymentRow, o: typeof order.$inferSelect | undefined) => ({
   '@id': `/api/customer_payments/${p.id}`,

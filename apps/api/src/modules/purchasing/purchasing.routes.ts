@@ -7,15 +7,15 @@ import { supplier, supplierStore } from '../../db/schema/index.ts';
 import { caller } from '../../plugins/auth.ts';
 import { getResource, hydraCollection, iriOf, listResource, parseBody, parseId, parseListQuery, type ResourceCtx, type ResourceDef } from '../../resources/engine.ts';
 import { linkedToStores } from '../../resources/filters.ts';
-import { purchasesResource } from '../../resources/definitions/purchases.ts';
-import { purchaseOrdersResource } from '../../resources/definitions/purchase-orders.ts';
-import { supplierPaymentsResource } from '../../resources/definitions/supplier-payments.ts';
+import { purchasesResource } from './purchases.resource.ts';
+import { purchaseOrdersResource } from './purchase-orders.resource.ts';
+import { supplierPaymentsResource } from './supplier-payments.resource.ts';
 import type { AuthInfo } from '../../plugins/auth.ts';
 import type { Db } from '../../db/client.ts';
 import { purchaseBody, purchaseOrderBody, purchaseOrderUpdateBody, purchaseUpdateBody, supplierPaymentBody } from './purchasing.schemas.ts';
-import {
-  createPurchase, createPurchaseOrder, createSupplierPayment, deletePurchase, deletePurchaseOrder, supplierFigures, updatePurchase, updatePurchaseOrder,
-} from './purchasing.service.ts';
+import { createPurchase, deletePurchase, updatePurchase } from './purchases.service.ts';
+import { createPurchaseOrder, deletePurchaseOrder, updatePurchaseOrder } from './purchase-orders.service.ts';
+import { createSupplierPayment, supplierFigures } from './supplier-payments.service.ts';
 
 function objectBody(body: unknown): Record<string, unknown> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -74,7 +74,7 @@ function registerWrites<C, U>(app: FastifyInstance, def: ResourceDef, w: Writes<
  * /purchase_orders, newest first, honouring `limit` (the client sends limit=9999999&itemsPerPage=10
  * and expects everything), plus /api/suppliers/{id}/ledger with the server's figures.
  * Lists and items of purchases, POs and supplier payments are served by the resource engine
- * (resources/definitions/); their writes are registered here.
+ * (purchasing/*.resource.ts); their writes are registered here.
  */
 export default async function purchasingRoutes(app: FastifyInstance) {
   const tags = ['Purchasing'];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '../../../test/helpers.ts';
+import { createStaff, createTestApp, type TestApp } from '../../../test/helpers.ts';
 import {
   paymentType, product, productStore, productVariant, purchase, purchaseItem, purchaseOrder, stockMovement, store, supplier, supplierPayment,
 } from '../../db/schema/index.ts';
@@ -377,9 +377,8 @@ describe('validation and access', () => {
     // A buyer of the main store only (a custom role with 'purchasing'): the mall's purchase is a 404.
     const adminH = await t.login('admin');
     const role = (await t.app.inject({ method: 'POST', url: '/api/roles', headers: adminH, payload: { name: 'Buyer', permissions: ['purchasing'] } })).json().role;
-    const made = await t.app.inject({ method: 'POST', url: '/api/admin/user/create', headers: adminH, payload: { username: 'buyer1', password: 'buyer-Secret-91', displayName: 'Buyer', email: 'b@example.com', role: role.id, stores: [String(main)] } });
-    expect(made.statusCode, made.body).toBe(200);
-    const buyer = await t.login('buyer1', 'buyer-Secret-91');
+    const made = await createStaff(t, { username: 'buyer1', displayName: 'Buyer', role: role.id, stores: [main] });
+    const buyer = await t.login('buyer1', made.password);
     expect((await inject('GET', `/api/purchases/${mallPurchase.id}`, undefined, buyer)).statusCode).toBe(404);
     const list = (await inject('GET', '/api/purchases?page=1&itemsPerPage=100', undefined, buyer)).json();
     expect(list['hydra:member'].length).toBeGreaterThan(0);

@@ -1,12 +1,9 @@
 import { and, eq, gt, or, sql } from 'drizzle-orm';
 import { AppError, notFound, validationError } from '@pos/domain/errors';
-import { formatDateTime, formatMoney } from '@pos/domain/format';
-import { currencyDigits, isCurrencyCode } from '@pos/domain/currency';
-import { mulPriceQty, parseMinor, parseQuantity, quantityToString, sumCents } from '@pos/domain/money';
 import type { Db } from '../../db/client.ts';
 import { order, receiptEmail } from '../../db/schema/index.ts';
-import { receiptDoc } from '../printing/receipt-doc.ts';
-import { receiptSettings, type ReceiptSettings } from '../printing/receipt-header.ts';
+import { docText, receiptDoc, type ReceiptDoc } from '../printing/receipt-doc.ts';
+import { receiptSettings } from '../printing/receipt-header.ts';
 import { receiptPdf } from '../printing/receipt-pdf.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import type { AuthInfo } from '../../plugins/auth.ts';
@@ -33,72 +30,33 @@ export function parseRecipients(to: string | null | undefined): string[] {
   return list;
 }
 
+/** The e-mail's plain text: as wide as an 80 mm receipt. */
+const TEXT_COLUMNS = 48;
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /**
- * The receipt as plain text and HTML: the same figures the till's receipt preview prints (issue 19):
- * amounts in the order's store currency with exactly its minor-unit digits and the store's locale
- * (`@pos/domain/format` formatMoney), integer minor units throughout (no float sums), Cash tendered
- * and Change per cash payment, the cash rounding line and the tax breakdown per rate.
+ * The e-mail's text and HTML, written from the one receipt layout (printing/receipt-doc.ts) that
+ * the printer and the PDF attachment use: the same lines, figures and wording everywhere.
  */
-export function renderReceipt(o: OrderDto, s: ReceiptSettings): { subject: string; text: string; html: string } {
-  const currency = o.store?.currency ?? 'USD';
-  const digits = currencyDigits(isCurrencyCode(currency) ? currency : 'USD');
-  const fmt = { currency, locale: o.store?.locale ?? 'en-US' };
-  const minor = (v: number | string | null | undefined) => parseMinor(v ?? 0, digits);
-  const cur = (m: number) => formatMoney(m, fmt);
-  const lines = o.items.map((i) => {
-    const name = `${i.product?.name ?? ''}${i.variant?.attributeValue ? ` (${i.variant.attributeValue})` : ''}`;
-    const qty = parseQuantity(i.quantity ?? 0);
-    // Line total = price x qty - discount + taxesTotal (spec 3 "Order item"), price x qty rounded once.
-    const total = sumCents([mulPriceQty(minor(i.price), qty), minor(i.taxesTotal), -minor(i.discount)]);
-    return { name, qty: quantityToString(qty), price: cur(minor(i.price)), total: cur(total) };
-  });
-  const rows: Array<[string, string]> = [
-    ['Items total', cur(minor(o.subTotal))],
-  ];
-  if (o.discount && minor(o.discount.amount)) rows.push(['Discount', cur(-minor(o.discount.amount))]);
-  if (o.tax && minor(o.tax.amount)) rows.push(['Tax', cur(minor(o.tax.amount))]);
-  if (minor(o.adjustment)) rows.push(['Adjustment', cur(minor(o.adjustment))]);
-  if (minor(o.rounding)) rows.push(['Cash rounding', cur(minor(o.rounding))]);
-  rows.push(['Net Total', cur(minor(o.grandTotal))]);
-  for (const p of o.payments) {
-    const name = p.type?.name ?? 'Payment';
-    if (p.tendered !== undefined) rows.push([`${name}: Cash tendered`, cur(minor(p.tendered))]);
-    else rows.push([name, cur(minor(p.received))]);
+export function renderReceipt(o: OrderDto, doc: ReceiptDoc, shopName: string): { subject: string; text: string; html: string } {
+  const text = docText(doc, TEXT_COLUMNS);
+  const html: string[] = [];
+  let rows: string[] = [];
+  const flush = () => { if (rows.length) html.push(`<table style="width:100%">${rows.join('')}</table>`); rows = []; };
+  for (const b of doc.blocks) {
+    if (b.t === 'row') { rows.push(`<tr><td>${b.bold ? `<b>${esc(b.left)}</b>` : esc(b.left)}</td><td align="right">${b.bold ? `<b>${esc(b.right)}</b>` : esc(b.right)}</td></tr>`); continue; }
+    flush();
+    if (b.t === 'title') html.push(`<h2 style="text-align:center">${esc(b.text)}</h2>`);
+    else if (b.t === 'text') html.push(`<p${b.center ? ' style="text-align:center"' : ''}>${b.bold ? `<b>${esc(b.text)}</b>` : esc(b.text)}</p>`);
+    else if (b.t === 'rule') html.push('<hr>');
+    else if (b.t === 'barcode') html.push(`<p style="text-align:center">[${esc(b.value)}]</p>`);
   }
-  const change = sumCents(o.payments.map((p) => minor(p.change ?? p.due)));
-  if (change) rows.push(['Change', cur(change)]);
-  for (const b of o.taxBreakdown ?? []) {
-    rows.push([`${b.name ?? 'Tax'} ${b.rate}%: net ${cur(minor(b.net))}, tax`, cur(minor(b.tax))]);
-  }
-
-  const title = `Order# ${o.orderId ?? o.id}`;
-  const when = o.createdAt ? formatDateTime(o.createdAt) : '';
-  const customer = o.customer?.name ?? '';
-  const text = [
-    s.shopName,
-    title,
-    when,
-    customer ? `Customer: ${customer}` : '',
-    '',
-    ...lines.map((l) => `${l.name}\n  ${l.qty} x ${l.price} = ${l.total}`),
-    '',
-    ...rows.map(([k, v]) => `${k}: ${v}`),
-    '',
-    s.footer,
-  ].filter((x, i, a) => !(x === '' && a[i - 1] === '')).join('\n');
-
-  const html = `<!doctype html><html><body style="font-family:monospace;max-width:3.5in">
-<h2 style="text-align:center">${esc(s.shopName)}</h2>
-<p>${esc(title)}<br>${esc(when)}${customer ? `<br>Customer: ${esc(customer)}` : ''}</p>
-<table style="width:100%;border-collapse:collapse">
-<thead><tr><th align="left">Item</th><th align="right">Qty</th><th align="right">Price</th><th align="right">Total</th></tr></thead>
-<tbody>${lines.map((l) => `<tr><td>${esc(l.name)}</td><td align="right">${esc(l.qty)}</td><td align="right">${esc(l.price)}</td><td align="right">${esc(l.total)}</td></tr>`).join('')}</tbody>
-</table><hr>
-<table style="width:100%">${rows.map(([k, v]) => `<tr><td>${esc(k)}</td><td align="right">${esc(v)}</td></tr>`).join('')}</table>
-<p style="text-align:center">${esc(s.footer)}</p></body></html>`;
-  return { subject: `${s.shopName}: receipt for ${title}`, text, html };
+  flush();
+  return {
+    subject: `${shopName}: receipt for Order# ${o.orderId ?? o.id}`,
+    text,
+    html: `<!doctype html><html><body style="font-family:monospace;max-width:3.5in">\n${html.join('\n')}\n</body></html>`,
+  };
 }
 
 /**
@@ -135,8 +93,9 @@ export async function emailReceipt(db: Db, mailer: Mailer, auth: AuthInfo, order
   if (!mailer.configured) throw new AppError(422, 'VALIDATION_FAILED', NOT_CONFIGURED);
   await assertUnderEmailLimits(db, auth.userId, orderId);
   const settings = await receiptSettings(db);
-  const receipt = renderReceipt(dto, settings);
-  const pdf = await receiptPdf(receiptDoc(dto, settings, true));
+  const doc = receiptDoc(dto, settings, true);
+  const receipt = renderReceipt(dto, doc, settings.shopName);
+  const pdf = await receiptPdf(doc);
   await mailer.send({
     to: recipients.join(', '), subject: receipt.subject, text: receipt.text, html: receipt.html,
     attachments: [{ filename: `receipt-${dto.orderId ?? dto.id}.pdf`, content: pdf, contentType: 'application/pdf' }],

@@ -46,9 +46,11 @@ describe('POST /api/admin/order/:id/email', () => {
     expect(mail.subject).toContain('Demo Shop');
     expect(mail.text).toContain('Fresh Milk 1L');
     // The store's currency with its two decimals (issue 19), never the old one-decimal '$2.5'.
-    expect(mail.text).toContain('2 x $2.50 = $5.00');
-    expect(mail.text).toContain('Net Total: $5.00');
-    expect(mail.text).toContain('Change: $5.00');
+    // The same layout as the printed receipt and the PDF (printing/receipt-doc.ts): one rendering.
+    expect(mail.text).toMatch(/ {2}2 x \$2\.50 +\$5\.00\n/);
+    expect(mail.text).toMatch(/\nTOTAL +\$5\.00\n/);
+    expect(mail.text).toMatch(/\nPayment +\$5\.00\n/);
+    expect(mail.text).toContain('Receipt (copy)');
     expect(mail.text).not.toMatch(/\$\d+\.\d(?!\d)/);
     expect(mail.text).toContain('Thank you for your visit');
     expect(mail.html).toContain('max-width:3.5in');
@@ -59,12 +61,12 @@ describe('POST /api/admin/order/:id/email', () => {
     await db.update(s.store).set({ currency: 'KWD', locale: 'en-US' }).where(eq(s.store.name, 'Harbour Mall'));
     const before = t.mail.sent.length;
     expect((await send(mallOrderId, { to: 'a@example.com' }, 'admin')).statusCode).toBe(200);
-    expect(t.mail.sent[before].text).toContain('2 x KWD\u00a02.500 = KWD\u00a05.000');
+    expect(t.mail.sent[before].text).toMatch(/2 x KWD\u00a02\.500 +KWD\u00a05\.000\n/);
     await db.update(s.store).set({ currency: 'JPY' }).where(eq(s.store.name, 'Harbour Mall'));
     const yen = await makeOrder('Harbour Mall');
     await db.update(s.orderProduct).set({ price: '250' }).where(eq(s.orderProduct.orderId, yen));
     expect((await send(yen, { to: 'a@example.com' }, 'admin')).statusCode).toBe(200);
-    expect(t.mail.sent[before + 1].text).toContain('2 x ¥250 = ¥500');
+    expect(t.mail.sent[before + 1].text).toMatch(/2 x ¥250 +¥500\n/);
     await db.update(s.store).set({ currency: 'USD' }).where(eq(s.store.name, 'Harbour Mall'));
   });
 

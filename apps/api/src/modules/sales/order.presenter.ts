@@ -8,7 +8,7 @@ import {
   product, productTax, productVariant, store, tax, terminal, userAccount,
 } from '../../db/schema/index.ts';
 import { isoDate, num, storeSettingsJson, type StoreSettingsJson } from '../../lib/present.ts';
-import { loadCustomerFigures, presentCustomerFields } from '../customers/customer.figures.ts';
+import { loadCustomerFigures, presentCustomerFields } from '../customer-account/customer.figures.ts';
 
 type OrderRow = typeof order.$inferSelect;
 

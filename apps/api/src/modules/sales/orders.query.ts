@@ -9,7 +9,7 @@ import { parseWhen, whenCondition, type When } from '../../lib/when.ts';
 import { isJunk, type FilterFn, type ResourceDef } from '../../resources/engine.ts';
 import { bool, exact, storeColumnScope } from '../../resources/filters.ts';
 import { isoDate, num } from '../../lib/present.ts';
-import { SETTLED_STATUSES } from '../customers/customer.figures.ts';
+import { SETTLED_STATUSES } from '../customer-account/customer.figures.ts';
 import { presentOrders } from './order.presenter.ts';
 
 /**

@@ -11,7 +11,7 @@ import { creditCheck } from '@pos/domain/ledger';
 import { SALE_MESSAGES, type SalePaymentInput } from '@pos/domain/schemas/sale';
 import type { Tx } from '../../db/client.ts';
 import { customer } from '../../db/schema/index.ts';
-import { loadCustomerFigures } from '../customers/customer.figures.ts';
+import { loadCustomerFigures } from '../customer-account/customer.figures.ts';
 import { can, type AuthInfo } from '../../plugins/auth.ts';
 import { fail, notFoundRef, safe, type Cents } from './sale-support.ts';
 import type { PaymentTypeRef } from './sale-read.ts';

@@ -14,7 +14,7 @@ import type { AuthInfo } from '../../plugins/auth.ts';
 import { type Cents, linkedToStore, fail, notFoundRef, safe } from './sale-support.ts';
 import type { OriginalOrder, PricedLine, PricingProduct, PaymentTypeRef, Pricing } from './sale-read.ts';
 import { settlePayments, type PaymentRow, type RefundableTender } from './sale-payments.ts';
-import { customerScope } from '../customers/customer.scope.ts';
+import { customerScope } from '../customer-account/customer.scope.ts';
 import { priceReturnLines } from './sale-return.ts';
 
 export type { PricedLine } from './sale-read.ts';

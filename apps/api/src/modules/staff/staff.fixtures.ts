@@ -1,5 +1,5 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import type { TestApp } from '../../../test/helpers.ts';
+import { createStaff, type TestApp } from '../../../test/helpers.ts';
 import { auditLog, order, paymentType, product, store, terminal } from '../../db/schema/index.ts';
 
 /** The demo shop as the staff tests use it: stores, a till, cash, a 10.00 product, and helpers. */
@@ -17,10 +17,8 @@ export async function staffShop(t: TestApp) {
 
   /** A user made by the owner with a role (key or id), stores, and optionally a PIN; returns their headers and id. */
   async function staffUser(username: string, role: string | number, pin?: string, stores = [main]) {
-    const password = `${username}-Secret-4821`;
-    const res = await inject('POST', '/api/admin/user/create', owner, { username, password, displayName: `${username[0].toUpperCase()}${username.slice(1)} Person`, email: `${username}@example.com`, role, pin, stores: stores.map(String) });
-    if (res.statusCode !== 200) throw new Error(`create ${username}: ${res.statusCode} ${res.body}`);
-    return { id: res.json().user.id as number, headers: await t.login(username, password), displayName: res.json().user.displayName as string, password };
+    const { id, user, password } = await createStaff(t, { username, role, pin, stores, displayName: `${username[0].toUpperCase()}${username.slice(1)} Person` });
+    return { id, headers: await t.login(username, password), displayName: user.displayName as string, password };
   }
 
   /** A sale of `qty` kettles at 10.00 with a line discount (major units), paid in cash. */

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
@@ -13,7 +13,8 @@ import { useCatalogue } from '@/features/catalogue-cache/catalogue-store';
 import { CatalogueProgress } from '@/features/catalogue-cache/components/catalogue-progress';
 import { useCatalogueLoader } from '@/features/catalogue-cache/hooks/use-catalogue-loader';
 import { NO_FACETS, isVisibleAt, matchesFacets, type FacetSelection } from '@/features/catalogue-cache/product-index';
-import { addToCart, emptyCart, loadOrder, moveActiveField, moveActiveLine, parseQuantityInput, removeLine, setCustomer, type LoadKind } from '@/features/cart/cart-logic';
+import { addToCart, emptyCart, moveActiveField, moveActiveLine, parseQuantityInput, removeLine, setCustomer } from '@/features/cart/cart-logic';
+import { loadOrder, type LoadKind } from '@/features/cart/load-order';
 import { cartStore, tryUpdateCart, updateCart, useCart } from '@/features/cart/cart-store';
 import type { CartDefaults } from '@/features/cart/cart-types';
 import { CartTable, lineName } from '@/features/cart/components/cart-table';
@@ -28,47 +29,18 @@ import { canRefund } from '@/features/orders/lib/refund-lines';
 import { OutboxIndicator } from '@/features/outbox/components/outbox-indicator';
 import { PaymentPanel, type PaymentPanelHandle } from '@/features/payment/components/payment-panel';
 import { findBarcode } from '@/features/sale/api/find-barcode';
-import { CustomerNameBox } from '@/features/sale/components/customer-name-box';
 import { FacetFilters } from '@/features/sale/components/facet-filters';
 import { PosScreen } from '@/features/sale/components/pos-screen';
 import { PosToolbar, type ToolbarAction } from '@/features/sale/components/pos-toolbar';
 import { NoSaleButton } from '@/features/receipt/components/no-sale-button';
-import { SearchBar } from '@/features/sale/components/search-bar';
 import { setPreferences, usePreferences, type PosMode } from '@/features/sale/preferences-store';
 import { resolveLocalScan, resolveScan, scaleRuleFor, type FoundOutcome } from '@/features/sale/scan';
 import { getMoney } from '@/lib/money';
 import { SHORTCUTS } from '@/features/shortcuts/shortcut-list';
 import { useShortcuts } from '@/features/shortcuts/use-shortcuts';
 import { useOpened } from '@/lib/use-opened';
-
-// Dialogs a first sale does not need download on first use (issue 24: the till's JavaScript); the
-// service worker precaches them for the offline till. useOpened keeps one mounted once opened.
-const CustomersDialog = lazy(() => import('@/features/customers/components/customers-dialog').then((m) => ({ default: m.CustomersDialog })));
-const CustomerPaymentsDialog = lazy(() => import('@/features/customers/components/customer-payments-dialog').then((m) => ({ default: m.CustomerPaymentsDialog })));
-const HelpModal = lazy(() => import('@/features/help/components/help-modal').then((m) => ({ default: m.HelpModal })));
-const ItemDetailDialog = lazy(() => import('@/features/item-search/components/item-detail-dialog').then((m) => ({ default: m.ItemDetailDialog })));
-const OrderDetailDialog = lazy(() => import('@/features/orders/components/order-detail-dialog').then((m) => ({ default: m.OrderDetailDialog })));
-const RefundDialog = lazy(() => import('@/features/orders/components/refund-dialog').then((m) => ({ default: m.RefundDialog })));
-const ReceiptPreviewDialog = lazy(() => import('@/features/receipt/components/receipt-preview-dialog').then((m) => ({ default: m.ReceiptPreviewDialog })));
-const RunningOrdersScreen = lazy(() => import('@/features/running-orders/components/running-orders-screen').then((m) => ({ default: m.RunningOrdersScreen })));
-const DiscountsDialog = lazy(() => import('@/features/cart/components/discounts-dialog').then((m) => ({ default: m.DiscountsDialog })));
-const TaxesDialog = lazy(() => import('@/features/cart/components/taxes-dialog').then((m) => ({ default: m.TaxesDialog })));
-const ModeSelectorDialog = lazy(() => import('@/features/sale/components/mode-selector-dialog').then((m) => ({ default: m.ModeSelectorDialog })));
-const OrderLookupDialog = lazy(() => import('@/features/orders/components/order-lookup-dialog').then((m) => ({ default: m.OrderLookupDialog })));
-
-// The back office's dialogs download on first use.
-const SettingsModal = lazy(() => import('@/features/settings/components/settings-modal').then((m) => ({ default: m.SettingsModal })));
-const InventoryDialog = lazy(() => import('@/features/inventory/components/inventory-dialog').then((m) => ({ default: m.InventoryDialog })));
-const ExpensesDialog = lazy(() => import('@/features/expenses/components/expenses-dialog').then((m) => ({ default: m.ExpensesDialog })));
-const ClosingDialog = lazy(() => import('@/features/closing/components/closing-dialog').then((m) => ({ default: m.ClosingDialog })));
-const SaleHistoryDialog = lazy(() => import('@/features/history/components/sale-history-dialog').then((m) => ({ default: m.SaleHistoryDialog })));
-
-// The on-screen keyboard (touch mode) is another feature's; it is mounted here when it exists.
-const touchModules = import.meta.glob<{ TouchKeyboard: (p: { enabled: boolean }) => React.ReactNode }>('/src/features/touch/components/touch-keyboard.tsx');
-const touchLoader = Object.values(touchModules)[0];
-const TouchKeyboard = touchLoader ? lazy(() => touchLoader().then((m) => ({ default: m.TouchKeyboard }))) : null;
-
-type DialogId = 'itemSearch' | 'taxes' | 'discounts' | 'customers' | 'help' | 'mode' | 'lookup' | 'settings' | 'inventory' | 'expenses' | 'closing' | 'history';
+import { BackOfficeDialogs, CustomerPaymentsDialog, CustomersDialog, type DialogId, DiscountsDialog, HelpModal, ItemDetailDialog, ModeSelectorDialog, OrderDetailDialog, OrderLookupDialog, ReceiptPreviewDialog, RefundDialog, RunningOrdersScreen, TaxesDialog } from './pos-dialogs';
+import { CartCustomerNameBox, CartSearchBar } from './pos-cart-boxes';
 
 /** /pos: the till. Composes the sale, cart, payment, search, customers, orders, receipt, running-orders, help and shortcut features. */
 export function PosRoute() {
@@ -344,13 +316,11 @@ export function PosRoute() {
       onSaved={afterSave}
     />
   ) : null;
-  const cartArea = (
-    <>
-      <CartToolbar />
-      <CartTable storeId={storeId} locale={locale} />
-      <CartTotals locale={locale} onCustomerClick={() => setDialog('customers')} />
-    </>
-  );
+  // One cart (toolbar, lines, totals) placed by the screen: beside the search in sale mode, beside the running orders in payment mode.
+  const cartToolbar = <CartToolbar />;
+  const cartTable = <CartTable storeId={storeId} locale={locale} />;
+  const cartTotals = <CartTotals locale={locale} onCustomerClick={() => setDialog('customers')} />;
+  const cartArea = <>{cartToolbar}{cartTable}{cartTotals}</>;
 
   return (
     <>
@@ -383,9 +353,9 @@ export function PosRoute() {
         customerBox={prefs.customerBox && mode !== 'payment' ? (
           <CartCustomerNameBox required={requireName} />
         ) : null}
-        cartToolbar={<CartToolbar />}
-        cart={<CartTable storeId={storeId} locale={locale} />}
-        totals={<CartTotals locale={locale} onCustomerClick={() => setDialog('customers')} />}
+        cartToolbar={cartToolbar}
+        cart={cartTable}
+        totals={cartTotals}
         payment={paymentPanel}
         toolbar={<PosToolbar onAction={onToolbar} displayShortcuts={prefs.displayShortcuts} modeLabel={modeLabel} logoutButton={<><NoSaleButton /><OutboxIndicator locale={locale} /><LogoutButton /></>} />}
       />
@@ -455,55 +425,16 @@ export function PosRoute() {
       {opened.refundOrder && <Suspense fallback={null}><RefundDialog order={refundOrder} onClose={() => setRefundOrder(null)} onConfirm={(order, picks) => { cartStore.set(loadOrder(order, 'refund', defaults, picks)); setRefundOrder(null); }} /></Suspense>}
       {opened.receipt && <Suspense fallback={null}><ReceiptPreviewDialog order={receipt?.order ?? null} autoPrint={receipt?.auto ?? false} settings={settings} locale={locale} onClose={() => setReceipt(null)} /></Suspense>}
 
-      <Suspense fallback={null}>
-        {TouchKeyboard && prefs.enableTouch && <TouchKeyboard enabled />}
-        {dialog === 'settings' && <SettingsModal open onClose={close} />}
-        {dialog === 'inventory' && <InventoryDialog open onClose={close} />}
-        {dialog === 'expenses' && <ExpensesDialog open onClose={close} />}
-        {/* Mounted all the time: it opens itself, forced, when the day has not been started. */}
-        <ClosingDialog open={dialog === 'closing'} onClose={close} />
-        {dialog === 'history' && (
-          <SaleHistoryDialog
-            open
-            onClose={close}
-            // The dialog has already POSTed the refund: the server's return order is recorded (stock back),
-            // so the till shows its receipt; only without one does it load the negated lines to settle.
-            onRefund={(o, refund) => {
-              close();
-              if (refund) setReceipt({ order: refund as unknown as Order, auto: false });
-              else load(o as unknown as Order, 'refund');
-              afterSave();
-            }}
-            // Refund opens the refund dialog (issue 19): the order read again, so its refundable quantities are current.
-            onRefundLines={(o) => { close(); void refundFromHistory(o.id); }}
-            onReorder={(o) => { close(); load(o as unknown as Order, 'reorder'); }}
-            // The dialog has already deleted the held order.
-            onUnsuspend={(o) => { close(); cartStore.set(loadOrder(o as unknown as Order, 'unsuspend', defaults)); }}
-            onPrint={(o) => setReceipt({ order: o as unknown as Order, auto: false })}
-          />
-        )}
-      </Suspense>
+      <BackOfficeDialogs
+        dialog={dialog}
+        touch={prefs.enableTouch}
+        onClose={close}
+        onLoad={load}
+        onReceipt={(order) => setReceipt({ order, auto: false })}
+        onSaved={afterSave}
+        onRefundLines={(id) => void refundFromHistory(id)}
+        onUnsuspend={(order) => cartStore.set(loadOrder(order, 'unsuspend', defaults))}
+      />
     </>
   );
-}
-
-// Typing subscribes only these boxes to the cart's text fields, not the whole till.
-type SearchBarSlots = Omit<React.ComponentProps<typeof SearchBar>, 'query' | 'quantity' | 'onQueryChange' | 'onQuantityChange'>;
-function CartSearchBar(props: SearchBarSlots) {
-  const query = useCart((s) => s.q);
-  const quantity = useCart((s) => s.quantity);
-  return (
-    <SearchBar
-      {...props}
-      query={query}
-      quantity={quantity}
-      onQueryChange={(q) => updateCart((s) => ({ ...s, q }))}
-      onQuantityChange={(q) => updateCart((s) => ({ ...s, quantity: q }))}
-    />
-  );
-}
-
-function CartCustomerNameBox({ required }: { required: boolean }) {
-  const customerName = useCart((s) => s.customerName);
-  return <CustomerNameBox value={customerName} required={required} onChange={(v) => updateCart((s) => ({ ...s, customerName: v }))} />;
 }

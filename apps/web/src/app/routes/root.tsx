@@ -8,7 +8,7 @@ import { useLogout } from '@/features/auth/hooks/use-logout';
 import { usePreferences } from '@/features/sale/preferences-store';
 import { TouchKeyboard } from '@/features/touch/components/touch-keyboard';
 import { resetSession, selectStoreTerminal, useSession } from '@/lib/session';
-import { bootSession } from '../session-boot';
+import { bootSession } from '@/features/auth/session-boot';
 
 /**
  * The layout of every route: waits for app start, shows the fatal start screen, and opens the

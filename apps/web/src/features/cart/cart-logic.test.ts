@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Order, Product } from '@/features/catalogue-cache/types';
-import {
-  QUANTITY_BELOW_ONE, addToCart, checkState, duplicateTargets, emptyCart, loadOrder, moveActiveField, moveActiveLine,
-  parseQuantityInput, removeLine, removeTargets, setLineDiscount, setLineQuantity, setTargetsDiscount, setTargetsQuantity,
-  toggleAllChecked, toggleChecked, toggleTargetsTax, unitPriceOf, wrapIndex,
-} from './cart-logic';
+import { QUANTITY_BELOW_ONE, addToCart, checkState, duplicateTargets, emptyCart, moveActiveField, moveActiveLine, parseQuantityInput, removeLine, removeTargets, setLineDiscount, setLineQuantity, setTargetsDiscount, setTargetsQuantity, toggleAllChecked, toggleChecked, toggleTargetsTax, unitPriceOf, wrapIndex } from './cart-logic';
+import { loadOrder } from './load-order';
 import { computeCartTotals } from './cart-totals';
 import type { CartState } from './cart-types';
 

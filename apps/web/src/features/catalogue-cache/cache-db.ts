@@ -10,7 +10,8 @@
  * The spec's `list` table stays (empty) for readers that look for it.
  */
 import Dexie, { type Table } from 'dexie';
-import { HEADER_RECORD, INDEX_RECORD, type StoredIndex } from './product-sync';
+import { HEADER_RECORD, INDEX_RECORD } from './sync-protocol';
+import { type StoredIndex } from './table-index';
 import type { Device, Discount, PaymentType, Product, Setting, Tax } from './types';
 
 export const CACHE_DB_NAME = 'pos application';

@@ -4,7 +4,9 @@
  * index columns; the main thread receives the columns and the chunk texts (it decodes a product
  * only when it needs one, product-table.ts) and writes the chunks to the cache (product-sync.ts).
  */
-import { ProductSync, handleSyncRequest, indexBuffers, type SyncReply, type SyncRequest } from './product-sync';
+import { ProductSync } from './product-sync';
+import { handleSyncRequest, type SyncReply, type SyncRequest } from './sync-protocol';
+import { indexBuffers } from './table-index';
 
 // Typed by hand: the app's tsconfig carries the DOM lib, which clashes with the WebWorker lib.
 interface WorkerScope {

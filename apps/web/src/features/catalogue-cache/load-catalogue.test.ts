@@ -4,7 +4,7 @@ import { FLAG_ACTIVE, SYNC_FORMAT, type ProductRow, type SyncPayload } from '@po
 import { CacheDb, INDEX_KEY, clearCatalogueCache } from './cache-db';
 import { loadCatalogue, type LoadStep } from './load-catalogue';
 import { WorkerProductSource } from './product-source';
-import { unpackIndex } from './product-sync';
+import { unpackIndex } from './table-index';
 
 let n = 0;
 let db: CacheDb;

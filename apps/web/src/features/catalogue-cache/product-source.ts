@@ -9,7 +9,9 @@ import { apiUrl, HttpError, NetworkError, SESSION_EXPIRED_EVENT } from '@/lib/ap
 import { readToken } from '@/lib/cookies';
 import { getSession } from '@/lib/session';
 import { HEADER_KEY, INDEX_KEY, type CacheDb, type ProductChunk } from './cache-db';
-import { ProductSync, handleSyncRequest, packIndex, type ProductUpdate, type SyncReply, type SyncRequest } from './product-sync';
+import { ProductSync, type ProductUpdate } from './product-sync';
+import { handleSyncRequest, type SyncReply, type SyncRequest } from './sync-protocol';
+import { packIndex } from './table-index';
 
 /** Where the loader gets products from (an interface so the loading sequence can be tested alone). */
 export interface ProductSource {

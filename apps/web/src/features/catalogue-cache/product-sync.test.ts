@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FLAG_ACTIVE, FLAG_MANAGE_INVENTORY, SYNC_FORMAT, type ProductRow, type SyncPayload } from '@pos/domain/catalogue-sync';
-import { CHUNK_SPAN, ProductSync, packIndex, textAt } from './product-sync';
+import { CHUNK_SPAN, ProductSync } from './product-sync';
+import { packIndex, textAt } from './table-index';
 import { ProductTable } from './product-table';
 import { buildFacets, buildScanLookup, isVisibleAt } from './product-index';
 import { applyProductUpdate, catalogueStore, setCatalogue } from './catalogue-store';

@@ -10,7 +10,8 @@
  * change (texts, parsed chunks, decoded products, and the columns when no index field changed).
  */
 import { P, decodeContext, decodeProduct, type DecodeContext, type ProductRow, type SyncDictionaries } from '@pos/domain/catalogue-sync';
-import { chunkOf, textAt, textColumn, type ProductUpdate, type Relation, type TableIndex, type TextColumn } from './product-sync';
+import { chunkOf, type ProductUpdate } from './product-sync';
+import { textAt, textColumn, type Relation, type TableIndex, type TextColumn } from './table-index';
 import type { Facet, Facets, ScanHit } from './product-index';
 import type { Product } from './types';
 

@@ -2,10 +2,12 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse } from '@/test/render';
 import type { Customer } from '@/features/catalogue-cache/types';
-import type { SaleBody } from '@/features/payment/build-sale';
+import type { SaleBody } from '@/lib/sale-body';
 import { saveOrder } from '@/features/payment/api/save-order';
 import { OutboxDb } from './outbox-db';
-import { Outbox, setOutbox, type SendSale } from './outbox';
+import { Outbox } from './outbox';
+import { setOutbox } from './outbox-app';
+import { type SendSale } from './outbox-rules';
 import { signIn } from '@/features/list-table/testing/fake-api';
 import { resetSession } from '@/lib/session';
 

@@ -11,8 +11,8 @@ import i18n from '@/lib/i18n';
 import { getMoney, moneySettingsOf } from '@/lib/money';
 import { getSession } from '@/lib/session';
 import type { Customer } from '@/features/catalogue-cache/types';
-import type { SaleBody } from '@/features/payment/build-sale';
-import { enqueueSale, unsentCreditCents } from './outbox';
+import type { SaleBody } from '@/lib/sale-body';
+import { enqueueSale, unsentCreditCents } from './outbox-app';
 import { provisionalOrder, type ProvisionalOrder } from './provisional-order';
 
 /** No answer at all, or a proxy / gateway saying the server is down (502, 503, 504). */

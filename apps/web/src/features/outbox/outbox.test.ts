@@ -1,10 +1,12 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { receiptFigures } from '@/features/receipt/receipt-figures';
-import type { SaleBody } from '@/features/payment/build-sale';
+import type { SaleBody } from '@/lib/sale-body';
 import { HttpError, NetworkError } from '@/lib/api-client';
 import { OutboxDb } from './outbox-db';
-import { Outbox, dayStamp, unsentCreditCents, type SaleBodyLike, type SendSale } from './outbox';
+import { Outbox } from './outbox';
+import { dayStamp, type SaleBodyLike, type SendSale } from './outbox-rules';
+import { unsentCreditCents } from './outbox-app';
 import { provisionalOrder } from './provisional-order';
 
 let dbSeq = 0;

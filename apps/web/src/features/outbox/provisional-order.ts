@@ -11,7 +11,7 @@ import { priceOrder, taxModeOf } from '@pos/domain/tax';
 import { cashRounding } from '@pos/domain/tender';
 import { DEFAULT_MONEY_SETTINGS, type MoneySettings } from '@/lib/money';
 import type { Order } from '@/features/catalogue-cache/types';
-import type { SaleBody } from '@/features/payment/build-sale';
+import type { SaleBody } from '@/lib/sale-body';
 
 export interface ProvisionalContext {
   localRef: string;

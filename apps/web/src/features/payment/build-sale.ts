@@ -11,41 +11,7 @@ import type { OrderTotals } from '@pos/domain/cart';
 import { currencyDigits } from '@pos/domain/currency';
 import { lineDiscountMinor, linePriceMinor, type CartTotals } from '../cart/cart-totals'; // relative: the API's till-agreement test loads this file
 import type { CartState } from '@/features/cart/cart-types';
-import type { WirePayment } from './payment-logic';
-
-export type SaleStatus = 'Completed' | 'Pending';
-
-export interface SaleBody {
-  uuid: string;
-  items: Array<{
-    item: { id: number; '@id': string; name: string };
-    variant: { id: number; '@id': string; attributeValue: string | null } | null;
-    quantity: number;
-    price: number;
-    discount: number;
-    taxIncluded: boolean;
-    discountIncluded: boolean;
-    taxes: Array<{ id: number; '@id': string; name: string; rate: number | string }>;
-  }>;
-  discount: { id: number; '@id': string; name: string; rate?: number | string | null; rateType?: string | null; scope?: string | null } | null;
-  tax: { id: number; '@id': string; name: string; rate: number | string } | null;
-  taxAmount: number;
-  discountAmount: number | null;
-  discountRateType: 'fixed' | 'percent' | null;
-  payments: WirePayment[];
-  customerId: number | null;
-  customer: string | null;
-  refundingFrom: number | null;
-  notes: string | null;
-  store: number;
-  terminal: number;
-  total: number;
-  adjustment: number;
-  /** A manager's approval token for the one permission this sale needs (issue 21.2). */
-  approval?: string;
-  isSuspended: boolean;
-  status: SaleStatus;
-}
+import type { SaleBody, SaleStatus, WirePayment } from '../../lib/sale-body';
 
 export interface BuildSaleInput {
   cart: CartState;

@@ -9,6 +9,7 @@
 import { allocatePayments, changeDue, validatePaymentAdd } from '@pos/domain/tender';
 import { divRoundHalfAway, minorToDecimal, sumCents, toDecimalString, tryParseMoney, tryParseScaled } from '@pos/domain/money';
 import type { OrderPayment, PaymentType } from '@/features/catalogue-cache/types';
+import type { WirePayment } from '@/lib/sale-body';
 
 export interface TenderRow {
   key: string;
@@ -18,16 +19,6 @@ export interface TenderRow {
 
 export type QuickCashMode = 'add' | 'subtract';
 
-export interface WirePayment {
-  /** What the customer handed over for this row (cash: the notes given). */
-  received: number;
-  total: number;
-  due: number;
-  /** Cash payments (a type that can give change): the cash handed over and the change given back. */
-  tendered?: number;
-  change?: number;
-  type: { id: number; '@id'?: string; name: string; type: string };
-}
 
 /** Parses the received field; null when it is not a valid amount. `parse` reads the store's currency (lib/money). */
 export function parseReceived(text: string, parse: (text: string) => number | null = tryParseMoney): number | null {

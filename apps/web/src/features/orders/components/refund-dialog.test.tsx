@@ -3,7 +3,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderWithProviders } from '@/test/render';
 import type { Order } from '@/features/catalogue-cache/types';
-import { loadOrder } from '@/features/cart/cart-logic';
+import { loadOrder } from '@/features/cart/load-order';
 import { canRefund, refundLines } from '@/features/orders/lib/refund-lines';
 import { RefundDialog } from './refund-dialog';
 

@@ -6,7 +6,9 @@ import { renderWithProviders } from '@/test/render';
 import { HttpError, NetworkError } from '@/lib/api-client';
 import { endSession, startSession } from '@/lib/session';
 import { OutboxDb, type OutboxSale } from '@/features/outbox/outbox-db';
-import { Outbox, setOutbox, type SendSale } from '@/features/outbox/outbox';
+import { Outbox } from '@/features/outbox/outbox';
+import { setOutbox } from '@/features/outbox/outbox-app';
+import { type SendSale } from '@/features/outbox/outbox-rules';
 import { OutboxIndicator } from './outbox-indicator';
 
 vi.setConfig({ testTimeout: 20_000 });

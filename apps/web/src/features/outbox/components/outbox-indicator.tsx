@@ -9,7 +9,7 @@ import { Dialog } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/toast';
 import { useSession } from '@/lib/session';
 import type { OutboxSale } from '@/features/outbox/outbox-db';
-import { outbox, startOutboxSync } from '@/features/outbox/outbox';
+import { outbox, startOutboxSync } from '@/features/outbox/outbox-app';
 import '@/features/outbox/outbox.css';
 
 /** Every outbox row, live (also changes made by other tabs). */

@@ -1,6 +1,6 @@
 import { apiFetch } from '@/lib/api-client';
 import type { Customer, Order } from '@/features/catalogue-cache/types';
-import type { SaleBody } from '@/features/payment/build-sale';
+import type { SaleBody } from '@/lib/sale-body';
 import { canQueueOffline, queueOfflineSale } from '@/features/outbox/offline-sale';
 
 /**

@@ -290,7 +290,7 @@ describe('PaymentPanel', () => {
 
   it('a refund goes back to the original card by default; a cashier cannot swap the card row for cash', async () => {
     const sold = { id: 9, orderId: 3, createdAt: '', status: 'Completed', items: [{ product: soap, quantity: 1, price: 12.34, discount: 0, taxesTotal: 0, taxes: [] }], payments: [{ total: 12.34, received: 12.34, due: 0, type: card }] };
-    const { loadOrder } = await import('@/features/cart/cart-logic');
+    const { loadOrder } = await import('@/features/cart/load-order');
     cartStore.set(loadOrder(sold, 'refund'));
     renderPanel();
     const list = screen.getByRole('list', { name: 'Payments' });

@@ -1,0 +1,68 @@
+import { eq, isNull, or } from 'drizzle-orm';
+import { z } from 'zod';
+import { text, optionalRef } from '@pos/domain/wire-fields';
+import { optText } from './shared.ts';
+import { setting } from '../../db/schema/index.ts';
+import type { ResourceDef } from '../../resources/engine.ts';
+import { exact, partial } from '../../resources/filters.ts';
+import { validationError } from '@pos/domain/errors';
+import { isoDate } from '../../lib/present.ts';
+
+/** The setting type the receipt reads; other types are free text. */
+export const SALE_RECEIPT = 'sale_receipt';
+
+const body = z.object({
+  name: text(),
+  /** Stored as text; a non-string JSON value is kept as its JSON text. */
+  value: z.unknown().optional().transform((v) => (v === undefined ? undefined : v === null ? null : typeof v === 'string' ? v : JSON.stringify(v))),
+  description: optText(),
+  type: optText(),
+  /** A per-user setting; only the caller's own id (or none) may be given. */
+  user: optionalRef(),
+});
+
+function ownUser(user: number | null | undefined, callerId: number) {
+  if (user && user !== callerId) throw validationError([{ propertyPath: 'user', message: `'User' with ID '${user}' not found` }]);
+  return user ? callerId : null;
+}
+
+/**
+ * Settings: name/value pairs with a type (`sale_receipt` for receipt texts). Shared settings have no
+ * user; a per-user setting is visible to that user only.
+ */
+export const settingsResource: ResourceDef<typeof setting.$inferSelect> = {
+  path: 'settings',
+  type: 'Setting',
+  table: setting,
+  filters: { name: partial(setting.name), type: exact(setting.type), id: exact(setting.id, 'int') },
+  sorts: { id: setting.id, name: setting.name, type: setting.type },
+  scope: (ctx) => or(isNull(setting.userId), eq(setting.userId, ctx.auth.userId)),
+  async present(rows) {
+    return rows.map((s) => ({
+      id: s.id, name: s.name, value: s.value, description: s.description, type: s.type,
+      user: s.userId ? `/api/users/${s.userId}` : null, createdAt: isoDate(s.createdAt), updatedAt: isoDate(s.updatedAt),
+    }));
+  },
+  create: {
+    schema: body,
+    async run(tx, input, ctx) {
+      const [row] = await tx.insert(setting).values({
+        name: input.name, value: input.value ?? null, description: input.description ?? null, type: input.type ?? null,
+        userId: ownUser(input.user, ctx.auth.userId),
+      }).returning({ id: setting.id });
+      return row.id;
+    },
+  },
+  update: {
+    schema: body.partial(),
+    async run(tx, id, input, ctx) {
+      const { user, ...fields } = input;
+      const set: Partial<typeof setting.$inferInsert> = { ...fields };
+      if (user !== undefined) set.userId = ownUser(user, ctx.auth.userId);
+      if (Object.keys(set).length) await tx.update(setting).set({ ...set, updatedAt: new Date() }).where(eq(setting.id, id));
+    },
+  },
+  async remove(tx, id) {
+    await tx.delete(setting).where(eq(setting.id, id));
+  },
+};

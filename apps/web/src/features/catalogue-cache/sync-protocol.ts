@@ -1,0 +1,82 @@
+import { type SyncPayload } from '@pos/domain/catalogue-sync';
+import { type ChunkRecord, ProductSync, type ProductUpdate, type SyncHeader } from './product-sync';
+
+// ---- worker protocol ---------------------------------------------------------------------------
+
+export type SyncRequest =
+  /** Restore straight from IndexedDB (database `dbName`, table productChunks). */
+  | { id: number; type: 'restore-idb'; dbName: string }
+  /** `url` without a query: the worker adds ?since= when it holds this user's catalogue. */
+  | { id: number; type: 'sync'; url: string; token: string | null; userId: number | null }
+  | { id: number; type: 'reset' };
+
+export type SyncReply =
+  | { id: number; type: 'update'; update: ProductUpdate | null; /** restore-idb: whose catalogue the cache held */ userId?: number }
+  /** status null: no answer (offline, server down). */
+  | { id: number; type: 'error'; status: number | null; message: string };
+
+/** Key of the header record in productChunks (cache-db.ts HEADER_KEY; not imported: the worker stays without Dexie). */
+export const HEADER_RECORD = -1;
+/** Key of the index record in productChunks (cache-db.ts INDEX_KEY). */
+export const INDEX_RECORD = -2;
+
+/**
+ * Every record of the productChunks table, read with plain IndexedDB (the worker carries no
+ * Dexie; cache-db.ts owns the schema). A database without the table (never written, or an older
+ * version still to be upgraded by the page) reads as empty; the connection is closed at once and
+ * also when the page asks for an upgrade.
+ */
+export function readChunks(dbName: string): Promise<ChunkRecord[]> {
+  return new Promise((resolve) => {
+    if (typeof indexedDB === 'undefined') return resolve([]);
+    const open = indexedDB.open(dbName);
+    open.onerror = () => resolve([]);
+    open.onblocked = () => resolve([]);
+    // No database yet: do not create one (the page creates it with its schema).
+    open.onupgradeneeded = () => { open.transaction?.abort(); resolve([]); };
+    open.onsuccess = () => {
+      const db = open.result;
+      db.onversionchange = () => db.close();
+      if (!db.objectStoreNames.contains('productChunks')) { db.close(); return resolve([]); }
+      const req = db.transaction('productChunks', 'readonly').objectStore('productChunks').getAll();
+      req.onsuccess = () => { db.close(); resolve(req.result as ChunkRecord[]); };
+      req.onerror = () => { db.close(); resolve([]); };
+    };
+  });
+}
+
+/** Handles one request; shared by the worker and the in-thread fallback. */
+export async function handleSyncRequest(sync: ProductSync, msg: SyncRequest, fetchImpl: typeof fetch = fetch): Promise<SyncReply> {
+  if (msg.type === 'reset') {
+    sync.reset();
+    return { id: msg.id, type: 'update', update: null };
+  }
+  if (msg.type === 'restore-idb') {
+    const records = await readChunks(msg.dbName);
+    const header = records.find((r) => r.key === HEADER_RECORD);
+    if (!header) return { id: msg.id, type: 'update', update: null };
+    const { userId } = JSON.parse(header.json) as SyncHeader;
+    const chunks = records.filter((r) => r.key >= 0);
+    return { id: msg.id, type: 'update', update: sync.restore(header.json, chunks, records.find((r) => r.key === INDEX_RECORD)), userId };
+  }
+  const since = sync.cursorFor(msg.userId);
+  const url = since ? `${msg.url}?since=${encodeURIComponent(since)}` : msg.url;
+  let res: Response;
+  try {
+    res = await fetchImpl(url, { headers: { Accept: 'application/json', ...(msg.token ? { Authorization: `Bearer ${msg.token}` } : {}) }, credentials: 'same-origin' });
+  } catch (e) {
+    return { id: msg.id, type: 'error', status: null, message: e instanceof Error ? e.message : String(e) };
+  }
+  if (!res.ok) {
+    const body = await res.json().catch(() => null) as { message?: string } | null;
+    return { id: msg.id, type: 'error', status: res.status, message: body?.message ?? res.statusText };
+  }
+  let payload: SyncPayload;
+  try {
+    payload = await res.json() as SyncPayload;
+  } catch (e) {
+    // A connection cut half way through the body: no answer.
+    return { id: msg.id, type: 'error', status: null, message: e instanceof Error ? e.message : String(e) };
+  }
+  return { id: msg.id, type: 'update', update: sync.apply(payload) };
+}

@@ -1,0 +1,191 @@
+import { P, type DecodeContext, type ProductRow } from '@pos/domain/catalogue-sync';
+
+type Buffers<T> = { [K in keyof T]: T[K] extends Int32Array | Float64Array ? ArrayBuffer : T[K] extends object ? Buffers<T[K]> : T[K] };
+
+/**
+ * The index as stored in IndexedDB: the typed arrays as plain ArrayBuffers (stored and read as
+ * bytes; a reader that turns records into JSON, such as a check for a product's name, sees `{}`
+ * instead of 100,000 numbered fields per column).
+ */
+export type StoredIndex = Buffers<TableIndex>;
+
+const rel = (r: Relation) => ({ start: r.start.buffer as ArrayBuffer, ids: r.ids.buffer as ArrayBuffer });
+const unrel = (r: Buffers<Relation>): Relation => ({ start: new Int32Array(r.start), ids: new Int32Array(r.ids) });
+const col = (c: TextColumn) => ({ text: c.text, ends: c.ends.buffer as ArrayBuffer });
+const uncol = (c: Buffers<TextColumn>): TextColumn => ({ text: c.text, ends: new Int32Array(c.ends) });
+
+/** The index to store (its arrays own their whole buffers: built by buildTableIndex or read by unpackIndex). */
+export function packIndex(x: TableIndex): StoredIndex {
+  return {
+    ids: x.ids.buffer as ArrayBuffer, names: col(x.names), barcodes: col(x.barcodes), prices: x.prices.buffer as ArrayBuffer,
+    departments: x.departments.buffer as ArrayBuffer, brands: rel(x.brands), categories: rel(x.categories), stores: rel(x.stores),
+    terminals: rel(x.terminals), scanKeys: col(x.scanKeys), scanAt: x.scanAt.buffer as ArrayBuffer, scanVariant: x.scanVariant.buffer as ArrayBuffer,
+  };
+}
+
+export function unpackIndex(x: StoredIndex): TableIndex {
+  return {
+    ids: new Int32Array(x.ids), names: uncol(x.names), barcodes: uncol(x.barcodes), prices: new Float64Array(x.prices),
+    departments: new Int32Array(x.departments), brands: unrel(x.brands), categories: unrel(x.categories), stores: unrel(x.stores),
+    terminals: unrel(x.terminals), scanKeys: uncol(x.scanKeys), scanAt: new Int32Array(x.scanAt), scanVariant: new Int32Array(x.scanVariant),
+  };
+}
+
+/** Ids of a relation per product: product i has ids[start[i]] .. ids[start[i + 1] - 1]. */
+export interface Relation {
+  start: Int32Array;
+  ids: Int32Array;
+}
+
+/** A list of strings as one text: entry i is text.slice(ends[i - 1] ?? 0, ends[i]). Copies as one string, not 100,000. */
+export interface TextColumn {
+  text: string;
+  ends: Int32Array;
+}
+
+export function textColumn(list: ReadonlyArray<string | null>): TextColumn {
+  const ends = new Int32Array(list.length);
+  let at = 0;
+  for (let i = 0; i < list.length; i++) {
+    at += list[i]?.length ?? 0;
+    ends[i] = at;
+  }
+  return { text: list.join(''), ends };
+}
+
+export const textAt = (c: TextColumn, i: number): string => c.text.slice(i > 0 ? c.ends[i - 1] : 0, c.ends[i]);
+
+/**
+ * What the till's indexes read of every product, as columns in id order (position i = the i-th
+ * smallest id): the store/terminal filter, the facets, the search records and the scan lookup.
+ * Built in the worker and kept in the offline cache beside the chunks: typed arrays and a few
+ * long strings copy in milliseconds, where 100,000 decoded products took the main thread most of
+ * a second. Only ids the dictionaries hold are listed (as the decoded product's relations).
+ */
+export interface TableIndex {
+  ids: Int32Array;
+  /** Names and barcodes ('' for none). */
+  names: TextColumn;
+  barcodes: TextColumn;
+  /** basePrice as the decoded product has it (a missing price is 0). */
+  prices: Float64Array;
+  /** Department id, -1 for none. */
+  departments: Int32Array;
+  brands: Relation;
+  categories: Relation;
+  stores: Relation;
+  terminals: Relation;
+  /**
+   * The exact scan keys (product barcode, variant barcode, product name; trimmed; a barcode wins
+   * over a name, a product barcode over a variant's), sorted (code units, for a binary search):
+   * key i scans product position scanAt[i], variant scanVariant[i] (-1: the product itself).
+   */
+  scanKeys: TextColumn;
+  scanAt: Int32Array;
+  scanVariant: Int32Array;
+}
+
+/** The typed arrays of an index (moved, not copied, when it is posted). */
+export function indexBuffers(index: TableIndex): ArrayBuffer[] {
+  const arrays = [
+    index.ids, index.names.ends, index.barcodes.ends, index.prices, index.departments, index.scanKeys.ends, index.scanAt, index.scanVariant,
+    ...[index.brands, index.categories, index.stores, index.terminals].flatMap((r) => [r.start, r.ids]),
+  ];
+  return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
+}
+
+/** The parts of a row that the till's indexes read; a stock-only change leaves it equal. */
+export function indexKey(r: ProductRow): string {
+  return JSON.stringify([
+    r[P.name], r[P.barcode], r[P.basePrice], r[P.department], r[P.brands], r[P.categories], r[P.terminals],
+    r[P.stores].map((s) => s[1]), r[P.variants].map((v) => [v[0], v[4]]),
+  ]);
+}
+
+class RelationBuilder {
+  private start: Int32Array;
+  private ids = new Int32Array(1024);
+  private n = 0;
+  private row = 0;
+  constructor(rows: number) {
+    this.start = new Int32Array(rows + 1);
+  }
+  /** Adds the ids (or, with `at`, the `at`-th field of each entry) that `known` holds, as the next row. */
+  add(list: ReadonlyArray<number | readonly unknown[]>, known: ReadonlyMap<number, unknown>, at = -1) {
+    for (const x of list) {
+      const id = (at < 0 ? x : (x as readonly unknown[])[at]) as number;
+      if (!known.has(id)) continue;
+      if (this.n === this.ids.length) {
+        const grown = new Int32Array(this.n * 2);
+        grown.set(this.ids);
+        this.ids = grown;
+      }
+      this.ids[this.n++] = id;
+    }
+    this.start[++this.row] = this.n;
+  }
+  done(): Relation {
+    return { start: this.start, ids: this.ids.slice(0, this.n) };
+  }
+}
+
+/** The index columns of rows in id order (see TableIndex). */
+export function buildTableIndex(rows: readonly ProductRow[], ctx: DecodeContext): TableIndex {
+  const n = rows.length;
+  const ids = new Int32Array(n);
+  const names: string[] = new Array(n);
+  const barcodes: string[] = new Array(n);
+  const prices = new Float64Array(n);
+  const departments = new Int32Array(n);
+  const brands = new RelationBuilder(n);
+  const categories = new RelationBuilder(n);
+  const stores = new RelationBuilder(n);
+  const terminals = new RelationBuilder(n);
+  // Scan keys: names first (the first product with a name keeps it), then variant barcodes, then
+  // product barcodes, each overriding what came before (product-index.ts buildScanLookup's rules).
+  const slot = new Map<string, number>();
+  const at: number[] = [];
+  const variant: number[] = [];
+  const put = (key: string | null | undefined, pos: number, v: number, override: boolean) => {
+    const k = key?.trim();
+    if (!k) return;
+    const i = slot.get(k);
+    if (i === undefined) {
+      slot.set(k, at.length);
+      at.push(pos);
+      variant.push(v);
+    } else if (override) {
+      at[i] = pos;
+      variant[i] = v;
+    }
+  };
+  for (let i = 0; i < n; i++) {
+    const r = rows[i];
+    ids[i] = r[P.id];
+    names[i] = r[P.name] ?? '';
+    barcodes[i] = r[P.barcode] ?? '';
+    prices[i] = r[P.basePrice] ?? 0;
+    const dep = r[P.department];
+    departments[i] = dep != null && ctx.departments.has(dep) ? dep : -1;
+    brands.add(r[P.brands], ctx.brands);
+    categories.add(r[P.categories], ctx.categories);
+    terminals.add(r[P.terminals], ctx.terminals);
+    stores.add(r[P.stores], ctx.stores, 1);
+    put(r[P.name], i, -1, false);
+  }
+  for (let i = 0; i < n; i++) for (const v of rows[i][P.variants]) put(v[4], i, v[0], true);
+  for (let i = 0; i < n; i++) put(rows[i][P.barcode], i, -1, true);
+  const keys = [...slot.keys()].sort();
+  const scanAt = new Int32Array(keys.length);
+  const scanVariant = new Int32Array(keys.length);
+  keys.forEach((k, j) => {
+    const i = slot.get(k)!;
+    scanAt[j] = at[i];
+    scanVariant[j] = variant[i];
+  });
+  return {
+    ids, names: textColumn(names), barcodes: textColumn(barcodes), prices, departments,
+    brands: brands.done(), categories: categories.done(), stores: stores.done(), terminals: terminals.done(),
+    scanKeys: textColumn(keys), scanAt, scanVariant,
+  };
+}
