@@ -155,7 +155,7 @@ export function PosRoute() {
       return;
     }
     const error = tryUpdateCart((s) => {
-      const r = addToCart(s, { product: outcome.product, variant: outcome.variant, qtyMilli: outcome.qtyMilli, priceCents: outcome.priceCents, timeZone: getMoney().timeZone });
+      const r = addToCart(s, { product: outcome.product, variant: outcome.variant, qtyMilli: outcome.qtyMilli, priceCents: outcome.priceCents, priceExact: outcome.priceExact, timeZone: getMoney().timeZone });
       return r.error ? r : { ...r, state: { ...r.state, q: '', quantity: '1' } };
     });
     if (error) {

@@ -68,6 +68,19 @@ describe('adding to the cart', () => {
     expect(addToCart(emptyCart(), { product: p, qtyMilli: 1000, now, timeZone: 'Pacific/Auckland' }).state.added[0].price).toBe(199);
   });
 
+  it('a KWD price rule keeps its fils in the till: 1.275 in force, not 1.28 (issue 19)', () => {
+    const kwd = { currency: 'KWD', pricesIncludeTax: false, legacyTaxBase: false };
+    const p: Product = { ...milk, basePrice: '2.500', prices: [{ month: 12, basePrice: '1.275' }] };
+    const december = addToCart(emptyCart(), { product: p, qtyMilli: 2000, now: new Date(2024, 11, 5) }).state;
+    expect(computeCartTotals(december, kwd).minor.lines[0].grossCents).toBe(2550); // 2 x 1.275
+    const november = addToCart(emptyCart(), { product: p, qtyMilli: 1000, now: new Date(2024, 10, 5) }).state;
+    expect(computeCartTotals(november, kwd).minor.lines[0].grossCents).toBe(2500);
+    // A variant with its own price keeps it whatever the rule.
+    const withVariant: Product = { ...p, variants: [{ id: 31, attributeValue: 'Large', price: '3.125' }] };
+    const large = addToCart(emptyCart(), { product: withVariant, variant: withVariant.variants![0], qtyMilli: 1000, now: new Date(2024, 11, 5) }).state;
+    expect(computeCartTotals(large, kwd).minor.lines[0].grossCents).toBe(3125);
+  });
+
   it('parses the quantity box', () => {
     expect(parseQuantityInput('1')).toBe(1000);
     expect(parseQuantityInput('2.5')).toBe(2500);

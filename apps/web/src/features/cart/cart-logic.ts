@@ -3,7 +3,7 @@
  * sections 2.5, 4 and 5 is tested without React. Amounts are integer cents, quantities milli.
  */
 import { capLineDiscount, lineDiscountFromPercent } from '@pos/domain/cart';
-import { QTY_ONE, mulPriceQty, parseMoney, tryParseMoney, parseRate, tryParseScaled } from '@pos/domain/money';
+import { QTY_ONE, minorToString, mulPriceQty, parseMoney, tryParseMoney, parseRate, tryParseScaled } from '@pos/domain/money';
 import { effectivePrice, variantPrice, type PriceRuleInput } from '@pos/domain/price-rules';
 import { messages } from '@pos/domain/messages';
 import type { Customer, Discount, PaymentType, PriceRule, Product, Tax, Variant } from '@/features/catalogue-cache/types';
@@ -64,14 +64,25 @@ export function unitPriceOf(product: Product, variant: Variant | null | undefine
 }
 
 /**
- * The catalogue's own decimal for the price in force (the variant's price, else the product's),
- * when no price rule changed it: it keeps a third minor digit (KWD 1.275) that cents cannot hold.
+ * The price in force as the catalogue's own decimal text (the variant's price, the matching price
+ * rule's, else the product's), chosen by the same rules as `unitPriceOf` on thousandths: it keeps a
+ * third minor digit (KWD 1.275) that cents cannot hold. Undefined when a price has more than three
+ * decimals or the text does not round to the cents price.
  */
-function exactPriceOf(product: Product, variant: Variant | null | undefined, priceCents: number): string | undefined {
-  const own = variant && variant.price !== null && variant.price !== undefined && variant.price !== '' ? variant.price : product.basePrice;
-  const text = typeof own === 'number' ? String(own) : typeof own === 'string' ? own.trim() : '';
-  return text !== '' && tryParseMoney(text) === priceCents ? text : undefined;
+function exactPriceOf(product: Product, variant: Variant | null | undefined, priceCents: number, now = new Date(), timeZone?: string): string | undefined {
+  const milli = (v: unknown) => (v === null || v === undefined || v === '' ? null : tryParseScaled(String(v).trim(), 3));
+  const base = milli(product.basePrice);
+  if (base === null) return undefined;
+  const rulesOf = (rules: readonly PriceRule[] | null | undefined) => priceRulesOf(rules).map((r, i) => ({ ...r, basePriceCents: milli(rules![i].basePrice) }));
+  const chosen = variant
+    ? variantPrice(milli(variant.price), base, rulesOf(variant.prices?.length ? variant.prices : product.prices), now, timeZone)
+    : effectivePrice(base, rulesOf(product.prices), now, timeZone);
+  return exactIfSame(minorToString(chosen, 3), priceCents);
 }
+
+/** `text` when it rounds to `priceCents` (the exact figure of the same price), else undefined. */
+const exactIfSame = (text: string | null | undefined, priceCents: number) =>
+  text && tryParseMoney(text) === priceCents ? text : undefined;
 
 export function cartProduct(p: Product | CartProduct): CartProduct {
   return { id: p.id, '@id': p['@id'], name: p.name, barcode: p.barcode ?? null, manageInventory: p.manageInventory ?? false, basePrice: p.basePrice, saleUnit: p.saleUnit ?? null };
@@ -94,6 +105,8 @@ export interface AddInput {
   qtyMilli: number;
   /** An explicit unit price (a weighed barcode's price) overriding the product's. */
   priceCents?: number | null;
+  /** The same price as decimal text, exact in a 3-decimal currency (issue 19). */
+  priceExact?: string | null;
   now?: Date;
   /** The store's IANA time zone: price rules run on its clock (issue 19). */
   timeZone?: string;
@@ -117,7 +130,7 @@ export function addToCart(state: CartState, input: AddInput): CartResult {
     return { state: { ...state, added, selected: index } };
   }
   const price = input.priceCents ?? unitPriceOf(product, variant, input.now, input.timeZone);
-  const exact = input.priceCents == null ? exactPriceOf(product, variant, price) : undefined;
+  const exact = input.priceCents == null ? exactPriceOf(product, variant, price, input.now, input.timeZone) : exactIfSame(input.priceExact, price);
   const line: CartLine = {
     key: newId(),
     item: cartProduct(product),

@@ -37,7 +37,7 @@ function lineFromOrderItem(item: OrderItem, kind: LoadKind): CartLine {
     // a re-order is a new sale at the original price without the old discount.
     discount: kind === 'reorder' || discount === 0 ? 0 : kind === 'refund' ? -Math.abs(discount) : discount,
     // The stored discount as the server keeps it (KWD 0.125): exact for a 3-decimal currency too.
-    ...(kind === 'reorder' || discount === 0 ? {} : { discountExact: discountText(decimal(item.discount), kind === 'refund') }),
+    ...(kind === 'reorder' || Number(decimal(item.discount)) === 0 ? {} : { discountExact: discountText(decimal(item.discount), kind === 'refund') }),
     price: parseMoney(decimal(item.price)),
     priceExact: String(decimal(item.price)),
     taxIncluded: wasTaxIncluded(item),

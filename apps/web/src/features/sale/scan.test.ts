@@ -51,6 +51,10 @@ describe('scale barcodes and misreads (issue 26)', () => {
     expect(await resolveScan({ ...input, code: priced, scaleRule: rule, currency: 'USD' })).toMatchObject({ kind: 'add', product: cheese, qtyMilli: 2000, priceCents: 1250 });
     // The same digits in a JPY store are 1,250 yen (hundredths: 125000).
     expect(await resolveScan({ ...input, code: priced, scaleRule: rule, currency: 'JPY' })).toMatchObject({ priceCents: 125000 });
+    // In a KWD store 01275 is 1.275 dinars: the exact text goes with the cents (issue 19).
+    // (Check digit by hand: 2+3+1+6+3+12+5+0+1+6+7+15 = 61 -> 9.)
+    expect(await resolveScan({ ...input, code: '2112345012759', scaleRule: rule, currency: 'KWD' }))
+      .toMatchObject({ priceCents: 128, priceExact: '1.275' });
   });
 
   it('a weight-embedded label adds the weight as the quantity (grams -> kg)', async () => {

@@ -7,13 +7,15 @@
  */
 import { decodeScaleBarcode, gs1Problem, gs1Shape, type ScaleBarcodeRule } from '@pos/domain/barcode';
 import { minorToCents } from '@pos/domain/format';
-import { tryParseMoney, tryParseScaled } from '@pos/domain/money';
+import { currencyDigits } from '@pos/domain/currency';
+import { minorToString, tryParseMoney, tryParseScaled } from '@pos/domain/money';
 import type { Product, Setting, Variant } from '@/features/catalogue-cache/types';
 import type { ScanHit } from '@/features/catalogue-cache/product-index';
 import type { BarcodeRecord } from './api/find-barcode';
 
 export type ScanOutcome =
-  | { kind: 'add'; product: Product; variant: Variant | null; qtyMilli: number; priceCents: number | null }
+  /** priceExact: the embedded or registered price as decimal text, exact in a 3-decimal currency (issue 19). */
+  | { kind: 'add'; product: Product; variant: Variant | null; qtyMilli: number; priceCents: number | null; priceExact?: string | null }
   | { kind: 'choose-variant'; product: Product; qtyMilli: number }
   | { kind: 'not-found'; code: string }
   | { kind: 'misread'; code: string };
@@ -94,6 +96,7 @@ export async function resolveScan(input: ScanInput): Promise<ScanOutcome> {
       // Weight: grams are thousandths of a kilogram; price: the package's price, one of it.
       qtyMilli: scale.grams !== undefined ? scale.grams : qtyMilli,
       priceCents: scale.price !== undefined ? minorToCents(scale.price, input.currency) : null,
+      priceExact: scale.price !== undefined ? minorToString(scale.price, currencyDigits(input.currency ?? 'USD')) : null,
     };
   }
   const record = await findBarcode(text);
@@ -113,5 +116,6 @@ export async function resolveScan(input: ScanInput): Promise<ScanOutcome> {
     // The measurement is the quantity (0.5 kg); the price is the unit price, when given and not zero.
     qtyMilli: measured !== null && measured > 0 ? measured : qtyMilli,
     priceCents: price !== null && price > 0 ? price : null,
+    priceExact: price !== null && price > 0 ? String(record.price).trim() : null,
   };
 }
