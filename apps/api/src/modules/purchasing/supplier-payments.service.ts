@@ -5,23 +5,29 @@ import type { Db } from '../../db/client.ts';
 import { paymentType, purchase, supplier, supplierPayment } from '../../db/schema/index.ts';
 import { type AuthInfo } from '../../plugins/auth.ts';
 import type { SupplierPaymentBody } from './purchasing.schemas.ts';
+import { exactAmounts, storeDigits } from '../../lib/store-money.ts';
 import { type Conn, assertSupplier, notFoundRef, write } from './purchasing.common.ts';
 
 // Supplier payments and ledger
 
 /**
  * Records a payment to a supplier. Guarantees: the supplier is visible to the caller; a named
- * purchase exists in one of the caller's stores and belongs to that supplier; amount > 0.
+ * purchase exists in one of the caller's stores and belongs to that supplier; amount > 0 and in
+ * the currency of the purchase's store (else the caller's first store): more decimals than it has
+ * is a 422 naming `amount` (issue 19.7).
  */
 export async function createSupplierPayment(db: Conn, input: SupplierPaymentBody, actor: AuthInfo): Promise<number> {
   return write(db, async (tx) => {
     await assertSupplier(tx, input.supplier, actor);
+    let storeId = actor.storeIds[0] ?? 0;
     if (input.purchase) {
       const [p] = await tx.select({ id: purchase.id, supplierId: purchase.supplierId, storeId: purchase.storeId }).from(purchase).where(eq(purchase.id, input.purchase));
       if (!p || p.supplierId !== input.supplier || !actor.storeIds.includes(p.storeId)) throw notFoundRef('purchase', 'Purchase', input.purchase);
+      storeId = p.storeId;
     }
+    const { amount } = exactAmounts({ amount: input.amount }, await storeDigits(tx, storeId));
     const [row] = await tx.insert(supplierPayment).values({
-      amount: input.amount, description: input.description, purchaseId: input.purchase ?? null, supplierId: input.supplier,
+      amount: amount!, description: input.description, purchaseId: input.purchase ?? null, supplierId: input.supplier,
     }).returning({ id: supplierPayment.id });
     return row.id;
   });
