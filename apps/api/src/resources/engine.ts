@@ -19,7 +19,8 @@ export interface ResourceCtx {
   auth: AuthInfo;
 }
 
-export type FilterFn = (value: string | string[], ctx: ResourceCtx) => SQL | undefined;
+/** `name`: the query parameter, for a 422 naming it (search.ts). */
+export type FilterFn = (value: string | string[], ctx: ResourceCtx, name?: string) => SQL | undefined;
 
 export interface ResourceDef<Row extends { id: number } = any> {
   /** URL segment under /api, e.g. "taxes". */
@@ -66,6 +67,9 @@ const WRITE_PERMISSION: Record<string, Access> = {
 const READ_ONLY = ['@id', '@type', '@context', 'id', 'uuid', 'createdAt', 'updatedAt', 'deletedAt'];
 
 const MAX_PAGE_SIZE = 10_000;
+
+/** Totals above this are reported as TOTAL_CAP + 1 ("more than"; docs/api.md, issue 30.2). */
+export const TOTAL_CAP = 10_000;
 
 export function isJunk(key: string, value: unknown): boolean {
   if (!key) return true;
@@ -154,7 +158,7 @@ export async function listIds(def: ResourceDef, q: ListQuery, ctx: ResourceCtx):
     const filters = def.filters ?? {};
     const name = Object.hasOwn(filters, key) ? key : Object.hasOwn(filters, norm(key)) ? norm(key) : undefined;
     if (!name) continue; // unknown parameters are ignored, like API Platform
-    const c = filters[name](value, ctx);
+    const c = filters[name](value, ctx, key);
     if (c) { conds.push(c); applied.push({ name, value }); }
   }
   const where = conds.length ? and(...conds) : undefined;
@@ -182,7 +186,10 @@ export async function listIds(def: ResourceDef, q: ListQuery, ctx: ResourceCtx):
   if (indexed && order && q.itemsPerPage > 0) {
     paged = await pageByPositions(ctx.db, def.table, order, where, order.by === 'id' ? key : `${key}|order=${order.name}`, offset, q.itemsPerPage);
   }
-  const countAll = () => db.select({ count: sql<number>`count(*)::int` }).from(def.table).where(where);
+  // Counted up to TOTAL_CAP + 1 (issue 30.2): a total above TOTAL_CAP is reported as TOTAL_CAP + 1,
+  // "more than TOTAL_CAP", so a search per keystroke never counts a whole table.
+  const countAll = () => db.select({ count: sql<number>`count(*)::int` })
+    .from(db.select({ one: sql`1` }).from(def.table).where(where).limit(TOTAL_CAP + 1).as('capped'));
   // Otherwise the count (from the position index when the filters allow: the total does not depend
   // on the order) and the page's ids at once (two connections on PostgreSQL). The page is found by
   // id alone, so a deep page walks a narrow index (index-only where the table has a covering one,

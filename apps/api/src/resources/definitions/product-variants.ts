@@ -1,7 +1,8 @@
-import { exists, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { productVariant, product } from '../../db/schema/index.ts';
 import type { ResourceDef } from '../engine.ts';
 import { exact, partial } from '../filters.ts';
+import { searchCondition } from '../search.ts';
 import { presentVariant } from '../../modules/catalogue/products.presenter.ts';
 import { productVisible } from '../../modules/catalogue/shared.ts';
 
@@ -17,7 +18,10 @@ export const productVariantsResource: ResourceDef<typeof productVariant.$inferSe
     id: exact(productVariant.id, 'int'),
     product: exact(productVariant.productId, 'int'),
     'product.id': exact(productVariant.productId, 'int'),
-    'product.name': (v) => exists(sql`(select 1 from ${product} where ${product.id} = ${productVariant.productId} and ${product.name} ilike ${`%${(Array.isArray(v) ? v[0] : v).replace(/[\\%_]/g, (c) => `\\${c}`)}%`})`),
+    'product.name': (v, _ctx, name = 'product.name') => {
+      const c = searchCondition(product.name, v, name);
+      return c && sql`${productVariant.productId} in (select ${product.id} from ${product} where ${c})`;
+    },
     barcode: exact(productVariant.barcode),
     attributeValue: partial(productVariant.attributeValue),
     attributeName: partial(productVariant.attributeName),

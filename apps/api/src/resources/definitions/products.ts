@@ -5,6 +5,7 @@ import {
 } from '../../db/schema/index.ts';
 import type { FilterFn, ResourceDef } from '../engine.ts';
 import { bool, exact, partial, throughPartial } from '../filters.ts';
+import { searchCondition } from '../search.ts';
 import { presentProducts, presentProductsJson } from '../../modules/catalogue/products.presenter.ts';
 import { createProduct, productBody, productUpdateBody, updateProduct } from '../../modules/catalogue/products.service.ts';
 import { productVisible } from '../../modules/catalogue/shared.ts';
@@ -53,7 +54,10 @@ export const productsResource: ResourceDef<typeof product.$inferSelect> = {
     isActive: bool(product.isActive),
     isAvailable: bool(product.isAvailable),
     manageInventory: bool(product.manageInventory),
-    'department.name': (v) => exists(sql`(select 1 from ${department} where ${department.id} = ${product.departmentId} and ${department.name} ilike ${`%${first(v).replace(/[\\%_]/g, (c) => `\\${c}`)}%`})`),
+    'department.name': (v, _ctx, name = 'department.name') => {
+      const c = searchCondition(department.name, v, name);
+      return c && sql`${product.departmentId} in (select ${department.id} from ${department} where ${c})`;
+    },
     'department.id': exact(product.departmentId, 'int'),
     department: exact(product.departmentId, 'int'),
     'categories.name': throughPartial(productCategory, productCategory.productId, product.id, productCategory.otherId, category, category.name),
