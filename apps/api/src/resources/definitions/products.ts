@@ -1,4 +1,4 @@
-import { eq, exists, or, sql, type SQL } from 'drizzle-orm';
+import { exists, sql, type SQL } from 'drizzle-orm';
 import {
   brand, category, department, product, productBrand, productCategory, productSupplier, productTax, productTerminal,
   productVariant, supplier, tax,
@@ -15,8 +15,9 @@ const first = (v: string | string[]) => (Array.isArray(v) ? v[0] : v);
 /** barcode=X matches the product's barcode or one of its variants' barcodes (exact). */
 const barcodeFilter: FilterFn = (v) => {
   const code = first(v).trim();
-  return or(eq(product.barcode, code),
-    exists(sql`(select 1 from ${productVariant} where ${productVariant.productId} = ${product.id} and ${productVariant.barcode} = ${code})`))!;
+  // One IN over a union of two unique-index lookups (an OR with a correlated EXISTS reads every product).
+  return sql`${product.id} in (select ${product.id} from ${product} where ${product.barcode} = ${code}
+    union all select ${productVariant.productId} from ${productVariant} where ${productVariant.barcode} = ${code})`;
 };
 
 /** store=<id>: products stocked in that store (a product_store row) or catalogue-wide (no row at all). */
