@@ -6,13 +6,13 @@ CREATE EXTENSION IF NOT EXISTS pg_trgm;
 CREATE EXTENSION IF NOT EXISTS unaccent;
 --> statement-breakpoint
 -- The folding a shop's search ignores: case, Latin accents (unaccent: 'cafe' finds 'Café'), Arabic
--- harakat, superscript alef and tatweel, and the alef/yaa/taa-marbuta spellings
--- (أ إ آ ٱ -> ا, ى -> ي, ة -> ه). IMMUTABLE so that it can be indexed: it names its dictionary,
--- whose rules do not change under a running shop (an upgrade of unaccent.rules needs a REINDEX).
+-- harakat, superscript alef and tatweel (deleted by translate), and the alef/yaa/taa-marbuta
+-- spellings (أ إ آ ٱ -> ا, ى -> ي, ة -> ه). IMMUTABLE so that it can be indexed: it names its
+-- dictionary, whose rules do not change under a running shop (a changed unaccent.rules needs a
+-- REINDEX of the *_trgm and *_prefix indexes).
 CREATE FUNCTION "pos_search_fold"(t text) RETURNS text
   LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-  RETURN lower(public.unaccent('public.unaccent'::regdictionary,
-    translate(regexp_replace(t, '[\u064B-\u065F\u0670\u0640]', '', 'g'), 'أإآٱىة', 'اااايه')));
+  RETURN lower(public.unaccent('public.unaccent'::regdictionary, translate(t, 'أإآٱىةًٌٍَُِّْٰٕٖٜٟٓٔٗ٘ٙٚٛٝٞـ', 'اااايه')));
 --> statement-breakpoint
 CREATE INDEX "product_name_trgm" ON "product" USING gin ("pos_search_fold"("name") gin_trgm_ops);
 --> statement-breakpoint
