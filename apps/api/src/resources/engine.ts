@@ -68,8 +68,19 @@ const READ_ONLY = ['@id', '@type', '@context', 'id', 'uuid', 'createdAt', 'updat
 
 const MAX_PAGE_SIZE = 10_000;
 
-/** Totals above this are reported as TOTAL_CAP + 1 ("more than"; docs/api.md, issue 30.2). */
-export const TOTAL_CAP = 10_000;
+/** How many pages past the asked one a list's total is counted (docs/api.md, issue 30.2). */
+export const PAGES_AHEAD = 10;
+
+/**
+ * The most a list counts for its total (undefined: exact, when only the total or the whole list is asked for); a
+ * total above it is reported as cap + 1, "more than": the pager shows PAGES_AHEAD pages ahead and
+ * grows as the user pages on.
+ */
+export function countCap(offset: number, itemsPerPage: number): number | undefined {
+  // A list asked for whole (no paging: up to MAX_PAGE_SIZE) keeps its exact total, which a reader
+  // following the pages relies on.
+  return itemsPerPage > 0 && itemsPerPage < MAX_PAGE_SIZE ? offset + PAGES_AHEAD * itemsPerPage : undefined;
+}
 
 export function isJunk(key: string, value: unknown): boolean {
   if (!key) return true;
@@ -186,10 +197,13 @@ export async function listIds(def: ResourceDef, q: ListQuery, ctx: ResourceCtx):
   if (indexed && order && q.itemsPerPage > 0) {
     paged = await pageByPositions(ctx.db, def.table, order, where, order.by === 'id' ? key : `${key}|order=${order.name}`, offset, q.itemsPerPage);
   }
-  // Counted up to TOTAL_CAP + 1 (issue 30.2): a total above TOTAL_CAP is reported as TOTAL_CAP + 1,
-  // "more than TOTAL_CAP", so a search per keystroke never counts a whole table.
-  const countAll = () => db.select({ count: sql<number>`count(*)::int` })
-    .from(db.select({ one: sql`1` }).from(def.table).where(where).limit(TOTAL_CAP + 1).as('capped'));
+  // Counted only as far as the pager looks (issue 30.2): up to PAGES_AHEAD pages past this one; more
+  // is reported as that + 1 ("more than"), so a search per keystroke never counts a whole table.
+  // itemsPerPage=0 asks for the total alone: counted exactly.
+  const cap = countCap(offset, q.itemsPerPage);
+  const countAll = () => cap === undefined
+    ? db.select({ count: sql<number>`count(*)::int` }).from(def.table).where(where)
+    : db.select({ count: sql<number>`count(*)::int` }).from(db.select({ one: sql`1` }).from(def.table).where(where).limit(cap + 1).as('capped'));
   // Otherwise the count (from the position index when the filters allow: the total does not depend
   // on the order) and the page's ids at once (two connections on PostgreSQL). The page is found by
   // id alone, so a deep page walks a narrow index (index-only where the table has a covering one,

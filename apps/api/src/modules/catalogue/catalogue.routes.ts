@@ -5,7 +5,7 @@ import { BLANK } from '@pos/domain/wire-fields';
 import { notFound, validationError } from '@pos/domain/errors';
 import { product, productStore, productVariant, terminal, userAccount } from '../../db/schema/index.ts';
 import { caller, assertStoreAccess } from '../../plugins/auth.ts';
-import { TOTAL_CAP, hydraCollection, isJunk, parseBody, parseId, parseListQuery, stripReadOnly, type ResourceCtx } from '../../resources/engine.ts';
+import { countCap, hydraCollection, isJunk, parseBody, parseId, parseListQuery, stripReadOnly, type ResourceCtx } from '../../resources/engine.ts';
 import { searchCondition, searchText, textMatch } from '../../resources/search.ts';
 import { productVariantsResource } from '../../resources/definitions/product-variants.ts';
 import { num } from '../../lib/present.ts';
@@ -191,9 +191,10 @@ export default async function catalogueRoutes(app: FastifyInstance) {
     if (storeId !== undefined) conds.push(scopes.product.scope({ ...ctx, auth: { ...ctx.auth, storeIds: ctx.auth.storeIds.includes(storeId) ? [storeId] : [] } }));
     const where = and(...conds);
     const { limit, offset } = paging(q);
-    // Capped like every list's total (engine.ts TOTAL_CAP): a picker searching per keystroke never counts the catalogue.
-    const [{ total }] = await app.db.select({ total: sql<number>`count(*)::int` })
-      .from(app.db.select({ one: sql`1` }).from(product).where(where).limit(TOTAL_CAP + 1).as('capped'));
+    // Counted as far as the pager looks, like every list (engine.ts countCap): a picker searching per keystroke never counts the catalogue.
+    const cap = countCap(offset, limit);
+    const [{ total }] = await (cap === undefined ? app.db.select({ total: sql<number>`count(*)::int` }).from(product).where(where)
+      : app.db.select({ total: sql<number>`count(*)::int` }).from(app.db.select({ one: sql`1` }).from(product).where(where).limit(cap + 1).as('capped')));
     const order = listOrder(q, { id: product.id, name: product.name, basePrice: product.basePrice, cost: product.cost, barcode: product.barcode }, product.id);
     const rows = await app.db.select().from(product).where(where).orderBy(...order).limit(limit).offset(offset);
     const ids = rows.map((r) => r.id);
