@@ -19,6 +19,8 @@ beforeAll(async () => {
   await c.connect();
   await c.query(`insert into product (name, base_price, cost) select n, 1, 1 from unnest($1::text[]) n`, [NAMES]);
   await c.query(`insert into customer (name, phone) values ('Zoë Müller', '0551234567'), ('أحمد الحربي', '0559876543')`);
+  await c.query(`insert into "order" (order_id, customer_name, user_id, store_id, terminal_id, status, sub_total, item_taxes, total, adjustment)
+    select 987654, 'Zoë Café', (select min(id) from user_account), (select min(id) from store), (select min(id) from terminal), 'Completed', 1, 0, 1, 0`);
   await c.end();
 });
 afterAll(() => t?.close());
@@ -69,6 +71,16 @@ describe('product search: what it finds', () => {
     expect(await cust('muller')).toEqual(['Zoë Müller']);
     expect(await cust('احمد')).toEqual(['أحمد الحربي']);
     expect(await cust('0559876')).toEqual(['أحمد الحربي']);
+  });
+});
+
+describe('sale history search (q)', () => {
+  const history = async (s: string) => (await t.app.inject({ method: 'GET', url: `/api/admin/order/list?q=${q(s)}`, headers: admin })).json().list
+    .map((o: { orderId: number }) => o.orderId);
+  it('finds the customer name folded, the order number exactly', async () => {
+    expect(await history('zoe cafe')).toEqual([987654]);
+    expect(await history('987654')).toEqual([987654]);
+    expect(await history('98765')).not.toContain(987654);
   });
 });
 
