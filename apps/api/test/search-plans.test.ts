@@ -123,6 +123,7 @@ const ROUTES = [
   '/api/barcodes?item.name=galaxy&page=1&itemsPerPage=10',
   '/api/customers?q=ahmed&page=1&itemsPerPage=10',
   '/api/customers?q=05123&page=1&itemsPerPage=10',
+  '/api/customers?q=%D8%A7%D8%AD%D9%85%D8%AF&page=1&itemsPerPage=10', // احمد
   '/api/customers?name=fati&page=1&itemsPerPage=10',
   '/api/customers?phone=05&page=1&itemsPerPage=10',
   '/api/customers?page=3&itemsPerPage=10',
