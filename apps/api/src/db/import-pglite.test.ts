@@ -9,6 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { migrationsFolder, openDatabase, type Db } from './client.ts';
@@ -26,7 +28,8 @@ const FACTS = `select (select count(*) from product)::int as products, (select c
 describe('a PGlite data folder of the previous release', () => {
   it('is copied into PostgreSQL, verified, kept aside renamed, and the server says so', { timeout: 300_000 }, async () => {
     const dir = path.join(parent, 'data');
-    const old = new PGlite(dir);
+    // Migrated to today's schema here (the search indexes' extensions loaded, as the import does).
+    const old = new PGlite(dir, { extensions: { pg_trgm, unaccent } });
     const oldDb = drizzle(old);
     await migrate(oldDb, { migrationsFolder });
     await seedDemoShop(oldDb as unknown as Db, { bcryptRounds: 4 });

@@ -37,7 +37,10 @@ export async function migratePgliteFolder(dataDir: string, migrationsFolder: str
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
-  const old = new PGlite(copy);
+  // Migration 0010 (search indexes) creates pg_trgm and unaccent: PGlite loads them only when asked.
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const { unaccent } = await import('@electric-sql/pglite/contrib/unaccent');
+  const old = new PGlite(copy, { extensions: { pg_trgm, unaccent } });
   const embedded = await startEmbeddedPostgres(staging, { log });
   const target = new pg.Client({ connectionString: embedded.url() });
   let checks: TableCheck[] = [];

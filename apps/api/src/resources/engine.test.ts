@@ -71,9 +71,9 @@ describe('resource engine: sorting and filters', () => {
     const house = await admin.get('/api/products?department.name=house&page=1&itemsPerPage=100');
     expect(house.json()['hydra:totalItems']).toBe(90);
     expect(new Set(members(house).map((p) => p.department.name))).toEqual(new Set(['Household']));
-    const clean = await admin.get('/api/products?categories.name=Clean&page=1&itemsPerPage=1');
+    const clean = await admin.get('/api/products?categories.name=Clean&itemsPerPage=0');
     expect(clean.json()['hydra:totalItems']).toBe(90);
-    const taxed = await admin.get('/api/products?taxes.name=VAT&page=1&itemsPerPage=1');
+    const taxed = await admin.get('/api/products?taxes.name=VAT&itemsPerPage=0');
     expect(taxed.json()['hydra:totalItems']).toBe(100);
     const term = await admin.get('/api/terminals?store.id=2');
     expect(members(term).map((x) => x.code)).toEqual(['M1', 'M2']);
@@ -93,7 +93,7 @@ describe('resource engine: sorting and filters', () => {
   it('filters by the store parameter', async () => {
     expect(members(await admin.get('/api/departments?store=2')).map((d) => d.name)).toEqual(['Clothing']);
     expect(members(await admin.get('/api/departments?store=/api/stores/1')).map((d) => d.name)).toEqual(['Grocery', 'Household']);
-    const mallOnly = await admin.get('/api/products?store=1&page=1&itemsPerPage=1');
+    const mallOnly = await admin.get('/api/products?store=1&itemsPerPage=0');
     expect(mallOnly.json()['hydra:totalItems']).toBe(190);
   });
 

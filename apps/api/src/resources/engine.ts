@@ -19,7 +19,8 @@ export interface ResourceCtx {
   auth: AuthInfo;
 }
 
-export type FilterFn = (value: string | string[], ctx: ResourceCtx) => SQL | undefined;
+/** `name`: the query parameter, for a 422 naming it (search.ts). */
+export type FilterFn = (value: string | string[], ctx: ResourceCtx, name?: string) => SQL | undefined;
 
 export interface ResourceDef<Row extends { id: number } = any> {
   /** URL segment under /api, e.g. "taxes". */
@@ -66,6 +67,20 @@ const WRITE_PERMISSION: Record<string, Access> = {
 const READ_ONLY = ['@id', '@type', '@context', 'id', 'uuid', 'createdAt', 'updatedAt', 'deletedAt'];
 
 const MAX_PAGE_SIZE = 10_000;
+
+/** How many pages past the asked one a list's total is counted (docs/api.md, issue 30.2). */
+export const PAGES_AHEAD = 10;
+
+/**
+ * The most a list counts for its total (undefined: exact, when only the total or the whole list is asked for); a
+ * total above it is reported as cap + 1, "more than": the pager shows PAGES_AHEAD pages ahead and
+ * grows as the user pages on.
+ */
+export function countCap(offset: number, itemsPerPage: number): number | undefined {
+  // A list asked for whole (no paging: up to MAX_PAGE_SIZE) keeps its exact total, which a reader
+  // following the pages relies on.
+  return itemsPerPage > 0 && itemsPerPage < MAX_PAGE_SIZE ? offset + PAGES_AHEAD * itemsPerPage : undefined;
+}
 
 export function isJunk(key: string, value: unknown): boolean {
   if (!key) return true;
@@ -154,7 +169,7 @@ export async function listIds(def: ResourceDef, q: ListQuery, ctx: ResourceCtx):
     const filters = def.filters ?? {};
     const name = Object.hasOwn(filters, key) ? key : Object.hasOwn(filters, norm(key)) ? norm(key) : undefined;
     if (!name) continue; // unknown parameters are ignored, like API Platform
-    const c = filters[name](value, ctx);
+    const c = filters[name](value, ctx, key);
     if (c) { conds.push(c); applied.push({ name, value }); }
   }
   const where = conds.length ? and(...conds) : undefined;
@@ -182,7 +197,13 @@ export async function listIds(def: ResourceDef, q: ListQuery, ctx: ResourceCtx):
   if (indexed && order && q.itemsPerPage > 0) {
     paged = await pageByPositions(ctx.db, def.table, order, where, order.by === 'id' ? key : `${key}|order=${order.name}`, offset, q.itemsPerPage);
   }
-  const countAll = () => db.select({ count: sql<number>`count(*)::int` }).from(def.table).where(where);
+  // Counted only as far as the pager looks (issue 30.2): up to PAGES_AHEAD pages past this one; more
+  // is reported as that + 1 ("more than"), so a search per keystroke never counts a whole table.
+  // itemsPerPage=0 asks for the total alone: counted exactly.
+  const cap = countCap(offset, q.itemsPerPage);
+  const countAll = () => cap === undefined
+    ? db.select({ count: sql<number>`count(*)::int` }).from(def.table).where(where)
+    : db.select({ count: sql<number>`count(*)::int` }).from(db.select({ one: sql`1` }).from(def.table).where(where).limit(cap + 1).as('capped'));
   // Otherwise the count (from the position index when the filters allow: the total does not depend
   // on the order) and the page's ids at once (two connections on PostgreSQL). The page is found by
   // id alone, so a deep page walks a narrow index (index-only where the table has a covering one,

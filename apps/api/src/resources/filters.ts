@@ -1,13 +1,13 @@
-import { and, eq, exists, ilike, inArray, isNull, notExists, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, exists, inArray, isNull, notExists, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FilterFn, ResourceCtx } from './engine.ts';
 import type { StoreLinkTable } from '../lib/present.ts';
+import { searchCondition, searchText, textMatch } from './search.ts';
 
 const first = (v: string | string[]) => (Array.isArray(v) ? v[0] : v);
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** Case-insensitive substring match (API Platform "partial"/"ipartial"). */
-export const partial = (col: PgColumn | SQL): FilterFn => (v) => ilike(col as PgColumn, `%${escapeLike(first(v))}%`);
+/** Text search (API Platform "partial"/"ipartial"): see search.ts for the rule and its indexes. */
+export const partial = (col: PgColumn | SQL): FilterFn => (v, _ctx, name = 'search') => searchCondition(col, v, name);
 
 /** Equality; arrays become IN. Numbers that do not parse match nothing instead of erroring. */
 export const exact = (col: PgColumn, kind: 'text' | 'int' | 'number' = 'text'): FilterFn => (v) => {
@@ -62,6 +62,10 @@ export const storeColumnScope = (col: PgColumn, allowNull = true) => (ctx: Resou
 
 /** Match through a join table: EXISTS (link join other where other.col ilike %v%). */
 export const throughPartial = (link: PgTable & { productId?: PgColumn }, linkOwner: PgColumn, ownerId: PgColumn, linkOther: PgColumn, other: PgTable & { id: PgColumn }, otherCol: PgColumn): FilterFn =>
-  (v) => exists(sql`(select 1 from ${link} join ${other} on ${other.id} = ${linkOther} where ${linkOwner} = ${ownerId} and ${otherCol} ilike ${`%${escapeLike(first(v))}%`})`);
+  (v, _ctx, name = 'search') => {
+    const text = searchText(v, name);
+    return text === undefined ? undefined
+      : exists(sql`(select 1 from ${link} join ${other} on ${other.id} = ${linkOther} where ${linkOwner} = ${ownerId} and ${textMatch(otherCol, text)})`);
+  };
 
 export { and };

@@ -1,5 +1,5 @@
 import { moneyText } from '../../lib/present.ts';
-import { eq, inArray, sql, exists } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { flag, optionalRef, ref, decimal } from '@pos/domain/wire-fields';
 import { validationError } from '@pos/domain/errors';
@@ -9,9 +9,9 @@ import { bool, exact, partial } from '../../resources/filters.ts';
 import { presentProducts, presentVariant } from './products.presenter.ts';
 import { barcodeText } from './products.service.ts';
 import { assertBarcodesFree, assertVisible, intField, productVisible, scopes, stamps, optText, orNull } from './shared.ts';
+import { searchCondition } from '../../resources/search.ts';
 
 const first = (v: string | string[]) => (Array.isArray(v) ? v[0] : v);
-const like = (v: string | string[]) => `%${first(v).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The product a barcode row belongs to (directly, or through its variant). */
 const ownerId = sql`coalesce(${barcode.itemId}, (select ${productVariant.productId} from ${productVariant} where ${productVariant.id} = ${barcode.variantId}))`;
@@ -52,8 +52,15 @@ export const barcodesResource: ResourceDef<typeof barcode.$inferSelect> = {
     unit: partial(barcode.unit),
     item: exact(barcode.itemId, 'int'),
     'item.id': exact(barcode.itemId, 'int'),
-    'item.name': (v) => exists(sql`(select 1 from ${product} where ${product.id} = ${ownerId} and ${product.name} ilike ${like(v)})`),
-    'variant.attributeValue': (v) => exists(sql`(select 1 from ${productVariant} where ${productVariant.id} = ${barcode.variantId} and ${productVariant.attributeValue} ilike ${like(v)})`),
+    // IN (indexed search) rather than EXISTS per barcode: the products are found by their index first.
+    'item.name': (v, _ctx, name = 'item.name') => {
+      const c = searchCondition(product.name, v, name);
+      return c && sql`${ownerId} in (select ${product.id} from ${product} where ${c})`;
+    },
+    'variant.attributeValue': (v, _ctx, name = 'variant.attributeValue') => {
+      const c = searchCondition(productVariant.attributeValue, v, name);
+      return c && sql`${barcode.variantId} in (select ${productVariant.id} from ${productVariant} where ${c})`;
+    },
     store: storeFilter,
   },
   sorts: {

@@ -1,11 +1,12 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { and, asc, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { BLANK } from '@pos/domain/wire-fields';
 import { notFound, validationError } from '@pos/domain/errors';
 import { product, productStore, productVariant, terminal, userAccount } from '../../db/schema/index.ts';
 import { caller, assertStoreAccess } from '../../plugins/auth.ts';
-import { hydraCollection, isJunk, parseBody, parseId, parseListQuery, stripReadOnly, type ResourceCtx } from '../../resources/engine.ts';
+import { countCap, hydraCollection, isJunk, parseBody, parseId, parseListQuery, stripReadOnly, type ResourceCtx } from '../../resources/engine.ts';
+import { searchCondition, searchText, textMatch } from '../../resources/search.ts';
 import { productVariantsResource } from './product-variants.resource.ts';
 import { num } from '../../lib/present.ts';
 import { parseRef } from '@pos/domain/wire-fields';
@@ -49,8 +50,6 @@ function listOrder(q: Query, columns: Record<string, any>, fallback: any) {
   return [mode(col), asc(fallback)];
 }
 
-const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /**
  * Catalogue operations that are not plain resources: terminal and user create/edit (reference
  * 2.12), product keywords / quantities / CSV export and import (2.3). Plain CRUD is in
@@ -74,9 +73,9 @@ export default async function catalogueRoutes(app: FastifyInstance) {
     const code = q1(q, 'code');
     if (code) conds.push(eq(terminal.code, code));
     const description = q1(q, 'description');
-    if (description) conds.push(ilike(terminal.description, like(description)));
+    if (description) conds.push(searchCondition(terminal.description, description, 'description')!);
     const text = q1(q, 'q');
-    if (text) conds.push(ilike(terminal.code, like(text)));
+    if (text) conds.push(searchCondition(terminal.code, text, 'q')!);
     const active = q1(q, 'isActive');
     if (active === 'true' || active === '1') conds.push(eq(terminal.isActive, true));
     if (active === 'false' || active === '0') conds.push(eq(terminal.isActive, false));
@@ -125,13 +124,13 @@ export default async function catalogueRoutes(app: FastifyInstance) {
     const ctx = ctxOf(request);
     const conds: SQL[] = [scopes.user.scope(ctx)];
     const displayName = q1(q, 'displayName');
-    if (displayName) conds.push(ilike(userAccount.displayName, like(displayName)));
+    if (displayName) conds.push(searchCondition(userAccount.displayName, displayName, 'displayName')!);
     const username = q1(q, 'username');
-    if (username) conds.push(ilike(userAccount.username, like(username)));
+    if (username) conds.push(searchCondition(userAccount.username, username, 'username')!);
     const email = q1(q, 'email');
-    if (email) conds.push(ilike(userAccount.email, like(email)));
+    if (email) conds.push(searchCondition(userAccount.email, email, 'email')!);
     const text = q1(q, 'q');
-    if (text) conds.push(sql`(${ilike(userAccount.displayName, like(text))} or ${ilike(userAccount.username, like(text))} or ${ilike(userAccount.email, like(text))})`);
+    if (text) { const t = searchText(text, 'q'); if (t !== undefined) conds.push(sql`(${textMatch(userAccount.displayName, t)} or ${textMatch(userAccount.username, t)} or ${textMatch(userAccount.email, t)})`); }
     const active = q1(q, 'isActive');
     if (active === 'true' || active === '1') conds.push(eq(userAccount.isActive, true));
     if (active === 'false' || active === '0') conds.push(eq(userAccount.isActive, false));
@@ -179,7 +178,7 @@ export default async function catalogueRoutes(app: FastifyInstance) {
     const ctx = ctxOf(request);
     const conds: SQL[] = [scopes.product.scope(ctx), eq(product.isActive, true)];
     const name = q1(q, 'name') ?? q1(q, 'q');
-    if (name) conds.push(ilike(product.name, like(name)));
+    if (name) { const c = searchCondition(product.name, name, q1(q, 'name') !== undefined ? 'name' : 'q'); if (c) conds.push(c); }
     const itemId = qInt(q, 'itemId');
     if (itemId !== undefined) conds.push(eq(product.id, itemId));
     const rawIds = q['itemIds[]'] ?? q.itemIds;
@@ -193,7 +192,10 @@ export default async function catalogueRoutes(app: FastifyInstance) {
     if (storeId !== undefined) conds.push(scopes.product.scope({ ...ctx, auth: { ...ctx.auth, storeIds: ctx.auth.storeIds.includes(storeId) ? [storeId] : [] } }));
     const where = and(...conds);
     const { limit, offset } = paging(q);
-    const [{ total }] = await app.db.select({ total: sql<number>`count(*)::int` }).from(product).where(where);
+    // Counted as far as the pager looks, like every list (engine.ts countCap): a picker searching per keystroke never counts the catalogue.
+    const cap = countCap(offset, limit);
+    const [{ total }] = await (cap === undefined ? app.db.select({ total: sql<number>`count(*)::int` }).from(product).where(where)
+      : app.db.select({ total: sql<number>`count(*)::int` }).from(app.db.select({ one: sql`1` }).from(product).where(where).limit(cap + 1).as('capped')));
     const order = listOrder(q, { id: product.id, name: product.name, basePrice: product.basePrice, cost: product.cost, barcode: product.barcode }, product.id);
     const rows = await app.db.select().from(product).where(where).orderBy(...order).limit(limit).offset(offset);
     const ids = rows.map((r) => r.id);

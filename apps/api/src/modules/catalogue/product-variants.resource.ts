@@ -1,9 +1,10 @@
-import { exists, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { productVariant, product } from '../../db/schema/index.ts';
 import type { ResourceDef } from '../../resources/engine.ts';
 import { exact, partial } from '../../resources/filters.ts';
 import { presentVariant } from './products.presenter.ts';
 import { productVisible } from './shared.ts';
+import { searchCondition } from '../../resources/search.ts';
 
 /**
  * /api/product_variants: read-only (variants are written through their product). Used by the
@@ -17,7 +18,10 @@ export const productVariantsResource: ResourceDef<typeof productVariant.$inferSe
     id: exact(productVariant.id, 'int'),
     product: exact(productVariant.productId, 'int'),
     'product.id': exact(productVariant.productId, 'int'),
-    'product.name': (v) => exists(sql`(select 1 from ${product} where ${product.id} = ${productVariant.productId} and ${product.name} ilike ${`%${(Array.isArray(v) ? v[0] : v).replace(/[\\%_]/g, (c) => `\\${c}`)}%`})`),
+    'product.name': (v, _ctx, name = 'product.name') => {
+      const c = searchCondition(product.name, v, name);
+      return c && sql`${productVariant.productId} in (select ${product.id} from ${product} where ${c})`;
+    },
     barcode: exact(productVariant.barcode),
     attributeValue: partial(productVariant.attributeValue),
     attributeName: partial(productVariant.attributeName),

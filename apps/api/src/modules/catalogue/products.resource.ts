@@ -1,4 +1,4 @@
-import { eq, exists, or, sql, type SQL } from 'drizzle-orm';
+import { exists, sql, type SQL } from 'drizzle-orm';
 import {
   brand, category, department, product, productBrand, productCategory, productSupplier, productTax, productTerminal,
   productVariant, supplier, tax,
@@ -8,14 +8,16 @@ import { bool, exact, partial, throughPartial } from '../../resources/filters.ts
 import { presentProducts, presentProductsJson } from './products.presenter.ts';
 import { createProduct, productBody, productUpdateBody, updateProduct } from './products.service.ts';
 import { productVisible } from './shared.ts';
+import { searchCondition } from '../../resources/search.ts';
 
 const first = (v: string | string[]) => (Array.isArray(v) ? v[0] : v);
 
 /** barcode=X matches the product's barcode or one of its variants' barcodes (exact). */
 const barcodeFilter: FilterFn = (v) => {
   const code = first(v).trim();
-  return or(eq(product.barcode, code),
-    exists(sql`(select 1 from ${productVariant} where ${productVariant.productId} = ${product.id} and ${productVariant.barcode} = ${code})`))!;
+  // One IN over a union of two unique-index lookups (an OR with a correlated EXISTS reads every product).
+  return sql`${product.id} in (select ${product.id} from ${product} where ${product.barcode} = ${code}
+    union all select ${productVariant.productId} from ${productVariant} where ${productVariant.barcode} = ${code})`;
 };
 
 /** store=<id>: products stocked in that store (a product_store row) or catalogue-wide (no row at all). */
@@ -53,7 +55,10 @@ export const productsResource: ResourceDef<typeof product.$inferSelect> = {
     isActive: bool(product.isActive),
     isAvailable: bool(product.isAvailable),
     manageInventory: bool(product.manageInventory),
-    'department.name': (v) => exists(sql`(select 1 from ${department} where ${department.id} = ${product.departmentId} and ${department.name} ilike ${`%${first(v).replace(/[\\%_]/g, (c) => `\\${c}`)}%`})`),
+    'department.name': (v, _ctx, name = 'department.name') => {
+      const c = searchCondition(department.name, v, name);
+      return c && sql`${product.departmentId} in (select ${department.id} from ${department} where ${c})`;
+    },
     'department.id': exact(product.departmentId, 'int'),
     department: exact(product.departmentId, 'int'),
     'categories.name': throughPartial(productCategory, productCategory.productId, product.id, productCategory.otherId, category, category.name),

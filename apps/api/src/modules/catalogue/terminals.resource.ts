@@ -2,6 +2,7 @@ import { exists, inArray, sql } from 'drizzle-orm';
 import { product, productTerminal, store, terminal } from '../../db/schema/index.ts';
 import type { ResourceDef } from '../../resources/engine.ts';
 import { bool, exact, partial } from '../../resources/filters.ts';
+import { searchCondition } from '../../resources/search.ts';
 import { presentStoreBrief } from '../../lib/present.ts';
 import { ld, scopes, stamps } from './shared.ts';
 import { createTerminal, deleteTerminal, productsByTerminal, terminalBody, terminalUpdateBody, updateTerminal } from './terminals.service.ts';
@@ -21,7 +22,10 @@ export const terminalsResource: ResourceDef<typeof terminal.$inferSelect> = {
     isActive: bool(terminal.isActive),
     store: exact(terminal.storeId, 'int'),
     'store.id': exact(terminal.storeId, 'int'),
-    'products.name': (v) => exists(sql`(select 1 from ${productTerminal} join ${product} on ${product.id} = ${productTerminal.productId} where ${productTerminal.otherId} = ${terminal.id} and ${product.name} ilike ${`%${(Array.isArray(v) ? v[0] : v).replace(/[\\%_]/g, (c) => `\\${c}`)}%`})`),
+    'products.name': (v, _ctx, name = 'products.name') => {
+      const c = searchCondition(product.name, v, name);
+      return c && exists(sql`(select 1 from ${productTerminal} join ${product} on ${product.id} = ${productTerminal.productId} where ${productTerminal.otherId} = ${terminal.id} and ${c})`);
+    },
   },
   sorts: {
     id: terminal.id, code: terminal.code, description: terminal.description,

@@ -6,6 +6,7 @@ import { customer, customerPayment, order } from '../../db/schema/index.ts';
 import { can, type AuthInfo } from '../../plugins/auth.ts';
 import type { ResourceDef } from '../../resources/engine.ts';
 import { exact, partial } from '../../resources/filters.ts';
+import { searchText, textMatch } from '../../resources/search.ts';
 import { isoDate, num } from '../../lib/present.ts';
 import { own } from '../sales/orders.query.ts';
 import { presentOrders } from '../sales/order.presenter.ts';
@@ -121,8 +122,6 @@ export async function addCustomerPayment(db: Db, input: { amount: string; descri
   });
 }
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /** GET /api/customers and /api/customers/{id}: hydra list of customers with their figures and ledger. */
 export const customersResource: ResourceDef<CustomerRow> = {
   path: 'customers',
@@ -136,9 +135,10 @@ export const customersResource: ResourceDef<CustomerRow> = {
     cnic: (v, ctx) => (can(ctx.auth, 'customer.creditTerms') ? partial(customer.cnic)(v, ctx) : sql`false`),
     email: partial(customer.email),
     openingBalance: exact(customer.openingBalance, 'number'),
-    q: (v, ctx) => {
-      const like = `%${escapeLike(String(Array.isArray(v) ? v[0] : v).trim())}%`;
-      return or(sql`${customer.name} ilike ${like}`, sql`${customer.phone} ilike ${like}`, can(ctx.auth, 'customer.creditTerms') ? sql`${customer.cnic} ilike ${like}` : undefined);
+    q: (v, ctx, name = 'q') => {
+      const text = searchText(v, name);
+      if (text === undefined) return undefined;
+      return or(textMatch(customer.name, text), textMatch(customer.phone, text), can(ctx.auth, 'customer.creditTerms') ? textMatch(customer.cnic, text) : undefined);
     },
   }),
   sorts: {

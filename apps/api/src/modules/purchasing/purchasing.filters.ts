@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FilterFn } from '../../resources/engine.ts';
+import { searchCondition } from '../../resources/search.ts';
 
 /** Filter and sort helpers for purchasing lists that reach through a foreign key. */
 const first = (v: string | string[]) => (Array.isArray(v) ? v[0] : v);
@@ -14,7 +15,10 @@ export const existsQ = (q: SQL): SQL => sql`exists (${q})`;
 
 /** `supplier.name=acme`: the row whose related record's column contains the text (case-insensitive). */
 export const relatedPartial = (fk: PgColumn, other: PgTable & { id: PgColumn }, col: PgColumn): FilterFn =>
-  (v) => existsQ(sql`select 1 from ${other} where ${other.id} = ${fk} and ${col} ilike ${likeValue(v)}`);
+  (v, _ctx, name = 'search') => {
+    const c = searchCondition(col, v, name);
+    return c && sql`${fk} in (select ${other.id} from ${other} where ${c})`;
+  };
 
 /** Sort by a related record's column (a scalar subquery). */
 export const relatedSort = (fk: PgColumn, other: PgTable & { id: PgColumn }, col: PgColumn): SQL =>

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { validationError } from '@pos/domain/errors';
 import { parseMoney, toDecimal } from '@pos/domain/money';
@@ -8,6 +8,8 @@ import type { AuthInfo } from '../../plugins/auth.ts';
 import { parseWhen, whenCondition, type When } from '../../lib/when.ts';
 import { isJunk, type FilterFn, type ResourceDef } from '../../resources/engine.ts';
 import { bool, exact, storeColumnScope } from '../../resources/filters.ts';
+import { searchText, textMatch } from '../../resources/search.ts';
+import { ORDER_STATUS } from '@pos/domain/schemas/sale';
 import { isoDate, num } from '../../lib/present.ts';
 import { SETTLED_STATUSES } from '../customer-account/customer.figures.ts';
 import { presentOrders } from './order.presenter.ts';
@@ -18,7 +20,6 @@ import { presentOrders } from './order.presenter.ts';
  */
 export const own = (o: Record<string, FilterFn>): Record<string, FilterFn> => Object.assign(Object.create(null), o);
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
 
 /** Reads a date-time filter (lib/when: wall-clock values are on the store's clock). */
@@ -72,15 +73,21 @@ export async function listOrders(db: Db, query: Record<string, unknown>, actor: 
   const to = parseWhenParam(q.dateTimeTo, 'dateTimeTo', true);
   if (from) conds.push(whenCondition(order.createdAt, order.storeId, '>=', from));
   if (to) conds.push(whenCondition(order.createdAt, order.storeId, '<=', to));
-  const text = first(q.q);
-  if (!isJunk('q', text) && String(text).trim()) {
-    const like = `%${escapeLike(String(text).trim())}%`;
-    conds.push(or(
-      sql`${order.customerName} ilike ${like}`,
-      sql`${order.customerId} in (select ${customer.id} from ${customer} where ${customer.name} ilike ${like})`,
-      sql`${order.status} ilike ${like}`,
-      sql`${order.orderId}::text like ${like}`,
-    )!);
+  const rawText = first(q.q);
+  const text = isJunk('q', rawText) ? undefined : searchText(String(rawText), 'q');
+  if (text !== undefined) {
+    // Every arm is indexed (issue 30): the customer's name through its trigram/prefix index, a
+    // status by name (the statuses containing the text), an order number exactly.
+    const folded = text.toLowerCase();
+    const statuses = Object.values(ORDER_STATUS).filter((s) => s.toLowerCase().includes(folded));
+    // One IN over a union (an OR with a subquery cannot combine indexes: it read every order).
+    const arms: SQL[] = [
+      sql`select ${order.id} from ${order} where ${textMatch(order.customerName, text)}`,
+      sql`select ${order.id} from ${order} where ${order.customerId} in (select ${customer.id} from ${customer} where ${textMatch(customer.name, text)})`,
+    ];
+    if (statuses.length) arms.push(sql`select ${order.id} from ${order} where ${conds[0]} and ${inArray(order.status, statuses)}`);
+    if (/^\d{1,9}$/.test(text)) arms.push(sql`select ${order.id} from ${order} where ${eq(order.orderId, Number(text))}`);
+    conds.push(sql`${order.id} in (${sql.join(arms, sql` union all `)})`);
   }
   const ref = (names: string[]) => {
     for (const n of names) if (!isJunk(n, first(q[n]))) return intParam(q[n]) ?? -1;

@@ -1,0 +1,110 @@
+/**
+ * Issue 30, "Bad input": what a search finds for the texts shops really type (one character,
+ * `%` and `_`, accents, Arabic with and without harakat) and the 422 for a text too long.
+ * (That each is answered through an index is test/search-plans.test.ts.)
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/helpers.ts';
+
+let t: TestApp;
+let admin: Record<string, string>;
+
+const NAMES = ['Café Crème', 'CAFE NOIR', 'Iced Coffee', '100% Juice', '1000 Juice', 'Cola_Zero', 'Cola Zero', 'حليب', 'حَلِيب طازج', 'أرز بسمتي', 'Zoë Soap'];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.login('admin');
+  const c = new pg.Client({ connectionString: t.database.url });
+  await c.connect();
+  await c.query(`insert into product (name, base_price, cost) select n, 1, 1 from unnest($1::text[]) n`, [NAMES]);
+  await c.query(`insert into customer (name, phone) values ('Zoë Müller', '0551234567'), ('أحمد الحربي', '0559876543')`);
+  await c.query(`insert into "order" (order_id, customer_name, user_id, store_id, terminal_id, status, sub_total, item_taxes, total, adjustment)
+    select 987654, 'Zoë Café', (select min(id) from user_account), (select min(id) from store), (select min(id) from terminal), 'Completed', 1, 0, 1, 0`);
+  await c.end();
+});
+afterAll(() => t?.close());
+
+async function names(query: string): Promise<string[]> {
+  const res = await t.app.inject({ method: 'GET', url: `/api/products?${query}`, headers: admin });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json()['hydra:member'].map((p: { name: string }) => p.name).sort();
+}
+const q = (s: string) => encodeURIComponent(s);
+
+describe('product search: what it finds', () => {
+  it('`%` and `_` are the characters themselves, not wildcards', async () => {
+    expect(await names(`name=${q('0% J')}`)).toEqual(['100% Juice']);
+    expect(await names(`name=${q('a_z')}`)).toEqual(['Cola_Zero']);
+    // One character: the names that begin with it; no name begins with '%'.
+    expect(await names(`name=${q('%')}`)).toEqual([]);
+    expect(await names(`name=${q('_')}`)).toEqual([]);
+  });
+
+  it('one or two characters find the names beginning with them (any case), not every name containing them', async () => {
+    const found = await names(`name=c`);
+    expect(found).toEqual(expect.arrayContaining(['Café Crème', 'CAFE NOIR', 'Cola_Zero', 'Cola Zero']));
+    expect(found).not.toContain('Iced Coffee');
+    expect(found.every((n) => /^c/i.test(n))).toBe(true);
+    expect(await names(`name=${q('ح')}`)).toEqual(['حليب', 'حَلِيب طازج']);
+  });
+
+  it("accents do not matter: 'cafe' finds 'Café Crème', 'creme' and 'crème' find it too", async () => {
+    expect(await names('name=cafe')).toEqual(['CAFE NOIR', 'Café Crème']);
+    expect(await names(`name=${q('café')}`)).toEqual(['CAFE NOIR', 'Café Crème']);
+    expect(await names('name=creme')).toEqual(['Café Crème']);
+    expect(await names(`name=${q('CRÈME')}`)).toEqual(['Café Crème']);
+    expect(await names(`name=${q('zoe')}`)).toEqual(['Zoë Soap']);
+  });
+
+  it('Arabic: harakat and the hamza on alef do not matter, either way', async () => {
+    expect(await names(`name=${q('حليب')}`)).toEqual(['حليب', 'حَلِيب طازج']);
+    expect(await names(`name=${q('حَلِيب')}`)).toEqual(['حليب', 'حَلِيب طازج']);
+    expect(await names(`name=${q('ارز')}`)).toEqual(['أرز بسمتي']);
+    expect(await names(`name=${q('أرز')}`)).toEqual(['أرز بسمتي']);
+    // Mixed scripts in one text: matched as typed.
+    expect(await names(`name=${q('حليب Zero')}`)).toEqual([]);
+  });
+
+  it('customers are searched the same way (name, phone; accents and hamza folded)', async () => {
+    const cust = async (s: string) => (await t.app.inject({ method: 'GET', url: `/api/customers?q=${q(s)}`, headers: admin })).json()['hydra:member'].map((c: { name: string }) => c.name);
+    expect(await cust('muller')).toEqual(['Zoë Müller']);
+    expect(await cust('احمد')).toEqual(['أحمد الحربي']);
+    expect(await cust('0559876')).toEqual(['أحمد الحربي']);
+  });
+});
+
+describe('sale history search (q)', () => {
+  const history = async (s: string) => (await t.app.inject({ method: 'GET', url: `/api/admin/order/list?q=${q(s)}`, headers: admin })).json().list
+    .map((o: { orderId: number }) => o.orderId);
+  it('finds the customer name folded, the order number exactly', async () => {
+    expect(await history('zoe cafe')).toEqual([987654]);
+    expect(await history('987654')).toEqual([987654]);
+    expect(await history('98765')).not.toContain(987654);
+  });
+});
+
+describe('a search text too long is a 422 naming the field and the limit', () => {
+  const long = 'a'.repeat(10_000);
+  it.each([
+    ['/api/products?name=', 'name'],
+    ['/api/products?sku=', 'sku'],
+    ['/api/customers?q=', 'q'],
+    ['/api/customers?name=', 'name'],
+    ['/api/admin/order/list?q=', 'q'],
+    ['/api/admin/product/keywords?name=', 'name'],
+    ['/api/barcodes?item.name=', 'item.name'],
+    ['/api/suppliers?name=', 'name'],
+  ])('%s<10,000 characters>', async (url, field) => {
+    const res = await t.app.inject({ method: 'GET', url: url + long, headers: admin });
+    expect(res.statusCode, res.body).toBe(422);
+    const body = res.json();
+    expect(body.violations).toEqual([{ propertyPath: field, message: 'The search text is limited to 100 characters.' }]);
+  });
+
+  it('100 characters are searched (and find nothing here)', async () => {
+    expect(await names(`name=${'a'.repeat(100)}`)).toEqual([]);
+    const res = await t.app.inject({ method: 'GET', url: `/api/products?name=${'a'.repeat(101)}`, headers: admin });
+    expect(res.statusCode).toBe(422);
+  });
+});
