@@ -37,6 +37,8 @@ const TILL_WRITES: RegExp[] = [
   /^\/api\/admin\/closing(\/|$)/, /^\/api\/closings(\/|$)/,
   /^\/api\/admin\/expense(\/|$)/, /^\/api\/expenses(\/|$)/,
   /^\/api\/print\/(order|job)\//,
+  // Issue 26: the day's X/Z report printed from the till's closing dialog (the day of its own store).
+  /^\/api\/print\/closing\//,
   // Issue 21: a manager's approval asked at the till; one's own PIN.
   /^\/api\/approvals$/, /^\/api\/admin\/profile\/pin$/,
 ];
