@@ -1,10 +1,11 @@
-import { StrictMode } from 'react';
+import { StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { i18nReady } from '@/lib/i18n';
 import '@/styles/index.css';
 import '@/styles/ui.css';
 import { AppProviders } from '@/app/providers';
+import { FullScreenSpinner } from '@/components/ui/spinner';
 import { AppRoutes } from '@/app/router';
 import { registerServiceWorker } from '@/app/register-sw';
 import { prefetchCatalogue } from '@/features/catalogue-cache/hooks/use-catalogue-loader';
@@ -21,7 +22,10 @@ const render = () =>
     <StrictMode>
       <AppProviders>
         <BrowserRouter>
-          <AppRoutes />
+          {/* A safety net: a screen waiting for its texts (lib/i18n.ts) never blanks the app. */}
+          <Suspense fallback={<FullScreenSpinner />}>
+            <AppRoutes />
+          </Suspense>
         </BrowserRouter>
       </AppProviders>
     </StrictMode>,

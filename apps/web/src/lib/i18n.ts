@@ -18,8 +18,15 @@ const RTL: ReadonlySet<string> = new Set(['ar']);
  * backend below when chosen (the service worker precaches them for the offline till), so a
  * till in English does not download Arabic (issue 24, the JavaScript line).
  */
-const files = import.meta.glob<Record<string, unknown>>('../locales/en/*.json', { eager: true, import: 'default' });
-const lazyFiles = import.meta.glob<Record<string, unknown>>(['../locales/*/*.json', '!../locales/en/*.json'], { import: 'default' });
+// The till's own namespaces (CORE_NAMESPACES) are in the entry in English; the back office's
+// (backoffice, admin, backup, setup …) are chunks of their own in every language, loaded when a
+// screen asks for them: those screens are lazy and wait for their texts inside their Suspense
+// boundary (useSuspense), so the sign-in page does not download them (issue 20/24).
+export const CORE_NAMESPACES = ['common', 'auth', 'sale', 'outbox'] as const;
+const files = import.meta.glob<Record<string, unknown>>('../locales/en/{common,auth,sale,outbox}.json', { eager: true, import: 'default' });
+const lazyFiles = import.meta.glob<Record<string, unknown>>(['../locales/*/*.json', '!../locales/en/{common,auth,sale,outbox}.json'], { import: 'default' });
+/** Every namespace there is (the file names). */
+export const ALL_NAMESPACES = [...new Set(Object.keys(lazyFiles).concat(Object.keys(files)).map((f) => /([^/]+)\.json$/.exec(f)![1]))];
 const resources: Record<string, Record<string, Record<string, unknown>>> = {};
 for (const [file, content] of Object.entries(files)) {
   const match = /locales\/([^/]+)\/([^/]+)\.json$/.exec(file);
@@ -66,12 +73,14 @@ export const i18nReady: Promise<unknown> = i18n.use(lazyLanguages).use(initReact
   lng: storedLanguage(),
   fallbackLng: 'en',
   supportedLngs: [...LANGUAGES],
-  ns: Object.keys(resources.en ?? { common: {} }),
+  ns: [...CORE_NAMESPACES],
   defaultNS: 'common',
   fallbackNS: 'common',
   interpolation: { escapeValue: false }, // React escapes
   initAsync: false, // English is bundled: ready before the first render; others await i18nReady
-  react: { useSuspense: false },
+  // A screen whose namespace is not loaded yet waits in its Suspense boundary (lazy screens only:
+  // the till's own namespaces are always there).
+  react: { useSuspense: true },
   showSupportNotice: false,
 });
 applyDocumentLanguage(i18n.language);

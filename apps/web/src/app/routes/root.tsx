@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { Suspense, lazy, useEffect } from 'react';
 import { Outlet } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
@@ -6,9 +6,11 @@ import { FullScreenSpinner } from '@/components/ui/spinner';
 import { StoreTerminalChooser } from '@/features/auth/components/store-terminal-chooser';
 import { useLogout } from '@/features/auth/hooks/use-logout';
 import { usePreferences } from '@/features/sale/preferences-store';
-import { TouchKeyboard } from '@/features/touch/components/touch-keyboard';
 import { resetSession, selectStoreTerminal, useSession } from '@/lib/session';
 import { bootSession } from '@/features/auth/session-boot';
+
+// Touch mode's keyboard downloads only when touch mode is on (the sign-in page's JavaScript, issue 24).
+const TouchKeyboard = lazy(() => import('@/features/touch/components/touch-keyboard').then((m) => ({ default: m.TouchKeyboard })));
 
 /**
  * The layout of every route: waits for app start, shows the fatal start screen, and opens the
@@ -32,7 +34,11 @@ export function RootLayout() {
         <StoreTerminalChooser user={session.user} onSelect={selectStoreTerminal} onLogout={() => void logout()} />
       )}
       {/* Touch mode (Settings > General): bigger targets and the on-screen keyboard on every screen. */}
-      <TouchKeyboard enabled={enableTouch} />
+      {enableTouch && (
+        <Suspense fallback={null}>
+          <TouchKeyboard enabled />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -19,7 +19,7 @@ export interface AdminShellProps {
  * 1224px breakpoint the sidebar becomes a bar under the header.
  */
 export function AdminShell({ user, signOut, children }: AdminShellProps) {
-  const { t } = useTranslation('admin');
+  const { t } = useTranslation(['admin', 'backup']);
   return (
     <div className="admin-shell">
       <header className="admin-header">
