@@ -82,6 +82,13 @@ const OWN_CREDENTIAL = /^\/api\/print\/agent\//;
 /** Admin routes for the owner only (an administrator of every store): an admin of some stores gets 403. */
 const OWNER_ONLY: RegExp[] = [/^\/api\/admin\/backups(\/|$)/];
 
+/**
+ * 'user' routes whose handler needs a permission a cashier lacks unless a manager approves the one
+ * action (issue 21.2: restore needs 'sale.void'): the cashier is refused with 403 before anything is
+ * looked up, as permission-matrix.test.ts promises route by route.
+ */
+const APPROVAL_NEEDED: RegExp[] = [/^\/api\/admin\/order\/restore\//];
+
 /** What a caller may get on a route of this access rule; a string names the violation. */
 function judge(access: string, who: Who, status: number, url: string): string | null {
   if (status >= 500) return `server error ${status}`;
@@ -90,6 +97,7 @@ function judge(access: string, who: Who, status: number, url: string): string | 
   if (UNAUTHENTICATED.includes(who)) return status === 401 ? null : `expected 401, got ${status}`;
   if (access !== 'user' && !cashierHas(access) && who === 'cashierA') return status === 403 ? null : `cashier on a '${access}' route: expected 403, got ${status}`;
   if (OWNER_ONLY.some((re) => re.test(url))) return status === 403 ? null : `admin of some stores on an owner route: expected 403, got ${status}`;
+  if (who === 'cashierA' && APPROVAL_NEEDED.some((re) => re.test(url))) return status === 403 ? null : `cashier without the permission on ${url}: expected 403, got ${status}`;
   return status === 401 || status === 403 ? `allowed caller refused with ${status}` : null;
 }
 

@@ -333,9 +333,9 @@ export async function deleteOrder(db: Db, id: number, actor: AuthInfo, approval:
  * again. Needs 'sale.void' or a manager's approval for it (`approval`, as deleteOrder).
  */
 export async function restoreOrder(db: Db, id: number, actor: AuthInfo, approval: string | null = null): Promise<void> {
+  if (!approval && !can(actor, 'sale.void')) throw forbidden("Restoring an order needs the 'sale.void' permission or a manager's approval.");
   await withRetry(() => db.transaction(async (tx) => {
-    const row = await lockOrder(tx, id, actor); // an order the caller cannot see is a 404 first, as for a void
-    if (!approval && !can(actor, 'sale.void')) throw forbidden("Restoring an order needs the 'sale.void' permission or a manager's approval.");
+    const row = await lockOrder(tx, id, actor);
     const approver = can(actor, 'sale.void') ? null : await consumeApproval(tx, approval, { permission: 'sale.void', storeId: row.storeId, userId: actor.userId });
     if (row.status !== ORDER_STATUS.DELETED) {
       throw validationError([{ propertyPath: 'status', message: `Order #${row.orderId ?? row.id} is ${row.status}: only deleted orders can be restored` }]);
