@@ -64,7 +64,7 @@ test('Print X report prints the day so far on the till printer; Close day prints
   await expect(closing).toBeVisible();
 
   before = printer.jobs.length;
-  await closing.getByLabel('Count of 100', { exact: true }).fill('1');
+  await closing.getByLabel('Count of $100.00', { exact: true }).fill('1');
   await closing.getByRole('button', { name: 'Close day' }).click();
   const z = decode(await printer.job(before));
   expect(z.text).toContain('Z REPORT');
