@@ -267,6 +267,7 @@ test('record an expense and close the day with the right cash in hand', async ({
   await shot(page, 'backoffice-closing');
   const { closing: open } = await (await request.get('/api/admin/closing/opened?store=1&terminal=1', { headers })).json();
   await closing.getByRole('button', { name: 'Close day' }).click();
+  await page.getByRole('dialog', { name: 'Close day' }).getByRole('button', { name: 'Close day' }).click();
 
   // The closed day is stored with that balance, and the next day must be started (forced).
   const startDay = page.getByRole('dialog', { name: 'Start day' });

@@ -66,6 +66,11 @@ test('Print X report prints the day so far on the till printer; Close day prints
   before = printer.jobs.length;
   await closing.getByLabel('Count of $100.00', { exact: true }).fill('1');
   await closing.getByRole('button', { name: 'Close day' }).click();
+  // Closing asks first, with the expected and the counted cash and what is over or short (issue 23.4).
+  const ask = page.getByRole('dialog', { name: 'Close day' });
+  await expect(ask).toContainText(`Expected cash ${expected}, counted $100.00`);
+  await expect(ask).toContainText(/(Short by|Over by) \$[\d,]+\.\d\d|Balanced/);
+  await ask.getByRole('button', { name: 'Close day' }).click();
   const z = decode(await printer.job(before));
   expect(z.text).toContain('Z REPORT');
   expect(z.text).toMatch(/Counted cash +\$100\.00/);
@@ -74,7 +79,21 @@ test('Print X report prints the day so far on the till printer; Close day prints
   // The next day must be started (as after any closing); start it so the till is left as found.
   const startDay = page.getByRole('dialog', { name: 'Start day' });
   await expect(startDay).toBeVisible();
+  // Enter in the opening balance starts the day (issue 29.1).
   await startDay.getByLabel('Opening balance').fill('100');
-  await startDay.getByRole('button', { name: 'Start day' }).click();
+  await startDay.getByLabel('Opening balance').press('Enter');
   await expect(startDay).toHaveCount(0);
+
+  // The closed day is in the past closings with its count, and its Z report prints again.
+  await page.getByRole('navigation', { name: 'Till toolbar' }).getByRole('button', { name: 'Day closing' }).click();
+  const today = page.getByRole('dialog', { name: 'Day closing' });
+  await today.getByRole('button', { name: 'Past closings' }).click();
+  const last = today.getByRole('row').filter({ hasText: '$100.00' }).first();
+  await expect(last).toContainText(expected);
+  before = printer.jobs.length;
+  await last.getByRole('button', { name: /Print the Z report of/ }).click();
+  await expect(page.getByText(`Z report sent to ${NAME}`)).toBeVisible({ timeout: 15_000 });
+  const again = decode(await printer.job(before));
+  expect(again.text).toContain('Z REPORT');
+  expect(again.text).toMatch(/Counted cash +\$100\.00/);
 });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { flag, optionalDecimal } from '@pos/domain/wire-fields';
 import { caller } from '../../plugins/auth.ts';
 import { parseBody, parseId } from '../../resources/engine.ts';
-import { getClosing, openedClosing, updateClosing } from './closing.service.ts';
+import { getClosing, listClosings, openedClosing, updateClosing } from './closing.service.ts';
 import { objectBody, queryIds } from './cash.http.ts';
 
 const money = optionalDecimal({ min: 0 });
@@ -11,6 +11,11 @@ const money = optionalDecimal({ min: 0 });
 const denominations = z.union([z.record(z.string().max(20), z.union([z.number().int().min(0).max(1_000_000), z.null()])), z.null()], {
   error: 'This value should be an object of counts.',
 }).optional();
+/** A page of past closings: 1-based page, at most 100 a page. */
+const listPaging = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  itemsPerPage: z.coerce.number().int().min(1).max(100).default(20),
+});
 const closingBody = z.object({
   openingBalance: money,
   cashAdded: money,
@@ -34,6 +39,14 @@ export default async function closingRoutes(app: FastifyInstance) {
   app.get('/api/admin/closing/opened', { config: user, schema: { tags, summary: 'The open day of a store + terminal, created when none: {closing}' } }, async (request) => {
     const { store: storeId, terminal: terminalId } = queryIds((request.query ?? {}) as Record<string, unknown>, ['store', 'terminal']);
     return { closing: await openedClosing(db, { storeId, terminalId }, caller(request)) };
+  });
+
+  app.get('/api/admin/closing/list', { config: user, schema: { tags, summary: "Closed days of one of the caller's stores (terminal optional), newest first, with their figures: {list, total, count}" } }, async (request) => {
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    const { store: storeId } = queryIds(query, ['store']);
+    const { terminal: terminalId } = query.terminal === undefined || query.terminal === '' ? { terminal: undefined } : queryIds(query, ['terminal']);
+    const paging = parseBody(listPaging, { page: query.page, itemsPerPage: query.itemsPerPage });
+    return listClosings(db, { storeId, terminalId, ...paging }, caller(request));
   });
 
   app.get('/api/admin/closing/:id', { config: user, schema: { tags, summary: 'One day closing: {closing}' } }, async (request) =>

@@ -1,7 +1,7 @@
-import { and, desc, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import { forbidden, notFound, validationError } from '@pos/domain/errors';
 import { minorToDecimal, minorToString, parseMinor } from '@pos/domain/money';
-import { cashInHand, isOpeningStale } from '@pos/domain/closing';
+import { cashInHand, denominationsTotal, isOpeningStale } from '@pos/domain/closing';
 import { ORDER_STATUS } from '@pos/domain/schemas/sale';
 import type { Db, Tx } from '../../db/client.ts';
 import { closing, order, orderPayment, paymentType, store, terminal, userAccount } from '../../db/schema/index.ts';
@@ -89,6 +89,24 @@ function storedFigures(row: ClosingRow, digits: number): ClosingFigures {
 
 const salesOut = (sales: Record<string, number>, digits: number) => Object.fromEntries(Object.entries(sales).map(([k, v]) => [k, minorToDecimal(v, digits)]));
 
+/**
+ * The cash counted in the drawer, in minor units: Σ note value × count of the saved count (keys in
+ * currency units, "0.005" … "20", exact in the store's digits), else the closing balance entered;
+ * null: not counted. The X/Z report and the closing's over/short use this one figure.
+ */
+export function countedCash(row: Pick<ClosingRow, 'denominations' | 'closingBalance'>, digits: number): number | null {
+  const saved = row.denominations && typeof row.denominations === 'object' && !Array.isArray(row.denominations) ? row.denominations as Record<string, unknown> : {};
+  const counts = Object.fromEntries(Object.entries(saved).filter((e): e is [string, number] => Number.isSafeInteger(e[1]) && (e[1] as number) > 0));
+  if (Object.keys(counts).length) {
+    try {
+      return denominationsTotal(counts, digits);
+    } catch {
+      // a key that is not an amount of this currency: fall back to the balance entered
+    }
+  }
+  return row.closingBalance == null ? null : parseMinor(row.closingBalance, digits);
+}
+
 /** ClosingDto (reference-server 2.3): dates as {datetime}, amounts as numbers, plus the server's figures. */
 export async function presentClosing(db: Conn, row: ClosingRow, now = new Date()) {
   const d = db as Db;
@@ -105,6 +123,7 @@ export async function presentClosing(db: Conn, row: ClosingRow, now = new Date()
     const u = users.find((x) => x.id === id);
     return u ? { '@id': `/api/users/${u.id}`, id: u.id, username: u.username, displayName: u.displayName, roles: u.roles, email: u.email } : null;
   };
+  const counted = countedCash(row, figures.digits);
   return {
     '@id': `/api/admin/closing/${row.id}`,
     id: row.id, uuid: row.uuid,
@@ -122,6 +141,9 @@ export async function presentClosing(db: Conn, row: ClosingRow, now = new Date()
     sales: salesOut(figures.sales, figures.digits),
     cashSales: dec(figures.cashSales),
     expectedCash: dec(figures.expectedCash),
+    // The drawer as counted (notes and coins) and its difference from the expected cash: over > 0, short < 0.
+    countedCash: counted === null ? null : dec(counted),
+    overShort: counted === null ? null : dec(counted - figures.expectedCash),
     isStale: !row.closedAt && isOpeningStale(row.dateFrom, now),
   };
 }
@@ -219,4 +241,26 @@ export async function updateClosing(db: Db, id: number, input: ClosingUpdate, ac
     return updated;
   });
   return presentClosing(db, row);
+}
+
+/**
+ * GET /api/admin/closing/list?store&terminal?: the closed days of one of the caller's stores (one
+ * terminal, or all), newest first, a page at a time, each with its stored figures: the past
+ * closings a till reprints its Z report from.
+ */
+export async function listClosings(db: Db, input: { storeId: number; terminalId?: number; page: number; itemsPerPage: number }, actor: AuthInfo) {
+  if (!actor.storeIds.includes(input.storeId)) throw validationError([{ propertyPath: 'store', message: `'Store' with ID '${input.storeId}' not found` }]);
+  const where = and(
+    eq(closing.storeId, input.storeId),
+    input.terminalId !== undefined ? eq(closing.terminalId, input.terminalId) : undefined,
+    isNotNull(closing.closedAt),
+  );
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(closing).where(where).orderBy(desc(closing.closedAt), desc(closing.id))
+      .limit(input.itemsPerPage).offset((input.page - 1) * input.itemsPerPage),
+    db.select({ total: sql<number>`count(*)::int` }).from(closing).where(where),
+  ]);
+  const list = [];
+  for (const row of rows) list.push(await presentClosing(db, row));
+  return { list, total, count: list.length };
 }

@@ -5,29 +5,14 @@
  * figures. Totals per payment type, the cash drawer's expected and counted amount, over or short,
  * all in the store's currency with its minor units.
  */
-import { centsToMinor, formatDateTime, formatMoney } from '@pos/domain/format';
+import { formatDateTime, formatMoney } from '@pos/domain/format';
 import { currencyDigits } from '@pos/domain/currency';
 import { parseMinor, sumCents } from '@pos/domain/money';
-import { denominationsTotal } from '@pos/domain/closing';
 import type { presentClosing } from '../cash/closing.service.ts';
 import type { Block, ReceiptDoc, ReceiptHeader } from './receipt-doc.ts';
 import { isArabicLocale, wordsFor } from './receipt-words.ts';
 
 export type ClosingDto = Awaited<ReturnType<typeof presentClosing>>;
-
-/** The cash counted at the till: the note and coin count when there is one, else the closing balance entered; null: not counted. */
-export function countedCash(c: Pick<ClosingDto, 'denominations' | 'closingBalance'>, currency: string): number | null {
-  const counts = c.denominations && typeof c.denominations === 'object' && !Array.isArray(c.denominations) ? (c.denominations as Record<string, unknown>) : {};
-  const valid = Object.fromEntries(Object.entries(counts).filter((e): e is [string, number] => Number.isSafeInteger(e[1]) && (e[1] as number) > 0));
-  if (Object.keys(valid).length) {
-    try {
-      return centsToMinor(denominationsTotal(valid), currency);
-    } catch {
-      // a key that is not an amount: fall back to the balance entered
-    }
-  }
-  return c.closingBalance == null ? null : parseMinor(c.closingBalance, currencyDigits(currency));
-}
 
 /**
  * The report of a day: X while the day is open, Z once it is closed. `typeNames`: the payment
@@ -71,7 +56,7 @@ export function closingReportDoc(c: ClosingDto, header: ReceiptHeader, typeNames
   blocks.push({ t: 'row', left: w.cashWithdrawn, right: money(-minor(c.cashWithdrawn)) });
   blocks.push({ t: 'row', left: w.expenses, right: money(-minor(c.expenses)) });
   blocks.push({ t: 'row', left: w.expectedCash, right: money(expected), bold: true });
-  const counted = countedCash(c, currency);
+  const counted = c.countedCash == null ? null : minor(c.countedCash);
   if (counted == null) blocks.push({ t: 'row', left: w.countedCash, right: w.notCounted });
   else {
     const diff = counted - expected;

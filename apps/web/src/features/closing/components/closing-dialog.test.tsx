@@ -17,6 +17,12 @@ beforeEach(() => {
   printed.length = 0;
 });
 
+/** Closing the day asks first (issue 23.4): answer "Close day" in the confirmation. */
+async function confirmClose(user: ReturnType<typeof userEvent.setup>) {
+  const ask = await screen.findByRole('dialog', { name: 'Close day' });
+  await user.click(within(ask).getByRole('button', { name: 'Close day' }));
+}
+
 const hoursAgo = (h: number) => ({ datetime: new Date(Date.now() - h * 3600_000).toISOString() });
 
 describe('closingState', () => {
@@ -105,6 +111,7 @@ describe('ClosingDialog', () => {
     await user.type(within(dialog).getByLabelText('Count of $100.00'), '1');
     expect(within(dialog).getByTestId('counted-cash')).toHaveTextContent('$100');
     await user.click(within(dialog).getByRole('button', { name: 'Close day' }));
+    await confirmClose(user);
     await waitFor(() => expect(api.find('POST', '/admin/closing/4')).toHaveLength(1));
     const body = api.find('POST', '/admin/closing/4')[0].body;
     expect(body).toMatchObject({ closingBalance: '128.00', closedBy: 7, expenses: 12, data: { cash: '40.00', credit: '10.00' }, denominations: { '100': 1 } });
@@ -139,6 +146,7 @@ describe('ClosingDialog', () => {
     await user.type(within(dialog).getByLabelText('Count of KWD 0.005'), '3');
     expect(within(dialog).getByTestId('counted-cash')).toHaveTextContent('KWD 0.765');
     await user.click(within(dialog).getByRole('button', { name: 'Close day' }));
+    await confirmClose(user);
     await waitFor(() => expect(api.find('POST', '/admin/closing/6')).toHaveLength(1));
     expect(api.find('POST', '/admin/closing/6')[0].body).toMatchObject({
       closingBalance: '11.985', expenses: 1.275, data: { cash: '2.760', 'credit card': '1.380' }, denominations: { '0.25': 3, '0.005': 3 },

@@ -5,6 +5,7 @@ import { useMoney } from '@/lib/money';
 import { isOpeningStale } from '@pos/domain/closing';
 import { minorToDecimal, minorToString } from '@pos/domain/money';
 import { Button } from '@/components/ui/button';
+import { confirm } from '@/components/ui/confirm-dialog';
 import { Dialog } from '@/components/ui/dialog';
 import { NumberInput } from '@/components/ui/number-input';
 import { MoneyInput, moneyText } from '@/components/ui/money-input';
@@ -19,6 +20,8 @@ import { printReceipt } from '@/features/receipt/print-receipt';
 import { printClosingReport } from '../api/closing-report.ts';
 import { useClosingFigures, useOpenedClosing, useSaveClosing, type Closing, type ClosingBody } from '../api/closing.ts';
 import { closingFigures, countsOf, denominationsOf } from '../lib/closing-figures.ts';
+import { OverShort, overShortText } from './over-short.tsx';
+import { PastClosings } from './past-closings.tsx';
 import '@/features/list-table/backoffice.css';
 
 export interface ClosingDialogProps {
@@ -38,7 +41,7 @@ export function closingState(closing: Pick<Closing, 'openingBalance' | 'createdA
 
 const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
-function ClosingForm({ closing, state, onDone }: { closing: Closing; state: ClosingState; onDone: () => void }) {
+function ClosingForm({ closing, state, onDone, onPast }: { closing: Closing; state: ClosingState; onDone: () => void; onPast: () => void }) {
   const currency = useMoney();
   const { t } = useTranslation('backoffice');
   const { store, terminal, user } = useSession();
@@ -122,7 +125,18 @@ function ClosingForm({ closing, state, onDone }: { closing: Closing; state: Clos
       body.closedBy = user?.id;
       body.closingBalance = minorToString(figures.cashInHand, digits);
     }
-    if (kind === 'close') body.closedAt = { datetime: new Date().toISOString() };
+    // Closing the day cannot be undone: the cashier sees expected, counted and the difference first.
+    if (kind === 'close') {
+      const ok = await confirm(
+        t('closing.confirmClose', {
+          expected: cur(figures.cashInHand), counted: cur(figures.counted),
+          difference: overShortText(figures.counted - figures.cashInHand, cur, t),
+        }),
+        { title: t('closing.closeDay'), confirmLabel: t('closing.closeDay'), danger: true },
+      );
+      if (!ok) return;
+      body.closedAt = { datetime: new Date().toISOString() };
+    }
     else body.updateOnly = true;
     try {
       await save.mutateAsync(body);
@@ -138,8 +152,9 @@ function ClosingForm({ closing, state, onDone }: { closing: Closing; state: Clos
 
   const loadingFigures = started && (expenses.isPending || orders.isPending);
 
+  // Enter in any field saves: 'Start day' before the day starts, 'Update' after (never 'Close day').
   return (
-    <div className="closing">
+    <form className="closing" noValidate onSubmit={(e) => { e.preventDefault(); void submit(started ? 'update' : 'start'); }}>
       <p className="muted">
         {dateFrom && t('closing.openedAt', { date: formatDateTime(dateFrom, currency.timeZone) })}
         {closing.openedBy?.displayName && ` · ${t('closing.openedBy', { name: closing.openedBy.displayName })}`}
@@ -178,7 +193,7 @@ function ClosingForm({ closing, state, onDone }: { closing: Closing; state: Clos
                   </td>
                 </tr>
                 <tr className="closing-cash">
-                  <th scope="row">{t('closing.cashInHand')}</th>
+                  <th scope="row">{t('closing.expectedCash')}</th>
                   <td className="num" data-testid="cash-in-hand">
                     <strong>{cur(figures.cashInHand)}</strong>
                   </td>
@@ -228,6 +243,14 @@ function ClosingForm({ closing, state, onDone }: { closing: Closing; state: Clos
                     {cur(figures.counted)}
                   </td>
                 </tr>
+                <tr>
+                  <th scope="row" colSpan={2}>
+                    {t('closing.overShort')}
+                  </th>
+                  <td className="num">
+                    <OverShort minor={figures.counted - figures.cashInHand} />
+                  </td>
+                </tr>
               </tfoot>
             </table>
           </fieldset>
@@ -235,8 +258,11 @@ function ClosingForm({ closing, state, onDone }: { closing: Closing; state: Clos
       )}
 
       <div className="dialog-actions">
+        <Button variant="link" onClick={onPast}>
+          {t('closing.pastClosings')}
+        </Button>
         {!started ? (
-          <Button onClick={() => submit('start')} loading={save.isPending}>
+          <Button type="submit" loading={save.isPending}>
             {t('closing.startDay')}
           </Button>
         ) : (
@@ -244,7 +270,7 @@ function ClosingForm({ closing, state, onDone }: { closing: Closing; state: Clos
             <Button variant="ghost" onClick={() => void printReport('x')} loading={printing} disabled={loadingFigures}>
               {t('closing.printX')}
             </Button>
-            <Button variant="secondary" onClick={() => submit('update')} loading={save.isPending}>
+            <Button type="submit" variant="secondary" loading={save.isPending}>
               {t('closing.update')}
             </Button>
             <Button variant="danger" onClick={() => submit('close')} loading={save.isPending}>
@@ -253,7 +279,7 @@ function ClosingForm({ closing, state, onDone }: { closing: Closing; state: Clos
           </>
         )}
       </div>
-    </div>
+    </form>
   );
 }
 
@@ -270,6 +296,7 @@ export function ClosingDialog({ open, onClose }: ClosingDialogProps) {
     if (open) void refetch();
   }, [open, refetch]);
 
+  const [past, setPast] = useState(false);
   const closing = query.data;
   const state = closing ? closingState(closing) : 'normal';
   const forced = !!closing && state !== 'normal';
@@ -285,7 +312,11 @@ export function ClosingDialog({ open, onClose }: ClosingDialogProps) {
           <Spinner />
         )
       ) : (
-        <ClosingForm key={`${closing.id}-${state}`} closing={closing} state={state} onDone={onClose} />
+        past ? (
+          <PastClosings storeId={store?.id} terminalId={terminal?.id} onBack={() => setPast(false)} />
+        ) : (
+          <ClosingForm key={`${closing.id}-${state}`} closing={closing} state={state} onDone={onClose} onPast={() => setPast(true)} />
+        )
       )}
     </Dialog>
   );
