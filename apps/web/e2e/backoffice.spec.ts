@@ -56,6 +56,8 @@ async function payCash(page: Page): Promise<string> {
   await expect(r).toBeVisible();
   const number = (await r.getByText(/^Order# \d+$/).innerText()).replace('Order# ', '');
   await r.getByRole('button', { name: 'Close' }).click();
+  // The next customer's first barcode goes straight into the scan box (issue 29.1).
+  await expect(page.getByTestId('scan-input')).toBeFocused();
   return number;
 }
 

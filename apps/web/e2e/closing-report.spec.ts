@@ -83,6 +83,8 @@ test('Print X report prints the day so far on the till printer; Close day prints
   await startDay.getByLabel('Opening balance').fill('100');
   await startDay.getByLabel('Opening balance').press('Enter');
   await expect(startDay).toHaveCount(0);
+  // Focus goes back to the control that opened the day closing, never to <body> (issue 29.1).
+  await expect(page.getByRole('navigation', { name: 'Till toolbar' }).getByRole('button', { name: 'Day closing' })).toBeFocused();
 
   // The closed day is in the past closings with its count, and its Z report prints again.
   await page.getByRole('navigation', { name: 'Till toolbar' }).getByRole('button', { name: 'Day closing' }).click();

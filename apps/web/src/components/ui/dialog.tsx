@@ -1,6 +1,7 @@
 import { useEffect, useId, useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
+import { restoreFocus } from '@/lib/focus';
 
 export type DialogSize = 'sm' | 'md' | 'lg' | 'xl' | 'full';
 
@@ -27,7 +28,8 @@ const stack: string[] = [];
 
 /**
  * Modal dialog (role="dialog", aria-modal) rendered in a portal on <body>. Focus moves in on open,
- * is trapped while open and returns to the opener on close. Nested dialogs stack.
+ * is trapped while open and returns to the opener on close (or the screen's `data-focus-home`
+ * control when the opener is gone or was <body>). Nested dialogs stack.
  */
 export function Dialog({ open, onClose, title, children, footer, size = 'md', closable = true, initialFocus, className }: DialogProps) {
   const { t } = useTranslation('common');
@@ -76,7 +78,10 @@ export function Dialog({ open, onClose, title, children, footer, size = 'md', cl
       const at = stack.lastIndexOf(id);
       if (at >= 0) stack.splice(at, 1);
       if (stack.length === 0) document.body.classList.remove('has-modal');
-      if (opener && document.contains(opener)) opener.focus();
+      // Back to the opener; a dialog that opened by itself (Start day) or whose opener is gone hands
+      // focus to the screen's home control, never to <body> (issue 29.1). Only the last dialog does.
+      if (stack.length === 0) restoreFocus(opener);
+      else if (opener && document.contains(opener)) opener.focus();
     };
     // Deliberately not on initialFocus/onClose: focus moves once per opening.
   }, [open, id, closable]);

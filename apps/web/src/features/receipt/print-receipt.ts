@@ -1,3 +1,5 @@
+import { restoreFocus } from '@/lib/focus';
+
 /** Receipt CSS, inlined into the print frame (3.5 inch wide, spec 9). */
 export const RECEIPT_CSS = `
 @page { size: 3.5in auto; margin: 0; }
@@ -20,6 +22,8 @@ body { margin: 0; font-family: ui-monospace, Menlo, Consolas, monospace; font-si
  */
 export function printReceipt(node: HTMLElement | null, doc: Document = document): void {
   if (!node) return;
+  // Printing focuses the frame; focus comes back where it was (issue 29.1), never into the frame.
+  const had = doc.activeElement;
   const frame = doc.createElement('iframe');
   frame.setAttribute('aria-hidden', 'true');
   frame.tabIndex = -1;
@@ -38,6 +42,7 @@ export function printReceipt(node: HTMLElement | null, doc: Document = document)
     win.focus();
     win.print();
   } finally {
+    restoreFocus(had, doc);
     setTimeout(() => frame.remove(), 100);
   }
 }

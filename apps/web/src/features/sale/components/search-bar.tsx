@@ -45,6 +45,7 @@ export function SearchBar({ query, quantity, onQueryChange, onQuantityChange, on
           if (e.key === 'Escape') onQueryChange('');
         }}
         data-testid="scan-input"
+        data-focus-home
       />
       <NumberInput label={t('search.quantity')} value={quantity} onValueChange={(v) => onQuantityChange(v)} className="qty-input" required />
       <Button type="submit" variant="primary" disabled={!query.trim() || busy}>{t('search.add')}</Button>
