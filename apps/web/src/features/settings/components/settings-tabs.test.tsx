@@ -88,6 +88,10 @@ describe('settings lists', () => {
     const api = fakeApi({ 'GET /users': hydra(users), 'GET /stores': hydra(stores), 'POST /admin/user/create': {}, 'PUT /admin/user/:id': {} });
     const user = userEvent.setup();
     renderWithProviders(<UsersTab />);
+    // People read the access in words, never "ROLE_USER" (issue 23.6).
+    const row = await screen.findByRole('row', { name: /c@example\.com/ });
+    expect(row).toHaveTextContent('Till');
+    expect(row).not.toHaveTextContent('ROLE_');
     await user.click(await screen.findByRole('button', { name: 'User' }));
     let dialog = await screen.findByRole('dialog', { name: 'Create user' });
     await within(dialog).findByRole('checkbox', { name: 'Harbour Mall' });
@@ -101,7 +105,7 @@ describe('settings lists', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await user.click(screen.getByRole('button', { name: 'Edit Cashier' }));
     dialog = await screen.findByRole('dialog', { name: 'Update user' });
-    await user.click(within(dialog).getByRole('checkbox', { name: 'ROLE_ADMIN' }));
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Back office' }));
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(api.find('PUT', '/admin/user/5')).toHaveLength(1));
     expect(api.find('PUT', '/admin/user/5')[0].body).toEqual({

@@ -16,10 +16,9 @@ import type { RoleRow, UserRow } from '../lib/types.ts';
 import { useRoleName } from './roles-tab.tsx';
 
 const FIELDS = ['displayName', 'username', 'email', 'password', 'roles', 'role', 'pin', 'stores'];
-const ROLE_OPTIONS = [
-  { value: 'ROLE_USER', label: 'ROLE_USER' },
-  { value: 'ROLE_ADMIN', label: 'ROLE_ADMIN' },
-];
+/** The old wire's access flags, in words people use (issue 23.6): ROLE_USER = the till, ROLE_ADMIN = the back office. */
+const ACCESS = ['ROLE_USER', 'ROLE_ADMIN'] as const;
+const accessKey = (r: string) => (r === 'ROLE_ADMIN' ? 'users.accessAdmin' : r === 'ROLE_USER' ? 'users.accessTill' : null);
 
 function UserFormDialog({ open, onClose, entity }: EntityFormProps<UserRow>) {
   const { t } = useTranslation('backoffice');
@@ -27,6 +26,7 @@ function UserFormDialog({ open, onClose, entity }: EntityFormProps<UserRow>) {
   const roleName = useRoleName();
   const roleList = useOptionList<RoleRow>('/roles', {});
   const roleOptions = toOptions(roleList.data, roleName);
+  const accessOptions = ACCESS.map((value) => ({ value, label: t(accessKey(value)!) }));
   const mode = entity ? 'update' : 'create';
   const schema = useMemo(() => userSchema(mode), [mode]);
   const { register, handleSubmit, setError, formState, control } = useForm<UserForm>({
@@ -88,7 +88,7 @@ function UserFormDialog({ open, onClose, entity }: EntityFormProps<UserRow>) {
         control={control}
         name="roles"
         render={({ field, fieldState }) => (
-          <MultiSelect label={t('users.roles')} required options={ROLE_OPTIONS} value={field.value} onChange={field.onChange} error={fieldState.error?.message} />
+          <MultiSelect label={t('users.roles')} required options={accessOptions} value={field.value} onChange={field.onChange} error={fieldState.error?.message} />
         )}
       />
       <Controller
@@ -119,7 +119,7 @@ export function UsersTab() {
       { id: 'displayName', accessorKey: 'displayName', header: t('users.name') },
       { id: 'username', accessorKey: 'username', header: t('users.username') },
       { id: 'email', accessorKey: 'email', header: t('users.email') },
-      { id: 'roles', accessorFn: (r) => (r.roles ?? []).join(', '), header: t('users.roles'), enableSorting: false, enableColumnFilter: false },
+      { id: 'roles', accessorFn: (r) => (r.roles ?? []).map((x) => { const k = accessKey(x); return k ? t(k) : x; }).join(', '), header: t('users.roles'), enableSorting: false, enableColumnFilter: false },
       { id: 'role', accessorFn: (r) => (r.role ? roleName({ name: r.role.name, builtin: r.role.key === 'custom' ? null : r.role.key }) : ''), header: t('users.role'), enableSorting: false, enableColumnFilter: false },
       { id: 'stores', accessorFn: (r) => storeNames(r.stores), header: t('common.stores'), enableSorting: false, enableColumnFilter: false },
     ],
