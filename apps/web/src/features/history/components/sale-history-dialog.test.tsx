@@ -37,9 +37,14 @@ describe('history rules', () => {
     expect(actionsFor(order(1, 'Pending'))).toEqual([]);
   });
 
-  it('sums the tiles over the orders that are not deleted, cost times quantity', () => {
-    const s = historySummary([order(1, 'Completed'), order(2, 'Deleted'), order(3, 'On Hold')], [1, '0.5']);
-    expect(s).toEqual({ bills: 3, amount: 2000, cost: 600, expenses: 150, profit: { amountCents: 1250, isLoss: false } });
+  it('sums the tiles over settled sales only: what they charged (not the cash handed over), cost times quantity', () => {
+    // Each order charges 6 (received 10, change 4) and costs 2 x 1.50. Held and deleted orders sold nothing.
+    const s = historySummary([order(1, 'Completed'), order(2, 'Deleted'), order(3, 'On Hold'), order(4, 'Pending')], [1, '0.5']);
+    expect(s).toEqual({ bills: 4, amount: 600, cost: 300, expenses: 150, profit: { amountCents: 150, isLoss: false } });
+    const held = historySummary([order(3, 'On Hold')], []);
+    expect(held.profit).toEqual({ amountCents: 0, isLoss: true });
+    expect(held.cost).toBe(0);
+    expect(historySummary([order(1, 'Returned'), order(2, 'Partially Returned'), order(3, 'Dispatched')], []).amount).toBe(1800);
   });
 });
 
@@ -69,10 +74,10 @@ describe('SaleHistoryDialog', () => {
     expect(q.has('store')).toBe(false);
 
     expect(within(dialog).getByTestId('tile-bills')).toHaveTextContent('3');
-    expect(within(dialog).getByTestId('tile-amount')).toHaveTextContent('$20'); // two live orders x 10 received
-    expect(within(dialog).getByTestId('tile-cost')).toHaveTextContent('$6');
+    expect(within(dialog).getByTestId('tile-amount')).toHaveTextContent('$6.00'); // the one completed sale charged 6 (10 handed over)
+    expect(within(dialog).getByTestId('tile-cost')).toHaveTextContent('$3.00');
     await waitFor(() => expect(within(dialog).getByTestId('tile-expenses')).toHaveTextContent('$2'));
-    expect(within(dialog).getByTestId('tile-profit')).toHaveTextContent('$12');
+    expect(within(dialog).getByTestId('tile-profit')).toHaveTextContent('$1.00');
 
     expect(within(dialog).getByRole('button', { name: 'Restore order 1003' })).toBeInTheDocument();
     expect(within(dialog).queryByRole('button', { name: 'Refund order 1002' })).toBeNull();
@@ -194,10 +199,10 @@ describe('SaleHistoryDialog', () => {
     const cells = within(row).getAllByRole('cell').map((c) => c.textContent?.replace(/\s/g, ' '));
     // rate 2 x 1.275, cost 2 x 0.455, discount, tax, item taxes, total
     expect(cells).toEqual(expect.arrayContaining(['KWD 2.550', 'KWD 0.910', 'KWD 0.125', 'KWD 0.105', 'KWD 0.210']));
-    expect(within(dialog).getByTestId('tile-amount')).toHaveTextContent(/^KWD\s3\.000$/);
+    expect(within(dialog).getByTestId('tile-amount')).toHaveTextContent(/^KWD\s2\.550$/);
     expect(within(dialog).getByTestId('tile-cost')).toHaveTextContent(/^KWD\s0\.910$/);
     await waitFor(() => expect(within(dialog).getByTestId('tile-expenses')).toHaveTextContent(/^KWD\s1\.275$/));
-    expect(within(dialog).getByTestId('tile-profit')).toHaveTextContent(/^KWD\s0\.815$/); // 3.000 - 0.910 - 1.275
+    expect(within(dialog).getByTestId('tile-profit')).toHaveTextContent(/^KWD\s0\.365$/); // 2.550 - 0.910 - 1.275
   });
 
   it('in a JPY store the figures are whole yen (issue 19)', async () => {
@@ -214,9 +219,9 @@ describe('SaleHistoryDialog', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Sale history' });
     const row = (await within(dialog).findByRole('cell', { name: '1001' })).closest('tr')!;
     expect(within(row).getAllByRole('cell').map((c) => c.textContent)).toEqual(expect.arrayContaining(['¥3,225', '¥1,440']));
-    expect(within(dialog).getByTestId('tile-amount')).toHaveTextContent(/^¥5,000$/);
+    expect(within(dialog).getByTestId('tile-amount')).toHaveTextContent(/^¥3,225$/);
     await waitFor(() => expect(within(dialog).getByTestId('tile-expenses')).toHaveTextContent(/^¥500$/));
-    expect(within(dialog).getByTestId('tile-profit')).toHaveTextContent(/^¥3,060$/); // 5,000 - 1,440 - 500
+    expect(within(dialog).getByTestId('tile-profit')).toHaveTextContent(/^¥1,285$/); // 3,225 - 1,440 - 500
   });
 
   it('searches with q and a new range', async () => {

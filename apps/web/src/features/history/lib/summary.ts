@@ -28,16 +28,21 @@ export interface HistorySummary {
   profit: { amountCents: number; isLoss: boolean };
 }
 
+/** Orders whose money is real: settled sales (a returned sale stays, its return is its own negative order). */
+const SETTLED: ReadonlySet<string> = new Set([ORDER_STATUS.completed, ORDER_STATUS.dispatched, ORDER_STATUS.returned, ORDER_STATUS.partiallyReturned]);
+
 /**
- * Tiles over the orders shown: bills, amount received and cost of the orders that are not deleted
- * (cost multiplied by quantity: the reference forgot the quantity), expenses, profit or loss.
+ * Tiles over the orders shown (issue 23.6: figures that mean what they say): bills = the orders
+ * shown; amount = what the settled sales charged (payments' totals, not the cash handed over, whose
+ * change went back); cost of those sales (cost × quantity: the reference forgot the quantity);
+ * expenses; profit or loss. Held, pending and deleted orders sold nothing yet.
  */
 export function historySummary(orders: readonly HistoryOrder[], expenses: readonly (number | string)[], digits = 2): HistorySummary {
-  const live = orders.filter((o) => o.status !== ORDER_STATUS.deleted);
-  const received = sumCents(live.map((o) => orderReceived(o, digits)));
-  const cost = sumCents(live.map((o) => orderCost(o, digits)));
+  const sold = orders.filter((o) => SETTLED.has(o.status));
+  const charged = sumCents(sold.map((o) => orderTotal(o, digits)));
+  const cost = sumCents(sold.map((o) => orderCost(o, digits)));
   const exp = sumCents(expenses.map((e) => amount(e, digits)));
-  return { bills: orders.length, amount: received, cost, expenses: exp, profit: profitOrLoss({ sales: received, cost, expenses: exp }) };
+  return { bills: orders.length, amount: charged, cost, expenses: exp, profit: profitOrLoss({ sales: charged, cost, expenses: exp }) };
 }
 
 /** Sum of payments.total grouped by a key, in first-seen order. */
