@@ -243,7 +243,7 @@ test('record an expense and close the day with the right cash in hand', async ({
   let closing = page.getByRole('dialog', { name: 'Day closing' });
   const before = await serverExpected();
   await expect(closing.getByTestId('cash-in-hand')).toHaveText(shown(before));
-  await expect(closing.getByText('CASH sale')).toBeVisible();
+  await expect(closing.getByText('Cash sale')).toBeVisible();
   await closing.getByRole('button', { name: 'Close', exact: true }).click();
 
   await page.keyboard.press('Control+e');

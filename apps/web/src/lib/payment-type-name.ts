@@ -14,3 +14,9 @@ export function paymentTypeName(type: { name?: string | null; type?: string | nu
   if (KEYS[kind] && name.trim().toLowerCase() === DEFAULTS[kind].toLowerCase()) return t(`common:paymentTypes.${KEYS[kind]}`, { defaultValue: name });
   return name;
 }
+
+/** A payment kind as the server groups sales by it ("cash", "credit card", "credit"): translated when known, else as sent. */
+export function paymentKindName(kind: string, t: TFunction): string {
+  const key = KEYS[kind.toLowerCase()];
+  return key ? t(`common:paymentTypes.${key}`, { defaultValue: DEFAULTS[kind.toLowerCase()] }) : kind;
+}

@@ -103,8 +103,8 @@ describe('ClosingDialog', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Close previous day first' });
     expect(within(dialog).queryByRole('button', { name: 'Close' })).toBeNull();
     await waitFor(() => expect(within(dialog).getByTestId('cash-in-hand')).toHaveTextContent('$128')); // 100 - 12 + 40
-    expect(within(dialog).getByText('CASH sale')).toBeInTheDocument();
-    expect(within(dialog).getByText('CREDIT sale')).toBeInTheDocument();
+    expect(within(dialog).getByText('Cash sale')).toBeInTheDocument();
+    expect(within(dialog).getByText('Credit sale')).toBeInTheDocument();
     expect(within(dialog).getByTestId('profit-or-loss')).toHaveTextContent('$18'); // 50 - 20 - 12
     expect(api.find('GET', '/admin/expense/list')[0].query.get('dateTimeFrom')).toBe(closing.dateFrom.datetime);
     expect(api.find('GET', '/admin/order/list')[0].query.get('terminal')).toBe('1');

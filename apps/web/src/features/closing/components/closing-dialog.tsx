@@ -17,6 +17,7 @@ import { isHttpError } from '@/lib/api-client';
 import { wireDate } from '@/features/list-table/lib/dates';
 import { usePreferences } from '@/features/sale/preferences-store';
 import { printReceipt } from '@/features/receipt/print-receipt';
+import { paymentKindName } from '@/lib/payment-type-name';
 import { printClosingReport } from '../api/closing-report.ts';
 import { useClosingFigures, useOpenedClosing, useSaveClosing, type Closing, type ClosingBody } from '../api/closing.ts';
 import { closingFigures, countsOf, denominationsOf } from '../lib/closing-figures.ts';
@@ -182,7 +183,7 @@ function ClosingForm({ closing, state, onDone, onPast }: { closing: Closing; sta
                 </tr>
                 {Object.entries(figures.sales).map(([k, v]) => (
                   <tr key={k}>
-                    <th scope="row">{t('closing.saleOf', { key: k.toUpperCase() })}</th>
+                    <th scope="row">{t('closing.saleOf', { key: paymentKindName(k, t) })}</th>
                     <td className="num">{cur(v)}</td>
                   </tr>
                 ))}

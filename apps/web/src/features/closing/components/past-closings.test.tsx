@@ -108,7 +108,7 @@ describe('day closing: over/short, confirmation, Enter, past closings (issue 23.
     await user.click(within(row).getByRole('button', { name: /Print the Z report of/ }));
     expect(printed).toHaveLength(1);
     expect(printed[0].querySelector('h1')).toHaveTextContent('Z report');
-    expect(printed[0]).toHaveTextContent('CREDIT CARD sale$12.50');
+    expect(printed[0]).toHaveTextContent('Credit Card sale$12.50');
     expect(printed[0]).toHaveTextContent('Over/short$1.50');
     await user.click(within(dialog).getByRole('button', { name: 'Back to today' }));
     expect(await within(dialog).findByTestId('cash-in-hand')).toHaveTextContent('$128.00');

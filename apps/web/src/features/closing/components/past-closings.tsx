@@ -11,6 +11,7 @@ import { apiGet } from '@/features/list-table/api/http';
 import { wireDate } from '@/features/list-table/lib/dates';
 import { usePreferences } from '@/features/sale/preferences-store';
 import { printReceipt } from '@/features/receipt/print-receipt';
+import { paymentKindName } from '@/lib/payment-type-name';
 import { printClosingReport } from '../api/closing-report.ts';
 import type { Closing } from '../api/closing.ts';
 import { OverShort } from './over-short.tsx';
@@ -73,7 +74,7 @@ export function PastClosings({ storeId, terminalId, onBack }: { storeId?: number
   async function reprint(day: PastClosing) {
     const title = t('closing.zReport');
     if (!printer) {
-      const sales = Object.entries(day.sales ?? {}).map(([k, v]) => [t('closing.saleOf', { key: k.toUpperCase() }), v] as [string, unknown]);
+      const sales = Object.entries(day.sales ?? {}).map(([k, v]) => [t('closing.saleOf', { key: paymentKindName(k, t) }), v] as [string, unknown]);
       printReceipt(zReportNode(day, money, title, [
         [t('closing.openingBalance'), day.openingBalance],
         ...sales,

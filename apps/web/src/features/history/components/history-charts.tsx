@@ -5,6 +5,7 @@ import { Bar, Pie } from 'react-chartjs-2';
 import { formatDate } from '@pos/domain/format';
 import { minorToDecimal } from '@pos/domain/money';
 import { useMoney } from '@/lib/money';
+import { paymentKindName } from '@/lib/payment-type-name';
 import { totalsBy, wireAmount } from '../lib/summary.ts';
 import type { HistoryOrder } from '../lib/types.ts';
 
@@ -33,7 +34,7 @@ export default function HistoryCharts({ orders, payments }: HistoryChartsProps) 
   const money = useMoney();
   const charts = useMemo(() => {
     const digits = money.digits;
-    const pay: Array<[string, number]> = Object.entries(payments).map(([k, v]) => [k, wireAmount(v, digits)]);
+    const pay: Array<[string, number]> = Object.entries(payments).map(([k, v]) => [paymentKindName(k, t), wireAmount(v, digits)]);
     return [
       { id: 'payments', title: t('history.charts.paymentTypes'), kind: 'pie' as const, data: series(t('history.total'), pay, digits) },
       // Days in the store's time zone (issue 19).
