@@ -259,7 +259,7 @@ function ClosingForm({ closing, state, onDone, onPast }: { closing: Closing; sta
       )}
 
       <div className="dialog-actions">
-        <Button variant="link" onClick={onPast}>
+        <Button variant="link" className="action-start" onClick={onPast} data-past-open>
           {t('closing.pastClosings')}
         </Button>
         {!started ? (
@@ -298,6 +298,18 @@ export function ClosingDialog({ open, onClose }: ClosingDialogProps) {
   }, [open, refetch]);
 
   const [past, setPast] = useState(false);
+  // Switching between today and the past closings keeps focus in the dialog: on "Back to today",
+  // then on "Past closings" again (a control that vanishes would drop focus to <body>).
+  const toggled = useRef(false);
+  useEffect(() => {
+    if (!toggled.current) return;
+    const target = document.querySelector<HTMLElement>(past ? '[data-past-back]' : '[data-past-open]');
+    target?.focus();
+  }, [past]);
+  const showPast = (on: boolean) => {
+    toggled.current = true;
+    setPast(on);
+  };
   const closing = query.data;
   const state = closing ? closingState(closing) : 'normal';
   const forced = !!closing && state !== 'normal';
@@ -314,9 +326,9 @@ export function ClosingDialog({ open, onClose }: ClosingDialogProps) {
         )
       ) : (
         past ? (
-          <PastClosings storeId={store?.id} terminalId={terminal?.id} onBack={() => setPast(false)} />
+          <PastClosings storeId={store?.id} terminalId={terminal?.id} onBack={() => showPast(false)} />
         ) : (
-          <ClosingForm key={`${closing.id}-${state}`} closing={closing} state={state} onDone={onClose} onPast={() => setPast(true)} />
+          <ClosingForm key={`${closing.id}-${state}`} closing={closing} state={state} onDone={onClose} onPast={() => showPast(true)} />
         )
       )}
     </Dialog>

@@ -100,6 +100,7 @@ describe('day closing: over/short, confirmation, Enter, past closings (issue 23.
     renderWithProviders(<ClosingDialog open onClose={() => {}} />);
     const dialog = await screen.findByRole('dialog', { name: 'Day closing' });
     await user.click(await within(dialog).findByRole('button', { name: 'Past closings' }));
+    expect(within(dialog).getByRole('button', { name: 'Back to today' })).toHaveFocus();
     const row = await within(dialog).findByRole('row', { name: /Carla Cashier/ });
     expect(row).toHaveTextContent('$75.00');
     expect(row).toHaveTextContent('$76.50');
@@ -112,5 +113,6 @@ describe('day closing: over/short, confirmation, Enter, past closings (issue 23.
     expect(printed[0]).toHaveTextContent('Over/short$1.50');
     await user.click(within(dialog).getByRole('button', { name: 'Back to today' }));
     expect(await within(dialog).findByTestId('cash-in-hand')).toHaveTextContent('$128.00');
+    expect(within(dialog).getByRole('button', { name: 'Past closings' })).toHaveFocus();
   });
 });

@@ -150,7 +150,7 @@ export function PastClosings({ storeId, terminalId, onBack }: { storeId?: number
             <Button variant="ghost" disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>{t('closing.older')}</Button>
           </>
         )}
-        <Button variant="secondary" onClick={onBack} autoFocus>{t('closing.backToToday')}</Button>
+        <Button variant="secondary" onClick={onBack} data-past-back>{t('closing.backToToday')}</Button>
       </div>
     </section>
   );
