@@ -7,6 +7,8 @@ import { apiHeaders, signIn } from './support/sign-in.ts';
  * the ledger says; a count with a variance is approved and the product's stock becomes the counted
  * quantity. The demo shop has two stores (Main Street, Harbour Mall).
  */
+const shot = (page: Page, name: string) => page.screenshot({ path: `${import.meta.dirname}/screenshots/${name}.png`, fullPage: true });
+
 interface ProductWire { id: number; name: string; barcode: string; manageInventory: boolean; variants: unknown[]; stores: { store: { id: number; name: string }; quantity: string }[] }
 
 async function products(request: APIRequestContext): Promise<ProductWire[]> {
@@ -129,4 +131,54 @@ test('a count with a variance is approved: the stock becomes the counted quantit
   const after = await stockOf(request, product.id);
   expect(after['Main Street']).toBe(shelf);
   expect(after['Harbour Mall']).toBe(before['Harbour Mall']);
+});
+
+test('every stock page fits 1366×768, 1024×768, 768×1024 and 390×844 without sideways scrolling, in English and in Arabic (right to left)', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const headers = await apiHeaders(request);
+  const [a, b] = await products(request);
+  const stores = ((await (await request.get('/api/stores', { headers })).json())['hydra:member'] as { id: number; name: string }[]).sort((x, y) => x.id - y.id);
+  const tr = await request.post('/api/admin/stock/transfer/create', { headers, data: { fromStore: stores[0].id, toStore: stores[1].id, note: 'a rather long note about the weekly van that should wrap on a phone', lines: [{ product: a.id, quantity: 1 }, { product: b.id, quantity: 2 }] } });
+  expect(tr.status()).toBe(201);
+  const sent = await request.post(`/api/admin/stock/transfer/${(await tr.json()).transfer.id}/send`, { headers, data: {} });
+  expect(sent.status()).toBe(200);
+  const count = await request.post('/api/admin/stock/count/create', { headers, data: { store: stores[0].id } });
+  expect(count.status()).toBe(201);
+  const countId = (await count.json()).count.id as number;
+  expect((await request.post(`/api/admin/stock/count/${countId}/lines`, { headers, data: { lines: [{ barcode: a.barcode, quantity: 3 }, { product: b.id, quantity: 1 }] } })).status()).toBe(200);
+  const transferId = (await sent.json()).transfer.id as number;
+
+  await openStock(page);
+  const pages: [string, string][] = [
+    ['/admin/stock/transfers', 'h1'], ['/admin/stock/transfers/new', 'h1'], [`/admin/stock/transfers/${transferId}`, 'h1 .badge'],
+    ['/admin/stock/counts', 'h1'], ['/admin/stock/counts/new', 'h1'], [`/admin/stock/counts/${countId}`, 'h1 .badge'],
+    ['/admin/stock/adjustments', 'h1'], ['/admin/stock/adjustments/new', 'h1'],
+  ];
+  for (const lang of ['en', 'ar'] as const) {
+    if (lang === 'ar') {
+      await page.getByRole('button', { name: 'العربية' }).click();
+      await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+    }
+    for (const [path, ready] of pages) {
+      await page.goto(path);
+      await expect(page.locator(ready).first()).toBeVisible();
+      await expect(page.locator('[data-testid="list-loader"]')).toHaveCount(0);
+      if (path.endsWith('/new') && !path.includes('counts')) {
+        // A line with its inputs (quantity, variant, reason, note) is the widest part of these forms.
+        const scan = page.locator('.stock-scan__input');
+        await scan.fill(a.barcode);
+        await scan.press('Enter');
+        await expect(page.locator('tbody tr', { hasText: a.name })).toBeVisible();
+      }
+      for (const [width, height] of [[1366, 768], [1024, 768], [768, 1024], [390, 844]]) {
+        await page.setViewportSize({ width, height });
+        await expect.poll(() => page.evaluate(() => document.documentElement.clientWidth)).toBeLessThanOrEqual(width);
+        const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+        expect(scroll, `${path} at ${width}×${height} (${lang})`).toBeLessThanOrEqual(client);
+        if (width === 390 || width === 1024) await shot(page, `stock-${lang}-${width}-${path.split('/').slice(3).join('-').replace(/\d+/, 'id')}`);
+      }
+      await page.setViewportSize({ width: 1366, height: 768 });
+    }
+  }
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('تسوية المخزون');
 });

@@ -39,7 +39,7 @@ describe('stock transfers', () => {
     const api = fakeApi({ 'GET /admin/stock/transfer/list': { list: [transfer()], total: 1 } });
     const user = userEvent.setup();
     renderWithProviders(<TransfersList />);
-    expect(await screen.findByRole('link', { name: 'Transfer 3' })).toHaveAttribute('href', '/admin/stock/transfers/5');
+    expect(await screen.findByRole('link', { name: 'Transfer 3' }, { timeout: 10_000 })).toHaveAttribute('href', '/admin/stock/transfers/5');
     expect(screen.getByText('In transit', { selector: '.badge' })).toBeInTheDocument();
     expect(api.find('GET', '/admin/stock/transfer/list')[0].query.get('limit')).toBe('10');
     await user.selectOptions(screen.getByLabelText('Store'), '2');
