@@ -120,10 +120,11 @@ export function CountDetailPage({ id, picker }: { id: number; picker?: PickerSlo
           <tr>
             <th>{t('common.product')}</th><th className="num">{t('counts.expected')}</th><th className="num">{t('counts.counted')}</th>
             <th className="num">{t('counts.variance')}</th><th className="num">{t('counts.cost')}</th><th className="num">{t('counts.varianceValue')}</th>
+            {open && <th className="num">{t('counts.moved')}</th>}
           </tr>
         </thead>
         <tbody>
-          {lines.length === 0 && <tr><td colSpan={6} className="muted">{t('counts.noLines')}</td></tr>}
+          {lines.length === 0 && <tr><td colSpan={open ? 7 : 6} className="muted">{t('counts.noLines')}</td></tr>}
           {lines.map((l) => (
             <tr key={l.product.id}>
               <td className="stock-cell-product">{l.product.name}{l.product.barcode ? <small className="muted"> {l.product.barcode}</small> : null}</td>
@@ -132,6 +133,7 @@ export function CountDetailPage({ id, picker }: { id: number; picker?: PickerSlo
               <td className={['num', cls(l.variance)].filter(Boolean).join(' ')} data-label={t('counts.variance')}>{l.variance}</td>
               <td className="num" data-label={t('counts.cost')}>{money.formatWire(l.cost)}</td>
               <td className={['num', cls(l.varianceValue)].filter(Boolean).join(' ')} data-label={t('counts.varianceValue')}>{money.formatWire(l.varianceValue)}</td>
+              {open && <td className="num" data-label={t('counts.moved')} title={t('counts.movedHint')}>{l.movedSinceFirstCount ?? 0}</td>}
             </tr>
           ))}
         </tbody>

@@ -123,7 +123,7 @@ describe('stock transfers', () => {
 });
 
 describe('stock counts', () => {
-  const line = (counted: number) => ({ id: 1, product: milk, expected: 8, counted, variance: counted - 8, cost: 2.5, varianceValue: (counted - 8) * 2.5, scans: 1 });
+  const line = (counted: number) => ({ id: 1, product: milk, expected: 8, counted, variance: counted - 8, cost: 2.5, varianceValue: (counted - 8) * 2.5, scans: 1, movedSinceFirstCount: -1 });
   const count = (over: Partial<StockCount> = {}): StockCount => ({
     id: 4, number: 2, status: 'open', store: main, scope: 'full', scopeId: null, createdBy: who, createdAt: '2026-11-27T08:00:00Z',
     lines: [line(6)], totals: { lines: 1, variance: -2, varianceValue: -5, uncounted: 12 }, ...over,
@@ -142,6 +142,8 @@ describe('stock counts', () => {
     const user = userEvent.setup();
     renderWithProviders(<CountDetailPage id={4} />);
     expect(await screen.findByTestId('count-variance-value')).toHaveTextContent('-$5.00');
+    // One sold while counting: shown beside the line, not counted as a variance.
+    expect(screen.getByTitle(/Sales during the count/)).toHaveTextContent('-1');
     const qty = screen.getByLabelText('Quantity');
     await user.clear(qty);
     await user.type(qty, '3');

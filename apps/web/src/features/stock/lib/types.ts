@@ -51,6 +51,8 @@ export interface CountLine {
   cost: number;
   varianceValue: number;
   scans: number;
+  /** While open: what moved (sales, receipts) since the first scan; not a variance. */
+  movedSinceFirstCount?: number | null;
 }
 
 export interface StockCount {
