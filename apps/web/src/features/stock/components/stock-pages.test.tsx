@@ -7,6 +7,7 @@ import { startSession } from '@/lib/session';
 import type { StockCount, Transfer } from '../lib/types.ts';
 import { AdjustmentNewPage } from './adjustment-form.tsx';
 import { CountDetailPage } from './count-detail.tsx';
+import { CountNewPage } from './count-form.tsx';
 import { TransfersList } from './stock-lists.tsx';
 import { TransferDetailPage } from './transfer-detail.tsx';
 import { TransferNewPage } from './transfer-form.tsx';
@@ -123,6 +124,26 @@ describe('stock transfers', () => {
 });
 
 describe('stock counts', () => {
+  it('a partial count names its category; without one it says what to choose', async () => {
+    const api = fakeApi({
+      'GET /categories': hydra([{ id: 3, name: 'Dairy' }, { id: 4, name: 'Bakery' }]),
+      'POST /admin/stock/count/create': { count: { id: 9, number: 5, status: 'open', store: mall, scope: 'category', scopeId: 4 } },
+    });
+    const user = userEvent.setup();
+    const { router } = renderWithProviders(<CountNewPage />, { route: '/admin/stock/counts/new' });
+    await user.selectOptions(await screen.findByLabelText(/^Store/), '2');
+    await user.selectOptions(screen.getByLabelText(/^What to count/), 'category');
+    await user.click(screen.getByRole('button', { name: 'Start count' }));
+    expect(await screen.findByText('Please choose what to count.')).toBeInTheDocument();
+    expect(api.find('POST', '/admin/stock/count/create')).toHaveLength(0);
+    await screen.findByRole('option', { name: 'Bakery' });
+    await user.selectOptions(screen.getByLabelText(/^Which one/), '4');
+    await user.click(screen.getByRole('button', { name: 'Start count' }));
+    await waitFor(() => expect(api.find('POST', '/admin/stock/count/create')).toHaveLength(1));
+    expect(api.find('POST', '/admin/stock/count/create')[0].body).toEqual({ store: 2, scope: 'category', scopeId: 4 });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/stock/counts/9'));
+  });
+
   const line = (counted: number) => ({ id: 1, product: milk, expected: 8, counted, variance: counted - 8, cost: 2.5, varianceValue: (counted - 8) * 2.5, scans: 1, movedSinceFirstCount: -1 });
   const count = (over: Partial<StockCount> = {}): StockCount => ({
     id: 4, number: 2, status: 'open', store: main, scope: 'full', scopeId: null, createdBy: who, createdAt: '2026-11-27T08:00:00Z',
