@@ -76,6 +76,33 @@ describe('stock transfers', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/stock/transfers/8'));
   });
 
+  it('sending: what is packed per line, asked first; the server\'s refusal shows under the line', async () => {
+    const requested = transfer({ status: 'requested', sentAt: null, sentBy: null, lines: [{ ...transfer().lines![0], sent: null, inTransit: 0 }] });
+    let refuse = true;
+    const api = fakeApi({
+      'GET /admin/stock/transfer/5': { transfer: requested },
+      'POST /admin/stock/transfer/5/send': () => (refuse
+        ? unprocessable([{ propertyPath: 'lines[0].quantity', message: 'Only 4 in stock at the sending store.' }])
+        : { transfer: transfer() }),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<TransferDetailPage id={5} browserPrint={vi.fn()} />);
+    const packed = await screen.findByLabelText('Quantity to send: Fresh Milk');
+    expect(packed).toHaveValue('6');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Yes, please' }));
+    expect(await screen.findByText('Only 4 in stock at the sending store.', { selector: '.field-error' })).toBeInTheDocument();
+    expect(api.find('POST', '/admin/stock/transfer/5/send')[0].body).toEqual({ lines: [{ id: 91, quantity: '6' }] });
+    refuse = false;
+    await user.clear(packed);
+    await user.type(packed, '4');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Yes, please' }));
+    await waitFor(() => expect(api.find('POST', '/admin/stock/transfer/5/send')).toHaveLength(2));
+    expect(api.find('POST', '/admin/stock/transfer/5/send')[1].body).toEqual({ lines: [{ id: 91, quantity: '4' }] });
+    expect(await screen.findByText('In transit', { selector: '.badge' })).toBeInTheDocument();
+  });
+
   it('receiving less than was sent asks for the reason, then posts the received quantity and the reason', async () => {
     const api = fakeApi({
       'GET /admin/stock/transfer/5': { transfer: transfer() },

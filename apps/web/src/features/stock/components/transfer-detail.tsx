@@ -12,7 +12,7 @@ import { applyServerErrors } from '@/features/list-table/hooks/use-server-errors
 import { errorText } from '@/lib/form-errors';
 import { useCan } from '@/lib/permissions';
 import { printPackingList, useTransfer, useTransferStep } from '../api/stock.ts';
-import { errorKey, qtyText, when, zeroOkQty } from '../lib/forms.ts';
+import { errorKey, positiveQty, qtyText, when, zeroOkQty } from '../lib/forms.ts';
 import type { Transfer, TransferLine } from '../lib/types.ts';
 import { StatusBadge, useStockStores, variantLabel } from './stock-common.tsx';
 import { StockTabs } from './stock-lists.tsx';
@@ -43,12 +43,11 @@ export function TransferDetailPage({ id, printer, browserPrint }: TransferDetail
   // Sending needs the sending store, receiving the receiving one (the server says so too).
   const mine = (storeId: number) => stores.some((s) => s.id === storeId);
 
-  async function run(kind: 'send' | 'cancel') {
-    const question = kind === 'send' ? t('transfers.sendQ', { number: tr.number, store: tr.fromStore.name }) : t('transfers.cancelQ', { number: tr.number });
-    if (!(await confirm(question, { danger: kind === 'cancel' }))) return;
+  async function cancel() {
+    if (!(await confirm(t('transfers.cancelQ', { number: tr.number }), { danger: true }))) return;
     try {
-      await step.mutateAsync({ step: kind });
-      toast.success(t(kind === 'send' ? 'transfers.sentOk' : 'transfers.cancelledOk', { number: tr.number }));
+      await step.mutateAsync({ step: 'cancel' });
+      toast.success(t('transfers.cancelledOk', { number: tr.number }));
     } catch (error) {
       toast.error(errorText(error));
     }
@@ -95,11 +94,11 @@ export function TransferDetailPage({ id, printer, browserPrint }: TransferDetail
         {tr.lossReason && <div><dt>{t('transfers.lossReason')}</dt><dd>{tr.lossReason}</dd></div>}
       </dl>
       <div className="stock-actions">
-        {canWrite && tr.status === 'requested' && mine(tr.fromStore.id) && <Button size="lg" onClick={() => void run('send')} loading={step.isPending}>{t('transfers.send')}</Button>}
-        {canWrite && tr.status === 'requested' && <Button size="lg" variant="danger" onClick={() => void run('cancel')} disabled={step.isPending}>{t('transfers.cancel')}</Button>}
+        {canWrite && tr.status === 'requested' && <Button size="lg" variant="danger" onClick={() => void cancel()} disabled={step.isPending}>{t('transfers.cancel')}</Button>}
         <Button size="lg" variant="secondary" onClick={() => void print()} loading={printing}>{t('transfers.print')}</Button>
       </div>
       <TransferLinesTable ref={tableRef} lines={lines} />
+      {canWrite && tr.status === 'requested' && mine(tr.fromStore.id) && <SendForm transfer={tr} lines={lines} />}
       {canWrite && tr.status === 'sent' && mine(tr.toStore.id) && <ReceiveForm transfer={tr} lines={lines} />}
     </div>
   );
@@ -131,6 +130,49 @@ function TransferLinesTable({ lines, ref }: { lines: TransferLine[]; ref: React.
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** Sending: what is packed per line (default: what was requested; a store cannot send more than it has). */
+function SendForm({ transfer, lines }: { transfer: Transfer; lines: TransferLine[] }) {
+  const { t } = useTranslation('stock');
+  const step = useTransferStep(transfer.id);
+  const schema = z.object({ lines: z.array(z.object({ id: z.number(), quantity: positiveQty })) });
+  type Form = z.infer<typeof schema>;
+  const { register, handleSubmit, formState, setError } = useForm<Form>({
+    resolver: zodResolver(schema),
+    defaultValues: { lines: lines.map((l) => ({ id: l.id, quantity: String(l.requested) })) },
+  });
+  const e = formState.errors;
+  const submit = handleSubmit(async (v) => {
+    if (!(await confirm(t('transfers.sendQ', { number: transfer.number, store: transfer.fromStore.name })))) return;
+    try {
+      await step.mutateAsync({ step: 'send', body: { lines: v.lines.map((l) => ({ id: l.id, quantity: qtyText(l.quantity) })) } });
+      toast.success(t('transfers.sentOk', { number: transfer.number }));
+    } catch (error) {
+      applyServerErrors(error, setError, (m) => toast.error(m), ['lines']);
+    }
+  });
+  return (
+    <form className="stock-form admin-panel" onSubmit={submit} noValidate>
+      <h2>{t('transfers.sendTitle')}</h2>
+      <table className="table table-compact stock-lines stock-cards">
+        <thead><tr><th>{t('common.product')}</th><th>{t('common.shelf')}</th><th className="num">{t('transfers.requested')}</th><th>{t('transfers.sentQty')}</th></tr></thead>
+        <tbody>
+          {lines.map((l, i) => (
+            <tr key={l.id}>
+              <td className="stock-cell-product">{l.product.name}{l.variant ? ` (${variantLabel(l.variant)})` : ''}</td>
+              <td data-label={t('common.shelf')}>{l.location ?? '—'}</td>
+              <td className="num" data-label={t('transfers.requested')}>{l.requested}</td>
+              <td data-label={t('transfers.sentQty')}>
+                <Input aria-label={`${t('transfers.sentQty')}: ${l.product.name}`} inputMode="decimal" error={errorKey(t, e.lines?.[i]?.quantity?.message)} {...register(`lines.${i}.quantity`)} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="stock-actions"><Button type="submit" size="lg" loading={formState.isSubmitting}>{t('transfers.send')}</Button></div>
+    </form>
   );
 }
 
