@@ -147,10 +147,13 @@ test('every stock page fits 1366×768, 1024×768, 768×1024 and 390×844 without
   const countId = (await count.json()).count.id as number;
   expect((await request.post(`/api/admin/stock/count/${countId}/lines`, { headers, data: { lines: [{ barcode: a.barcode, quantity: 3 }, { product: b.id, quantity: 1 }] } })).status()).toBe(200);
   const transferId = (await sent.json()).transfer.id as number;
+  const requested = await request.post('/api/admin/stock/transfer/create', { headers, data: { fromStore: stores[0].id, toStore: stores[1].id, lines: [{ product: a.id, quantity: 1 }] } });
+  expect(requested.status()).toBe(201);
+  const requestedId = (await requested.json()).transfer.id as number;
 
   await openStock(page);
   const pages: [string, string][] = [
-    ['/admin/stock/transfers', 'h1'], ['/admin/stock/transfers/new', 'h1'], [`/admin/stock/transfers/${transferId}`, 'h1 .badge'],
+    ['/admin/stock/transfers', 'h1'], ['/admin/stock/transfers/new', 'h1'], [`/admin/stock/transfers/${transferId}`, 'h1 .badge'], [`/admin/stock/transfers/${requestedId}`, 'h1 .badge'],
     ['/admin/stock/counts', 'h1'], ['/admin/stock/counts/new', 'h1'], [`/admin/stock/counts/${countId}`, 'h1 .badge'],
     ['/admin/stock/adjustments', 'h1'], ['/admin/stock/adjustments/new', 'h1'],
   ];
@@ -175,7 +178,7 @@ test('every stock page fits 1366×768, 1024×768, 768×1024 and 390×844 without
         await expect.poll(() => page.evaluate(() => document.documentElement.clientWidth)).toBeLessThanOrEqual(width);
         const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
         expect(scroll, `${path} at ${width}×${height} (${lang})`).toBeLessThanOrEqual(client);
-        if (width === 390 || width === 1024) await shot(page, `stock-${lang}-${width}-${path.split('/').slice(3).join('-').replace(/\d+/, 'id')}`);
+        if (width === 390 || width === 1024) await shot(page, `stock-${lang}-${width}-${path.split('/').slice(3).join('-')}`);
       }
       await page.setViewportSize({ width: 1366, height: 768 });
     }
