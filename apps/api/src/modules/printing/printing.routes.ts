@@ -4,7 +4,7 @@ import { notFound, validationError } from '@pos/domain/errors';
 import { caller } from '../../plugins/auth.ts';
 import { parseBody, parseId } from '../../resources/engine.ts';
 import { deliver, requeue, sweep } from './print-queue.ts';
-import { openDrawer, printClosingReport, printReceipt, visibleJob } from './printing.service.ts';
+import { openDrawer, printClosingReport, printPackingList, printReceipt, visibleJob } from './printing.service.ts';
 import { labelsBody, labelsPdf } from './labels.ts';
 
 /** A device as an id or its IRI (/api/devices/3). */
@@ -40,6 +40,15 @@ export default async function printingRoutes(app: FastifyInstance) {
     schema: { tags, summary: 'Print the X report (day open) or Z report (day closed) of a day closing on a network printer: the job' },
   }, async (request, reply) => {
     const job = await printClosingReport(db, caller(request), idOf(request), parseBody(reportBody, request.body ?? {}));
+    reply.status(job.status === 'printed' ? 201 : 202);
+    return job;
+  });
+  app.post('/api/print/transfer/:id', {
+    // A stock document: who may handle stock (as the transfer's own steps); a transfer of another store is a 404.
+    config: { auth: 'purchasing' },
+    schema: { tags, summary: "Print a stock transfer's packing list (stores, lines with quantities, its number as a barcode) on a network printer: the job" },
+  }, async (request, reply) => {
+    const job = await printPackingList(db, caller(request), idOf(request), parseBody(reportBody, request.body ?? {}));
     reply.status(job.status === 'printed' ? 201 : 202);
     return job;
   });

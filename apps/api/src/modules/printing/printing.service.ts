@@ -6,12 +6,14 @@
 import { eq } from 'drizzle-orm';
 import { notFound, validationError } from '@pos/domain/errors';
 import type { Db } from '../../db/client.ts';
-import { device, order, paymentType, printJob } from '../../db/schema/index.ts';
+import { device, order, paymentType, printJob, store } from '../../db/schema/index.ts';
 import type { AuthInfo } from '../../plugins/auth.ts';
 import { audit } from '../../lib/audit.ts';
 import { presentOrderById } from '../sales/order.presenter.ts';
 import { getClosing } from '../cash/closing.service.ts';
+import { getTransfer } from '../stock/transfers.service.ts';
 import { closingReportDoc } from './closing-report.ts';
+import { packingListDoc } from './packing-list.ts';
 import { receiptSettings } from './receipt-header.ts';
 import { drawerBytes, receiptBytes } from './escpos.ts';
 import { deliver, jobStatus, type JobStatus } from './print-queue.ts';
@@ -83,6 +85,19 @@ export async function printClosingReport(db: Db, auth: AuthInfo, closingId: numb
   const doc = closingReportDoc(c, await receiptSettings(db), typeNames);
   const payload = Buffer.from(receiptBytes(doc, printer.paperWidth, false));
   return queue(db, { deviceId: printer.id, kind: c.closedAt ? 'z-report' : 'x-report', userId: auth.userId, payload, opensDrawer: false }, printer.deliveredBy === 'agent');
+}
+
+/**
+ * A stock transfer's packing list (either store's user; another store's transfer or a missing one:
+ * 404) on a printer, in the sending store's language: the same layout -> ESC/POS path and queue.
+ */
+export async function printPackingList(db: Db, auth: AuthInfo, transferId: number, input: { device: number }): Promise<JobStatus> {
+  const tr = await getTransfer(db, transferId, auth);
+  const printer = await activeDevice(db, input.device);
+  const [from] = await db.select({ locale: store.locale, timeZone: store.timeZone }).from(store).where(eq(store.id, tr.fromStore.id)).limit(1);
+  const doc = packingListDoc(tr, await receiptSettings(db), from ?? { locale: null, timeZone: null });
+  const payload = Buffer.from(receiptBytes(doc, printer.paperWidth, false));
+  return queue(db, { deviceId: printer.id, kind: 'packing-list', userId: auth.userId, payload, opensDrawer: false }, printer.deliveredBy === 'agent');
 }
 
 /** "No sale" at a till of `store`: opens the drawer; the audit log and the job row record who and when. */

@@ -13,6 +13,10 @@ const en = {
   totalSales: 'Total sales', openingFloat: 'Opening float', cashSales: 'Cash sales', cashAdded: 'Cash added',
   cashWithdrawn: 'Cash withdrawn', expenses: 'Expenses', expectedCash: 'Expected cash', countedCash: 'Counted cash',
   notCounted: 'not counted', over: 'Over', short: 'Short', even: 'Over/short',
+  packingList: 'PACKING LIST', transferNo: 'Transfer#', from: 'From', to: 'To', status: 'Status',
+  requested: 'Requested', sent: 'Sent', received: 'Received', lost: 'Lost', lossReason: 'Reason:', location: 'Shelf',
+  lines: 'Lines', totalQty: 'Total quantity', requestedBy: 'Requested by', sentBy: 'Sent by', receivedBy: 'Received by',
+  statuses: { requested: 'requested', sent: 'sent (in transit)', received: 'received', cancelled: 'cancelled' } as Record<string, string>,
 };
 
 export type Words = typeof en;
@@ -27,6 +31,10 @@ const ar: Words = {
   totalSales: 'إجمالي المبيعات', openingFloat: 'رصيد الافتتاح', cashSales: 'المبيعات النقدية', cashAdded: 'نقد مضاف',
   cashWithdrawn: 'نقد مسحوب', expenses: 'المصروفات', expectedCash: 'النقد المتوقع', countedCash: 'النقد المعدود',
   notCounted: 'لم يُعد', over: 'زيادة', short: 'عجز', even: 'زيادة/عجز',
+  packingList: 'قائمة التعبئة', transferNo: 'رقم التحويل', from: 'من', to: 'إلى', status: 'الحالة',
+  requested: 'مطلوب', sent: 'مُرسل', received: 'مُستلم', lost: 'مفقود', lossReason: 'السبب:', location: 'الرف',
+  lines: 'البنود', totalQty: 'إجمالي الكمية', requestedBy: 'طلبه', sentBy: 'أرسله', receivedBy: 'استلمه',
+  statuses: { requested: 'مطلوب', sent: 'مُرسل (قيد النقل)', received: 'مُستلم', cancelled: 'ملغى' },
 };
 
 /** Arabic for a store whose locale is Arabic ('ar', 'ar-SA'...), else English. */

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { Suspense, lazy, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Route, Routes } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -16,6 +16,9 @@ import { AdminForgotPasswordRoute, AdminResetPasswordRoute } from './admin-passw
 import { AdminProfileRoute } from './admin-profile';
 import { AdminAuditRoute } from './admin-audit';
 import { AdminUserCreateRoute, AdminUserEditRoute, AdminUsersRoute } from './admin-users';
+
+// Stock pages (issue 25): a chunk of their own, loaded when one is opened.
+const AdminStockRoutes = lazy(() => import('./admin-stock'));
 
 /**
  * /admin/*: the admin shell (spec 1 and 2.1, admin variant), one lazy chunk served by the same
@@ -43,6 +46,7 @@ export function AdminApp() {
           <Route path="profile" element={<AdminProfileRoute />} />
           <Route path="audit" element={<AdminAuditRoute />} />
           <Route path="backups" element={<AdminBackupsRoute />} />
+          <Route path="stock/*" element={<Suspense fallback={<FullScreenSpinner />}><AdminStockRoutes /></Suspense>} />
           <Route path="users" element={<AdminUsersRoute />} />
           <Route path="users/create" element={<AdminUserCreateRoute />} />
           <Route path="users/edit/:id" element={<AdminUserEditRoute />} />
