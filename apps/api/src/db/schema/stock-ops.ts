@@ -53,6 +53,8 @@ export const stockTransferLine = pgTable('stock_transfer_line', {
   received: qty('received'),
   /** sent - received, booked at receipt. */
   lost: qty('lost'),
+  /** The sending store's average unit cost at sending: what the receiving store's average takes in. */
+  unitCost: money('unit_cost'),
 }, (t) => [index('stock_transfer_line_transfer_idx').on(t.transferId)]);
 
 /** A stock count of one store: open (lines being scanned) -> approved (adjustments written) or cancelled. */
