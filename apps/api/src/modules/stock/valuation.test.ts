@@ -135,6 +135,37 @@ describe('weighted-average cost and valuation from the ledger', () => {
     expect(first.rows.every((r: any) => r.currency === 'USD')).toBe(true);
   });
 
+  it('one product\'s movement history: every reason, who, when, document and running balance; paged and filtered by time', async () => {
+    const { A, main } = f;
+    const res = await get(`/api/stock/movements?product=${A.id}&store=${main}&itemsPerPage=200`);
+    expect(res.statusCode, res.body).toBe(200);
+    const h = res.json();
+    expect(h.product).toMatchObject({ id: A.id, name: A.name });
+    expect(h.total).toBe(h.list.length);
+    expect(h.list[0].balance).toBe(await storeQty(f.t, A.id, main)); // newest first, its balance is the stock
+    for (let i = 0; i + 1 < h.list.length; i++) expect(h.list[i].balance).toBeCloseTo(h.list[i + 1].balance + h.list[i].quantity, 3);
+    const reasons = new Set(h.list.map((m: any) => m.reason));
+    for (const r of ['purchase', 'sale', 'transfer_out', 'count']) expect(reasons).toContain(r);
+    const sale = h.list.find((m: any) => m.reason === 'sale');
+    expect(sale).toMatchObject({ store: { id: main }, order: { id: expect.any(Number), number: expect.any(Number) }, user: { username: 'cashier' }, cost: expect.any(Number) });
+    expect(h.list.find((m: any) => m.reason === 'purchase')).toMatchObject({ purchase: { purchaseNumber: 'V-4' }, user: { username: 'admin' } });
+    // Pages and a time window.
+    const p2 = (await get(`/api/stock/movements?product=${A.id}&store=${main}&itemsPerPage=2&page=2`)).json();
+    expect(p2.list.map((m: any) => m.id)).toEqual(h.list.slice(2, 4).map((m: any) => m.id));
+    const from = h.list[3].at; const to = h.list[1].at;
+    const window = (await get(`/api/stock/movements?product=${A.id}&store=${main}&from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}&itemsPerPage=200`)).json();
+    expect(window.list.length).toBeGreaterThan(0);
+    expect(window.list.every((m: any) => m.at >= from && m.at <= to)).toBe(true);
+    expect(window.list[0].balance).toBe(h.list.find((m: any) => m.id === window.list[0].id).balance); // rows before `from` still count
+    // Refusals.
+    for (const [q, field] of [['product=abc', 'product'], [`product=${A.id}&from=monday`, 'from'], [`product=${A.id}&page=0`, 'page'], [`product=${A.id}&store=999`, 'store']] as const) {
+      const bad = await get(`/api/stock/movements?${q}`);
+      expect(bad.statusCode, q).toBe(422);
+      expect(bad.json().violations.map((v: any) => v.propertyPath)).toEqual([field]);
+    }
+    expect((await get('/api/stock/movements?product=999999')).statusCode).toBe(404);
+  });
+
   it('refuses a bad date, group or store with a 422 naming it; a cashier is a 403', async () => {
     for (const [q, field] of [['at=yesterday', 'at'], ['at=2026-11-27', 'at'], ['group=brand', 'group'], ['store=999', 'store'], ['store=abc', 'store']] as const) {
       const res = await get(`/api/stock/valuation?${q}`);
