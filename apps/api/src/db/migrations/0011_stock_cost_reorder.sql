@@ -6,8 +6,9 @@ ALTER TABLE "stock_transfer_line" ADD COLUMN "unit_cost" numeric(20, 3);--> stat
 -- Hand-written block (issue 25.5, stock valuation): re-append as it is after renumbering.
 -- Every ledger row carries the unit cost in effect for its (product, store): the store's
 -- weighted-average cost, else the product's catalogue cost (a variant row: the variant's purchase
--- price, else the product's cost). A trigger, so every writer (sales' one statement, purchases,
--- stock documents, imports, product edits) records it without knowing. Rows written before this
+-- price, else the product's cost). lib/stock.ts writes it with the row; this trigger fills it for
+-- any other writer that leaves it empty (bulk loads, the demo seed), and costs nothing otherwise
+-- (WHEN is checked before any function call). Rows written before this
 -- migration take today's catalogue cost: the best figure there is for them.
 CREATE FUNCTION stock_movement_unit_cost() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -24,5 +25,5 @@ BEGIN
   END IF;
   RETURN NEW;
 END $$;--> statement-breakpoint
-CREATE TRIGGER stock_movement_unit_cost BEFORE INSERT ON "stock_movement" FOR EACH ROW EXECUTE FUNCTION stock_movement_unit_cost();--> statement-breakpoint
+CREATE TRIGGER stock_movement_unit_cost BEFORE INSERT ON "stock_movement" FOR EACH ROW WHEN (NEW.unit_cost IS NULL) EXECUTE FUNCTION stock_movement_unit_cost();--> statement-breakpoint
 UPDATE "stock_movement" m SET unit_cost = p.cost FROM "product" p WHERE p.id = m.product_id;
