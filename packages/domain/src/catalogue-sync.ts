@@ -24,8 +24,8 @@ type Str = string | null;
 export type VariantRow = [number, Str, Str, Str, Str, Str, Num, Num, number];
 /** [id, variantId, date, time, timeTo, day, week, month, quarter, rate, minQuantity, maxQuantity, basePrice, baseQuantity] */
 export type PriceRow = [number, Num, Num, Str, Str, Str, Num, Num, Num, Num, Num, Num, Num, Num];
-/** [product_store id, storeId, quantity (trimmed decimal text), location, reOrderLevel (text)] */
-export type StockRow = [number, number, string, Str, Str];
+/** [product_store id, storeId, quantity (trimmed decimal text), location, reOrderLevel (text), reOrderQuantity (text; absent from an older server)] */
+export type StockRow = [number, number, string, Str, Str, Str?];
 
 /** Positions in a ProductRow. */
 export const P = {
@@ -167,9 +167,9 @@ export function decodeProduct(r: ProductRow, ctx: DecodeContext, opts: DecodeOpt
       };
     })),
     prices,
-    stores: list(r[P.stores].flatMap(([psId, storeId, quantity, location, reOrderLevel]) => {
+    stores: list(r[P.stores].flatMap(([psId, storeId, quantity, location, reOrderLevel, reOrderQuantity]) => {
       const store = ctx.stores.get(storeId);
-      return store ? [{ id: psId, store, quantity, location, reOrderLevel }] : [];
+      return store ? [{ id: psId, store, quantity, location, reOrderLevel, reOrderQuantity: reOrderQuantity ?? null }] : [];
     })),
   };
 }

@@ -14,7 +14,8 @@ export const PERMISSIONS = [
   'customer.payments',      // record customer payments (beyond what is owed needs creditTerms)
   'closing.edit',           // edit a day closing's figures, close a day
   'products.manage',        // catalogue: products, categories, taxes, discounts, imports and exports
-  'purchasing',             // suppliers, purchases, purchase orders, stock documents
+  'purchasing',             // suppliers, purchases, purchase orders, stock transfers, counts (open, scan), reorder
+  'stock.adjust',           // stock adjustments with reasons, approving a stock count (writes its variances)
   'expenses',               // record and delete expenses
   'users',                  // users and roles
   'settings',               // stores, terminals, payment types, settings

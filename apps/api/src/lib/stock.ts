@@ -75,6 +75,7 @@ export async function moveStock(tx: Tx, move: StockMove): Promise<string | null>
     orderId: move.orderId ?? null,
     purchaseId: move.purchaseId ?? null,
     userId: move.userId ?? null,
+    unitCost: sql.raw(UNIT_COST_OF(String(move.productId), move.variantId != null ? String(move.variantId) : 'null::int', move.variantId != null ? 'null::int' : String(move.storeId))),
   });
   return quantity;
 }
@@ -157,6 +158,15 @@ export function stockMoveParams(moves: StockDelta[]) {
 }
 
 /**
+ * The unit cost in effect for a ledger row (issue 25.5): a store row's weighted-average cost in
+ * that store, else the product's cost; a variant row's purchase price, else the product's cost.
+ * Read in the ledger insert itself (a receipt updates the average first, lib/stock-cost.ts); the
+ * trigger of migration 0011 fills it for any other writer that leaves it empty.
+ */
+const UNIT_COST_OF = (p: string, v: string, s: string) => `(select case when ${v} is null then coalesce(ps.avg_cost, pr.cost) else coalesce(pv.purchase_price, pr.cost) end
+      from product pr left join product_store ps on ps.product_id = pr.id and ps.store_id = ${s} left join product_variant pv on pv.id = ${v} where pr.id = ${p})`;
+
+/**
  * Every stock row of a batch and its ledger rows, as WITH items of one statement (named
  * parameters, see db/raw namedSql; the values from stockMoveParams):
  *   sv: the variant rows (:v_ids, their :v_products, :v_deltas), fed in id order; the statement
@@ -176,8 +186,8 @@ export const stockMoveCtes = (orderExpr: string) => `sv as (
     select p, s, q from unnest(${opaque(':s_products', 'int[]')}, ${opaque(':s_stores', 'int[]')}, ${opaque(':s_deltas', 'numeric[]')}) as u(p, s, q) order by p, s
     on conflict (product_id, store_id) do update set quantity = product_store.quantity + excluded.quantity
     returning 1),
-  sl as (insert into stock_movement (product_id, variant_id, store_id, quantity, reason, order_id, purchase_id, user_id)
-    select p, v, s, q, :reason, ${orderExpr}, :purchase_id::int, :user_id::int
+  sl as (insert into stock_movement (product_id, variant_id, store_id, quantity, reason, order_id, purchase_id, user_id, unit_cost)
+    select p, v, s, q, :reason, ${orderExpr}, :purchase_id::int, :user_id::int, ${UNIT_COST_OF('u.p', 'u.v', 'u.s')}
     from unnest(${opaque(':m_products', 'int[]')}, ${opaque(':m_variants', 'int[]')}, ${opaque(':m_stores', 'int[]')}, ${opaque(':m_deltas', 'numeric[]')}) as u(p, v, s, q)
     returning 1)`;
 

@@ -17,6 +17,7 @@ import purchasingRoutes from './purchasing/purchasing.routes.ts';
 import expensesRoutes from './cash/expenses.routes.ts';
 import closingRoutes from './cash/closing.routes.ts';
 import stockRoutes from './stock/stock.routes.ts';
+import stockLedgerRoutes from './stock/stock-ledger.routes.ts';
 import printingRoutes from './printing/printing.routes.ts';
 import printAgentRoutes from './printing/agent.routes.ts';
 import setupRoutes from '../setup/setup.routes.ts';
@@ -24,7 +25,7 @@ import backupRoutes from './backup/backup.routes.ts';
 import staffRoutes from './staff/staff.routes.ts';
 
 /** Route modules with business rules (sales, purchasing, closing...). Each registers its own routes. */
-export const modules: FastifyPluginAsync[] = [authRoutes, catalogueRoutes, catalogueSyncRoutes, purchasingRoutes, expensesRoutes, closingRoutes, receiptsRoutes, salesRoutes, customersRoutes, stockRoutes, staffRoutes, printingRoutes, printAgentRoutes, setupRoutes, backupRoutes];
+export const modules: FastifyPluginAsync[] = [authRoutes, catalogueRoutes, catalogueSyncRoutes, purchasingRoutes, expensesRoutes, closingRoutes, receiptsRoutes, salesRoutes, customersRoutes, stockRoutes, stockLedgerRoutes, staffRoutes, printingRoutes, printAgentRoutes, setupRoutes, backupRoutes];
 
 /** Every plain resource served by the generic engine (resources/engine.ts); each definition lives in the module that owns its rules. */
 export const resources: ResourceDef[] = [storesResource, taxesResource, ...catalogueResources, purchaseOrdersResource, purchasesResource, supplierPaymentsResource, purchaseItemsResource];

@@ -27,6 +27,7 @@ const POLICY: [method: RegExp, url: RegExp, need: Permission | 'user' | 'public'
   [/./, /^\/api\/(purchases|purchase_orders|purchase_items|supplier_payments)(\/|$)/, 'purchasing'],
   [/get/, /^\/api\/suppliers\/:id\/(payments|purchases|purchase_orders|ledger)$/, 'purchasing'],
   [/post|put|patch|delete/, /^\/api\/suppliers(\/|$)/, 'purchasing'],
+  [/post/, /^\/api\/admin\/stock\/(adjustment\/create|count\/:id\/approve)$/, 'stock.adjust'],
   [/post/, /^\/api\/admin\/stock\//, 'purchasing'],
   [/./, /^\/api\/(admin\/product\/(export|import)|products\/import)$/, 'products.manage'],
   [/post|put|patch|delete/, /^\/api\/(products|product_variants|barcodes|brands|categories|departments|discounts|taxes)(\/|$)/, 'products.manage'],

@@ -157,14 +157,23 @@ export const productVariant = pgTable('product_variant', {
   ...uuidCol,
 }, (t) => [index('product_variant_product_idx').on(t.productId), uniqueIndex('product_variant_barcode_uq').on(t.barcode)]);
 
-/** Per-store stock row: quantity, shelf location and re-order level. */
+/** Per-store stock row: quantity, shelf location, re-order level and quantity, weighted-average cost. */
 export const productStore = pgTable('product_store', {
   id: serial('id').primaryKey(),
   productId: integer('product_id').notNull().references(() => product.id, { onDelete: 'cascade' }),
   storeId: integer('store_id').notNull().references(() => store.id, { onDelete: 'cascade' }),
   quantity: qty('quantity').notNull().default('0'),
   location: varchar('location', { length: 255 }),
+  /** At or below this stock the product is on the store's "to order" list (issue 25.4); null: never. */
   reOrderLevel: qty('re_order_level'),
+  /** What to order then (null: enough to bring the stock up to the level). */
+  reOrderQuantity: qty('re_order_quantity'),
+  /**
+   * Weighted-average unit cost in this store, in the store's currency (issue 25.5), moved by
+   * receipts (purchases, transfers in); null: nothing received yet, product.cost applies.
+   * ARCHITECTURE.md "Stock valuation".
+   */
+  avgCost: money('avg_cost'),
 }, (t) => [uniqueIndex('product_store_uq').on(t.productId, t.storeId), index('product_store_store_idx').on(t.storeId)]);
 
 export const productPrice = pgTable('product_price', {
@@ -213,6 +222,12 @@ export const stockMovement = pgTable('stock_movement', {
   storeId: integer('store_id').references(() => store.id, { onDelete: 'cascade' }),
   quantity: qty('quantity').notNull(),
   reason: varchar('reason', { length: 40 }).notNull(),
+  /**
+   * The unit cost in effect for this (product, store) after this movement: the store's average
+   * (coalesce(product_store.avg_cost, product.cost)), filled by a trigger for every writer
+   * (migration 0011). Valuation at a past date reads the last row's cost (modules/stock/valuation.service.ts).
+   */
+  unitCost: money('unit_cost'),
   orderId: integer('order_id'),
   purchaseId: integer('purchase_id'),
   userId: integer('user_id'),

@@ -53,6 +53,8 @@ export const stockTransferLine = pgTable('stock_transfer_line', {
   received: qty('received'),
   /** sent - received, booked at receipt. */
   lost: qty('lost'),
+  /** The sending store's average unit cost at sending: what the receiving store's average takes in. */
+  unitCost: money('unit_cost'),
 }, (t) => [index('stock_transfer_line_transfer_idx').on(t.transferId)]);
 
 /** A stock count of one store: open (lines being scanned) -> approved (adjustments written) or cancelled. */
@@ -85,7 +87,7 @@ export const stockCountLine = pgTable('stock_count_line', {
   productId: integer('product_id').notNull().references(() => product.id, { onDelete: 'restrict' }),
   counted: qty('counted').notNull(),
   expected: qty('expected').notNull(),
-  /** Unit cost when first counted (product.cost), for the variance value. */
+  /** Unit cost when first counted (the store's average, else product.cost), for the variance value. */
   cost: money('cost').notNull(),
   scans: integer('scans').notNull().default(1),
   firstCountedById: integer('first_counted_by_id').notNull().references(() => userAccount.id),
@@ -114,6 +116,6 @@ export const stockAdjustmentLine = pgTable('stock_adjustment_line', {
   /** 'damage' | 'theft' | 'expiry' | 'own_use' | 'correction' | 'found' (also the ledger reason). */
   reason: varchar('reason', { length: 20 }).notNull(),
   note: text('note'),
-  /** Unit cost at the time (product.cost), for the value of the adjustment. */
+  /** Unit cost at the time (the store's average, else product.cost), for the value of the adjustment. */
   cost: money('cost').notNull(),
 }, (t) => [index('stock_adjustment_line_adjustment_idx').on(t.adjustmentId)]);

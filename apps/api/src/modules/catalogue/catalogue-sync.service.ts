@@ -122,7 +122,7 @@ async function productRows(tx: Tx, target: SQL, dict: SyncDictionaries, storeIds
         quarter, rate, min_quantity, max_quantity, base_price, base_quantity) order by id) as a
       from product_price where ${of} group by product_id),
     stocks as (
-      select product_id, json_agg(json_build_array(id, store_id, coalesce(trim_scale(quantity)::text, '0'), location, trim_scale(re_order_level)::text) order by store_id) as a
+      select product_id, json_agg(json_build_array(id, store_id, coalesce(trim_scale(quantity)::text, '0'), location, trim_scale(re_order_level)::text, trim_scale(re_order_quantity)::text) order by store_id) as a
       from product_store where store_id = any(${intArray(storeIds)}) and ${of} group by product_id)
     select p.id, json_build_array(p.id, p.name, p.barcode, p.sku, p.base_price, ${cost}, p.sale_unit, p.purchase_unit,
         (case when p.manage_inventory then ${FLAG_MANAGE_INVENTORY} else 0 end) + (case when p.is_active then ${FLAG_ACTIVE} else 0 end)

@@ -90,7 +90,7 @@ describe('till catalogue sync: full', () => {
     const forMall = await sync(mall);
     const row = forMall.products.find((r) => r[P.id] === id)!;
     expect(row[P.name]).toBe('Mall Only Jacket');
-    expect(row[P.stores]).toEqual([[expect.any(Number), 2, '4', 'Rack 9', '1']]);
+    expect(row[P.stores]).toEqual([[expect.any(Number), 2, '4', 'Rack 9', '1', null]]);
   });
 });
 

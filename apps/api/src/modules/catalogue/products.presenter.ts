@@ -86,7 +86,8 @@ export async function presentProductsJson(ids: number[], ctx: ResourceCtx): Prom
     prs as (select pp.product_id as pid, json_agg(${priceJson} order by pp.id) as j from product_price pp where pp.product_id = any(${idList}) group by 1),
     sts as (select ps.product_id as pid, json_agg(json_build_object('id', ps.id,
         'store', json_build_object('@id', '/api/stores/' || st.id, '@type', 'Store', 'id', st.id, 'name', st.name, 'location', st.location),
-        'quantity', coalesce(trim_scale(ps.quantity)::text, '0'), 'location', ps.location, 'reOrderLevel', trim_scale(ps.re_order_level)::text)
+        'quantity', coalesce(trim_scale(ps.quantity)::text, '0'), 'location', ps.location, 'reOrderLevel', trim_scale(ps.re_order_level)::text,
+        'reOrderQuantity', trim_scale(ps.re_order_quantity)::text)
         order by ps.store_id, ps.id) as j
       from product_store ps join store st on st.id = ps.store_id
       where ps.product_id = any(${idList}) and ps.store_id = any(${storeList}) group by 1)

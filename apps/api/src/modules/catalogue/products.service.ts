@@ -77,6 +77,8 @@ const storeRow = z.object({
   quantity: stockQty(),
   location: optText(),
   reOrderLevel: stockQty({ min: 0 }),
+  /** What to order at the level (issue 25.4); absent keeps it (the old client never sends it). */
+  reOrderQuantity: stockQty({ min: 0 }),
 });
 export type StoreRowInput = z.output<typeof storeRow>;
 
@@ -246,9 +248,10 @@ export async function writeStoreRows(tx: Tx, productId: number, rows: StoreRowIn
       const set: Partial<typeof productStore.$inferInsert> = {};
       if (row.location !== undefined) set.location = row.location;
       if (row.reOrderLevel !== undefined) set.reOrderLevel = row.reOrderLevel;
+      if (row.reOrderQuantity !== undefined) set.reOrderQuantity = row.reOrderQuantity;
       if (Object.keys(set).length) await tx.update(productStore).set(set).where(eq(productStore.id, existing.id));
     } else {
-      await tx.insert(productStore).values({ productId, storeId: row.store, quantity: '0', location: row.location ?? null, reOrderLevel: row.reOrderLevel ?? null });
+      await tx.insert(productStore).values({ productId, storeId: row.store, quantity: '0', location: row.location ?? null, reOrderLevel: row.reOrderLevel ?? null, reOrderQuantity: row.reOrderQuantity ?? null });
     }
     if (row.quantity != null) {
       const d = delta(row.quantity, existing?.quantity);

@@ -48,7 +48,7 @@ describe('products: reading', () => {
       department: { '@id': '/api/departments/1', id: 1, name: 'Grocery' }, prices: [], variants: [], taxes: [],
     });
     expect(p.categories[0]).toMatchObject({ id: 1, name: 'Food' });
-    expect(p.stores[0]).toEqual({ id: expect.any(Number), store: { '@id': '/api/stores/1', '@type': 'Store', id: 1, name: 'Main Street', location: '12 Main Street' }, quantity: '0', location: 'Aisle 1', reOrderLevel: '5' });
+    expect(p.stores[0]).toEqual({ id: expect.any(Number), store: { '@id': '/api/stores/1', '@type': 'Store', id: 1, name: 'Main Street', location: '12 Main Street' }, quantity: '0', location: 'Aisle 1', reOrderLevel: '5', reOrderQuantity: null });
     const shirt = (await admin.get('/api/products/191')).json();
     expect(shirt.taxes).toEqual([{ '@id': '/api/taxes/1', '@type': 'Tax', id: 1, name: 'VAT', rate: 16, isActive: true }]);
     expect(shirt.variants).toHaveLength(6);

@@ -1,10 +1,13 @@
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { BLANK } from '@pos/domain/wire-fields';
 import { notFound, validationError } from '@pos/domain/errors';
-import { parseQuantity, quantityToString } from '@pos/domain/money';
+import { divRoundHalfAway, parseQuantity, quantityToString } from '@pos/domain/money';
+import type { Receipt } from '@pos/domain/stock-cost';
 import type { Tx } from '../../db/client.ts';
 import { product, productVariant, purchase, purchaseItem, purchaseItemVariant, purchaseOrder, stockMovement } from '../../db/schema/index.ts';
 import { moveStock } from '../../lib/stock.ts';
+import { priceMinor, receiveAtCost } from '../../lib/stock-cost.ts';
+import { storeDigits } from '../../lib/store-money.ts';
 import { assertCallerStore } from '../../lib/scope.ts';
 import { assertStoreAccess, type AuthInfo } from '../../plugins/auth.ts';
 import type { PurchaseBody, PurchaseUpdateBody } from './purchasing.schemas.ts';
@@ -62,12 +65,37 @@ async function syncPurchaseStock(tx: Tx, purchaseId: number, target: { storeId: 
   const moves = [...entries.values()]
     .filter((e) => !(target && unmanaged.has(e.productId)) && e.want !== e.have)
     .sort((a, b) => a.productId - b.productId || (a.variantId ?? 0) - (b.variantId ?? 0) || (a.storeId ?? 0) - (b.storeId ?? 0));
+  if (target) await averageIn(tx, target, moves);
   for (const m of moves) {
     await moveStock(tx, {
       productId: m.productId, variantId: m.variantId, storeId: m.storeId, delta: quantityToString(m.want - m.have),
       reason: target ? 'purchase' : 'purchase_delete', purchaseId, userId,
     });
   }
+}
+
+/**
+ * The receiving store's weighted-average cost takes in what this purchase adds (lib/stock-cost.ts),
+ * before the ledger rows are written: a new receipt at its lines' prices (a product and its
+ * variants on several lines at their own prices); an edit that adds quantity, the addition at the
+ * purchase's average price of that product. Less received (an edit down, a delete) goes out at
+ * the average and leaves it as it is.
+ */
+async function averageIn(tx: Tx, target: { storeId: number; lines: ResolvedLine[] }, moves: { productId: number; variantId: number | null; storeId: number | null; have: number; want: number }[]) {
+  const digits = await storeDigits(tx, target.storeId);
+  const byProduct = new Map<number, Receipt[]>();
+  for (const m of moves) {
+    if (m.variantId != null || m.storeId !== target.storeId || m.want <= m.have) continue;
+    const lines = target.lines.filter((l) => l.productId === m.productId).flatMap((l) => [
+      { qtyMilli: parseQuantity(l.quantity), unitMinor: priceMinor(l.price, digits) },
+      ...l.variants.map((v) => ({ qtyMilli: parseQuantity(v.quantity), unitMinor: priceMinor(v.price, digits) })),
+    ]).filter((r) => r.qtyMilli > 0);
+    if (m.have === 0) { byProduct.set(m.productId, lines); continue; }
+    const qty = lines.reduce((a, r) => a + BigInt(r.qtyMilli), 0n);
+    const unit = qty === 0n ? 0 : Number(divRoundHalfAway(lines.reduce((a, r) => a + BigInt(r.qtyMilli) * BigInt(r.unitMinor), 0n), qty));
+    byProduct.set(m.productId, [{ qtyMilli: m.want - m.have, unitMinor: unit }]);
+  }
+  await receiveAtCost(tx, target.storeId, byProduct);
 }
 
 /** updatePrice: the product's cost and the variant's purchase price; never a sale price. */

@@ -4,6 +4,7 @@ import { mulPriceQty, parseQuantity, quantityToString } from '@pos/domain/money'
 import type { Db } from '../../db/client.ts';
 import { product, productVariant, stockAdjustment, stockAdjustmentLine } from '../../db/schema/index.ts';
 import { moveStocks, type StockDelta } from '../../lib/stock.ts';
+import { costsInStore } from '../../lib/stock-cost.ts';
 import { assertCallerStore } from '../../lib/scope.ts';
 import type { AuthInfo } from '../../plugins/auth.ts';
 import { IN_REASONS, OUT_REASONS, type AdjustmentCreateBody, type AdjustmentReason } from './stock.schemas.ts';
@@ -33,11 +34,12 @@ export async function createAdjustment(db: Db, input: AdjustmentCreateBody, acto
   return write(db, async (tx) => {
     const { products } = await resolveProducts(tx, input.lines);
     const number = await nextNumber(tx, input.store, 'adjustment');
+    const costs = await costsInStore(tx, input.store, input.lines.map((l) => l.product));
     const [row] = await tx.insert(stockAdjustment).values({ number, storeId: input.store, note: input.note ?? null, createdById: actor.userId })
       .returning({ id: stockAdjustment.id });
     await tx.insert(stockAdjustmentLine).values(input.lines.map((l) => ({
       adjustmentId: row.id, productId: l.product, variantId: l.variant ?? null, quantity: quantityToString(l.quantity), reason: l.reason,
-      note: l.note ?? null, cost: products.get(l.product)!.cost,
+      note: l.note ?? null, cost: costs.get(l.product) ?? products.get(l.product)!.cost,
     })));
     const byReason = new Map<AdjustmentReason, StockDelta[]>();
     for (const l of input.lines) {

@@ -85,7 +85,10 @@ async function productsOfScans(tx: Tx, lines: CountLinesBody['lines']): Promise<
 /** Products (of `ids`) that exist, track stock and are in the count's scope. */
 async function inScope(tx: Tx, c: CountRow, ids: number[]) {
   const link = c.scope === 'category' ? productCategory : c.scope === 'brand' ? productBrand : c.scope === 'supplier' ? productSupplier : null;
-  const rows = await tx.select({ id: product.id, cost: product.cost }).from(product).where(and(
+  const rows = await tx.select({
+    id: product.id,
+    cost: sql<string>`coalesce((select ps.avg_cost from product_store ps where ps.product_id = ${product.id} and ps.store_id = ${c.storeId}), ${product.cost})::text`,
+  }).from(product).where(and(
     inArray(product.id, ids), eq(product.manageInventory, true),
     link ? sql`exists (select 1 from ${link} l where l.product_id = ${product.id} and l.${sql.raw(c.scope === 'category' ? 'category_id' : c.scope === 'brand' ? 'brand_id' : 'supplier_id')} = ${c.scopeId})` : undefined,
   ));

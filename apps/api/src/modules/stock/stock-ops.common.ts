@@ -8,7 +8,8 @@ import { withRetry } from '../../db/retry.ts';
 
 /** Shared pieces of the stock operations (transfers, counts, adjustments). */
 
-export type DocKind = 'transfer' | 'count' | 'adjustment';
+/** 'reorder': the purchase orders made from the "to order" list (RO-<store>-<n>). */
+export type DocKind = 'transfer' | 'count' | 'adjustment' | 'reorder';
 
 /** The next gap-free number of a document kind in a store (the counter row stays locked until commit). */
 export async function nextNumber(tx: Tx, storeId: number, kind: DocKind): Promise<number> {

@@ -9,11 +9,14 @@ import { createAdjustment, getAdjustment, listAdjustments } from './adjustments.
 
 /**
  * Stock operations (docs/api.md "Stock operations"): transfers, counts, adjustments. Reads are for
- * any user of the store(s), writes need the 'purchasing' permission; a record of another store is a 404, a store field
+ * any user of the store(s), writes need the 'purchasing' permission (adjustments and a count's
+ * approval 'stock.adjust'); a record of another store is a 404, a store field
  * naming another store a 422. Each write is one service call, one transaction.
  */
 const user = { auth: 'user' as const };
 const admin = { auth: 'purchasing' as const };
+/** Booking stock differences (an adjustment, a count's variances) is its own permission (issue 25.3). */
+const adjust = { auth: 'stock.adjust' as const };
 const tags = ['Stock'];
 
 function objectBody(body: unknown): Record<string, unknown> {
@@ -69,7 +72,7 @@ export default async function stockRoutes(app: FastifyInstance) {
     const products = await addCountLines(db, id, parseBody(countLinesBody, objectBody(request.body)), auth);
     return { count: await getCount(db, id, auth, products) };
   });
-  app.post(`${C}/:id/approve`, { config: admin, schema: { tags, summary: 'Approve an open count once: writes the count adjustments: {count}' } }, async (request) => {
+  app.post(`${C}/:id/approve`, { config: adjust, schema: { tags, summary: 'Approve an open count once: writes the count adjustments: {count}' } }, async (request) => {
     const auth = caller(request); const id = idOf(request);
     await approveCount(db, id, auth);
     return { count: await getCount(db, id, auth) };
@@ -83,7 +86,7 @@ export default async function stockRoutes(app: FastifyInstance) {
   const A = '/api/admin/stock/adjustment';
   app.get(`${A}/list`, { config: user, schema: { tags, summary: 'Stock adjustments of the caller\'s stores, newest first: {list, total, count}' } },
     async (request) => listAdjustments(db, query(request), caller(request)));
-  app.post(`${A}/create`, { config: admin, schema: { tags, summary: 'Book stock adjustments with reasons: {adjustment}' } }, async (request, reply) => {
+  app.post(`${A}/create`, { config: adjust, schema: { tags, summary: 'Book stock adjustments with reasons: {adjustment}' } }, async (request, reply) => {
     const auth = caller(request);
     const id = await createAdjustment(db, parseBody(adjustmentCreateBody, objectBody(request.body)), auth);
     reply.status(201);

@@ -4,6 +4,9 @@ import { parseQuantity, quantityToString } from '@pos/domain/money';
 import type { Db, Tx } from '../../db/client.ts';
 import { product, productVariant, stockTransfer, stockTransferLine } from '../../db/schema/index.ts';
 import { moveStocks } from '../../lib/stock.ts';
+import { costsInStore, priceMinor, receiveAtCost } from '../../lib/stock-cost.ts';
+import { storeDigits } from '../../lib/store-money.ts';
+import type { Receipt } from '@pos/domain/stock-cost';
 import { assertCallerStore } from '../../lib/scope.ts';
 import type { AuthInfo } from '../../plugins/auth.ts';
 import type { TransferCreateBody, TransferReceiveBody, TransferSendBody } from './stock.schemas.ts';
@@ -17,7 +20,9 @@ import {
  * `transfer_out`); until received they are in transit, no store's. Receiving puts the received
  * quantities into the receiving store (`transfer_in`; its product row is created when missing);
  * what was sent but not received is booked on the line as `lost` with the transfer's `lossReason`
- * (it already left the sending store at sending, so the ledger needs no further row).
+ * (it already left the sending store at sending, so the ledger needs no further row). The line
+ * keeps the sending store's average cost at sending; the receiving store's average takes the
+ * received goods in at that cost (lib/stock-cost.ts).
  * Variants: variant stock is global (lib/stock.ts), so a transfer moves the product's store rows
  * only; the variant is on the line for the packing list and the variant's global quantity stays.
  */
@@ -102,7 +107,8 @@ export async function sendTransfer(db: Db, id: number, input: TransferSendBody, 
     throwIf(v);
     await moveStocks(tx, sent.map((s) => ({ productId: s.line.productId, storeId: t.fromStoreId, delta: quantityToString(-s.milli) })),
       { reason: 'transfer_out', userId: actor.userId });
-    for (const s of sent) await tx.update(stockTransferLine).set({ sent: quantityToString(s.milli) }).where(eq(stockTransferLine.id, s.line.id));
+    const costs = await costsInStore(tx, t.fromStoreId, lines.map((l) => l.productId));
+    for (const s of sent) await tx.update(stockTransferLine).set({ sent: quantityToString(s.milli), unitCost: costs.get(s.line.productId) }).where(eq(stockTransferLine.id, s.line.id));
     await tx.update(stockTransfer).set({ status: 'sent', sentById: actor.userId, sentAt: sql`now()` }).where(eq(stockTransfer.id, id));
   });
 }
@@ -127,6 +133,14 @@ export async function receiveTransfer(db: Db, id: number, input: TransferReceive
     throwIf(v);
     const lost = got.some((g) => g.milli < g.sent);
     if (lost && !input.lossReason) throw validationError([{ propertyPath: 'lossReason', message: TRANSFER_MESSAGES.lossReason }]);
+    // The receiving store's average takes the goods in at the sender's cost at sending (before the ledger rows: they carry it).
+    const digits = await storeDigits(tx, t.toStoreId);
+    const now = await costsInStore(tx, t.fromStoreId, got.filter((g) => g.line.unitCost == null).map((g) => g.line.productId));
+    const receipts = new Map<number, Receipt[]>();
+    for (const g of got) {
+      receipts.set(g.line.productId, [...receipts.get(g.line.productId) ?? [], { qtyMilli: g.milli, unitMinor: priceMinor(g.line.unitCost ?? now.get(g.line.productId), digits) }]);
+    }
+    await receiveAtCost(tx, t.toStoreId, receipts);
     await moveStocks(tx, got.map((g) => ({ productId: g.line.productId, storeId: t.toStoreId, delta: quantityToString(g.milli) })),
       { reason: 'transfer_in', userId: actor.userId });
     for (const g of got) {

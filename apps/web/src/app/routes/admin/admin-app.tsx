@@ -15,6 +15,7 @@ import { AdminLoginRoute } from './admin-login';
 import { AdminForgotPasswordRoute, AdminResetPasswordRoute } from './admin-password';
 import { AdminProfileRoute } from './admin-profile';
 import { AdminAuditRoute } from './admin-audit';
+import { AdminReorderRoute } from './admin-reorder';
 import { AdminUserCreateRoute, AdminUserEditRoute, AdminUsersRoute } from './admin-users';
 
 // Stock pages (issue 25): a chunk of their own, loaded when one is opened.
@@ -45,6 +46,7 @@ export function AdminApp() {
           <Route path="dashboard" element={<AdminDashboardRoute />} />
           <Route path="profile" element={<AdminProfileRoute />} />
           <Route path="audit" element={<AdminAuditRoute />} />
+          <Route path="stock/reorder" element={<AdminReorderRoute />} />
           <Route path="backups" element={<AdminBackupsRoute />} />
           <Route path="stock/*" element={<Suspense fallback={<FullScreenSpinner />}><AdminStockRoutes /></Suspense>} />
           <Route path="users" element={<AdminUsersRoute />} />

@@ -37,11 +37,12 @@ function AdjustmentRoute() {
 
 /**
  * /admin/stock/*: transfers, counts and adjustments (issue 25), one lazy chunk of the admin shell.
- * Reading needs a store (any user); the pages hide what 'purchasing' may do, the server decides.
+ * Reading needs a store (any user); the pages hide what 'purchasing' (transfers, counts) and 'stock.adjust' (adjustments, approving a count) allow; the server decides.
  */
 export function AdminStockRoutes() {
   const canWrite = useCan('purchasing');
-  const write = (el: React.ReactElement, back: string) => (canWrite ? el : <Navigate to={back} replace />);
+  const canAdjust = useCan('stock.adjust');
+  const write = (el: React.ReactElement, back: string, may = canWrite) => (may ? el : <Navigate to={back} replace />);
   return (
     <Routes>
       <Route index element={<Navigate to="transfers" replace />} />
@@ -52,7 +53,7 @@ export function AdminStockRoutes() {
       <Route path="counts/new" element={write(<CountNewPage />, '/admin/stock/counts')} />
       <Route path="counts/:id" element={<CountRoute />} />
       <Route path="adjustments" element={<AdjustmentsList />} />
-      <Route path="adjustments/new" element={write(<AdjustmentNewPage picker={picker} />, '/admin/stock/adjustments')} />
+      <Route path="adjustments/new" element={write(<AdjustmentNewPage picker={picker} />, '/admin/stock/adjustments', canAdjust)} />
       <Route path="adjustments/:id" element={<AdjustmentRoute />} />
     </Routes>
   );

@@ -34,6 +34,8 @@ export function CountDetailPage({ id, picker }: { id: number; picker?: PickerSlo
   const step = useCountStep(id);
   const stores = useStockStores();
   const canWrite = useCan('purchasing');
+  // Approving books the variances as adjustments: 'stock.adjust' (issue 25.3).
+  const canApprove = useCan('stock.adjust');
   const qtyId = useId();
   const [qty, setQty] = useState('1');
   const [busy, setBusy] = useState(false);
@@ -140,7 +142,7 @@ export function CountDetailPage({ id, picker }: { id: number; picker?: PickerSlo
       </table>
       {open && canWrite && (
         <div className="stock-actions">
-          <Button size="lg" variant="success" onClick={() => void finish('approve')} loading={step.isPending} disabled={lines.length === 0}>{t('counts.approve')}</Button>
+          {canApprove && <Button size="lg" variant="success" onClick={() => void finish('approve')} loading={step.isPending} disabled={lines.length === 0}>{t('counts.approve')}</Button>}
           <Button size="lg" variant="danger" onClick={() => void finish('cancel')} disabled={step.isPending}>{t('counts.cancel')}</Button>
         </div>
       )}

@@ -114,7 +114,7 @@ export function CountsList() {
 export function AdjustmentsList() {
   const { t, i18n } = useTranslation('stock');
   const [store, setStore] = useState('');
-  const canWrite = useCan('purchasing');
+  const canWrite = useCan('stock.adjust');
   const tz = useTimeZone();
   const columns = useMemo<ColumnDef<Adjustment, any>[]>(() => labelled([
     { id: 'number', header: t('common.number'), enableSorting: false, cell: ({ row }) => <Link to={`/admin/stock/adjustments/${row.original.id}`}>{t('adjustments.number', { number: row.original.number })}</Link> },
