@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
-import { admissionClass, admissionLimits, DEFAULT_ADMISSION } from './admission.ts';
+import { admissionClass, admissionLimits, DEFAULT_ADMISSION, Gate } from './admission.ts';
 
 /**
  * Sales first, bounded queues (issue 30, point 2), over real HTTP. Back-office reads get one slot
@@ -79,6 +79,25 @@ describe('admission by class', () => {
       // Every class has a bounded queue and a statement time limit.
       for (const l of Object.values(limits)) expect(l.queue * l.maxWaitMs * l.statementTimeoutMs).toBeGreaterThan(0);
     }
+  });
+
+  it('sheds on arrival a request that would wait longer than its class allows (the queue drains at concurrency per service time)', () => {
+    const gate = new Gate('sale', { concurrency: 2, queue: 100, maxWaitMs: 150, statementTimeoutMs: 1000 });
+    expect(gate.wouldWaitTooLong()).toBe(false); // nothing known yet: the queue length alone decides
+    gate.release(20); // sales take 20 ms: 2 slots drain 100 a second
+    const waiter = { admit: () => {}, cancel: () => {} };
+    for (let i = 0; i < 14; i++) gate.waiting.push(waiter);
+    expect(gate.wouldWaitTooLong()).toBe(false); // 15th in line: 150 ms
+    gate.waiting.push(waiter);
+    expect(gate.wouldWaitTooLong()).toBe(true); // 16th: 160 ms
+    // Slower sales (the average moves a tenth of the way each time) shorten the queue that fits.
+    gate.waiting.length = 0;
+    for (let i = 0; i < 10; i++) gate.release(100);
+    expect(gate.serviceMs).toBeGreaterThan(70);
+    for (let i = 0; i < 3; i++) gate.waiting.push(waiter);
+    expect(gate.wouldWaitTooLong()).toBe(false); // 4th in line: 4 × 72 / 2 = 144 ms
+    gate.waiting.push(waiter);
+    expect(gate.wouldWaitTooLong()).toBe(true); // 5th: 180 ms
   });
 
   it('a full read class answers 503 + Retry-After at once, queues one, and still sells', async () => {

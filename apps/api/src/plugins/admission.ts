@@ -101,17 +101,31 @@ export function admissionLimits(env: NodeJS.ProcessEnv, overrides: AdmissionOver
 
 interface Waiter { admit: () => void; cancel: () => void }
 
-class Gate {
+/** One class's slots and queue (exported for its unit test). */
+export class Gate {
   active = 0;
   readonly waiting: Waiter[] = [];
   admitted = 0;
   shed = 0;
   timedOut = 0;
+  /** Moving average of how long a request of the class holds its slot (ms); 0 until one finished. */
+  serviceMs = 0;
   constructor(readonly cls: AdmissionClass, readonly limit: ClassLimit) {}
-  release() {
+  /** Frees a slot (or passes it to the next in line); `heldMs`: how long it was held, when it served a request. */
+  release(heldMs?: number) {
+    if (heldMs !== undefined) this.serviceMs = this.serviceMs ? this.serviceMs * 0.9 + heldMs * 0.1 : heldMs;
     const next = this.waiting.shift();
     if (next) next.admit(); // the slot passes straight to the next in line
     else this.active--;
+  }
+  /**
+   * Whether one more request would wait longer than the class allows, judged on arrival: the queue
+   * ahead of it drains at `concurrency` requests per service time. Refusing at once (rather than
+   * after the wait) is what keeps a shed answer within milliseconds under overload.
+   */
+  wouldWaitTooLong(): boolean {
+    return this.waiting.length >= this.limit.queue
+      || ((this.waiting.length + 1) * this.serviceMs) / this.limit.concurrency > this.limit.maxWaitMs;
   }
 }
 
@@ -145,13 +159,13 @@ export function registerAdmission(app: FastifyInstance, limits: AdmissionLimits)
   const gates = Object.fromEntries(
     (Object.keys(limits) as AdmissionClass[]).map((cls) => [cls, new Gate(cls, limits[cls])]),
   ) as Record<AdmissionClass, Gate>;
-  const held = new WeakMap<FastifyRequest, Gate>();
+  const held = new WeakMap<FastifyRequest, { gate: Gate; since: number }>();
 
   const release = (request: FastifyRequest) => {
-    const gate = held.get(request);
-    if (!gate) return;
+    const slot = held.get(request);
+    if (!slot) return;
     held.delete(request);
-    gate.release();
+    slot.gate.release(performance.now() - slot.since);
   };
 
   app.decorate('admissionStats', () => Object.fromEntries(
@@ -169,7 +183,7 @@ export function registerAdmission(app: FastifyInstance, limits: AdmissionLimits)
     // statement timeout (db/statement-timeout.ts).
     const enter = () => {
       gate.admitted++;
-      held.set(request, gate);
+      held.set(request, { gate, since: performance.now() });
       // 'close' fires once the answer is sent or the client is gone, whatever happened in between.
       reply.raw.once('close', () => release(request));
       withStatementTimeout(gate.limit.statementTimeoutMs, done);
@@ -181,7 +195,7 @@ export function registerAdmission(app: FastifyInstance, limits: AdmissionLimits)
     }
     // Sales first: while sales are waiting for a slot, no other class queues (it is shed at once,
     // and its clients come back after Retry-After).
-    if (gate.waiting.length >= gate.limit.queue || (cls !== 'sale' && gates.sale.waiting.length > 0)) {
+    if (gate.wouldWaitTooLong() || (cls !== 'sale' && gates.sale.waiting.length > 0)) {
       shedReply(request, reply, gate);
       return;
     }
@@ -212,15 +226,15 @@ export function registerAdmission(app: FastifyInstance, limits: AdmissionLimits)
   // The body is read from the socket's own events, outside the request's context: enter it again
   // before validation, so the handler's queries still carry the class's statement timeout.
   app.addHook('preValidation', (request, _reply, done) => {
-    const gate = held.get(request);
-    if (gate) withStatementTimeout(gate.limit.statementTimeoutMs, done);
+    const slot = held.get(request);
+    if (slot) withStatementTimeout(slot.gate.limit.statementTimeoutMs, done);
     else done();
   });
   // A statement cancelled by the timeout: counted here, answered 503 BUSY by the error handler.
   app.addHook('onError', async (request, _reply, error) => {
     if (sqlState(error) === QUERY_CANCELED) {
-      const gate = held.get(request);
-      if (gate) gate.timedOut++;
+      const slot = held.get(request);
+      if (slot) slot.gate.timedOut++;
     }
   });
   // light-my-request (inject) and early errors: release on the response too (idempotent).
