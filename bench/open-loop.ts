@@ -203,7 +203,7 @@ async function main() {
     let knee = 0;
     let misses = 0;
     for (const rate of rates) {
-      await waitQuiet(`open loop ${rate}/s`, 40, 20);
+      await waitQuiet(`open loop ${rate}/s`, 40, 5);
       const r = summarise(rate, STEP_S, await openLoop(ctx, rate, STEP_S));
       steps.push(r);
       log(line(r));
@@ -211,7 +211,7 @@ async function main() {
       await sleep(1000);
     }
     if (!knee) knee = rates[0];
-    await waitQuiet('open loop 2x', 40, 20);
+    await waitQuiet('open loop 2x', 40, 5);
     const over = summarise(2 * knee, STEP_S * 1.5, await openLoop(ctx, 2 * knee, STEP_S * 1.5));
     log(`2× the knee: ${line(over)}`);
     const peakSale = Math.max(...steps.map((s) => s.byKind.sale.okPerS), over.byKind.sale.okPerS);

@@ -59,6 +59,8 @@ describe('admission by class', () => {
     expect(admissionClass('GET', '/api/products')).toBe('read');
     expect(admissionClass('POST', '/api/products')).toBe('write');
     expect(admissionClass('GET', '/api/health')).toBeNull();
+    expect(admissionClass('POST', '/api/auth/login_check')).toBeNull();
+    expect(admissionClass('POST', '/api/token/refresh')).toBeNull();
     expect(admissionClass('GET', '/index.html')).toBeNull();
   });
 

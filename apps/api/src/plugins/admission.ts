@@ -60,8 +60,11 @@ const SALE_ROUTES = new Set([
   'POST /api/customer_payments', 'GET /api/admin/closing/opened', 'POST /api/admin/closing/:id',
   'POST /api/admin/expense/create', 'GET /api/admin/product/quantities',
 ]);
-/** Never shed: readiness, and the OpenAPI document. */
-const EXEMPT = new Set(['/api/health', '/api/docs', '/api/docs.json']);
+/**
+ * Never shed: readiness, the OpenAPI document, and signing in/out and token refresh (a till must
+ * be able to sign in to keep selling from its outbox; the login has its own throttle).
+ */
+const EXEMPT = new Set(['/api/health', '/api/docs', '/api/docs.json', '/api/token/refresh']);
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -72,7 +75,7 @@ declare module 'fastify' {
 
 /** The class of a matched route, or null when it is not admission-controlled; a route's `config.admission` wins. */
 export function admissionClass(method: string, routeUrl: string | undefined, declared?: AdmissionClass): AdmissionClass | null {
-  if (!routeUrl || !routeUrl.startsWith('/api/') || EXEMPT.has(routeUrl) || method === 'OPTIONS') return null;
+  if (!routeUrl || !routeUrl.startsWith('/api/') || EXEMPT.has(routeUrl) || routeUrl.startsWith('/api/auth/') || method === 'OPTIONS') return null;
   if (declared) return declared;
   if (SALE_ROUTES.has(`${method} ${routeUrl}`)) return 'sale';
   if (routeUrl.startsWith('/api/catalogue/sync')) return 'sync';
