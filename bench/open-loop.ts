@@ -10,12 +10,12 @@
  * one rate; rates rise past the knee (the highest rate whose accepted sales keep p99 ≤ 100 ms
  * with under 1% shed), then the server is offered twice the knee.
  *
- * Reports per step: offered and completed rates by kind, 503s (shed) and how fast they came back,
+ * Reports per step: offered and completed rates by kind (completions ÷ the time until the last answer), 503s (shed) and how fast they came back,
  * accepted latencies, peak RSS of the server; then the knee, goodput at 2× against the peak sale
  * rate, and the CPU per request kind (API process + PostgreSQL backends, measured alone at a low
  * rate). The server runs with its default admission limits unless ADMISSION_* / PG_POOL_MAX are set.
  *
- *   node --import tsx bench/open-loop.ts [--quick] [--products N] [--db <url>] [--step-seconds S] [--rates 100,200,...]
+ *   node --import tsx bench/open-loop.ts [--quick] [--products N] [--db <url>] [--step-seconds S] [--rates 100,200,...] [--knee R]
  */
 import http from 'node:http';
 import pg from 'pg';
@@ -81,7 +81,7 @@ function fire(ctx: Ctx, kind: Kind, i: number, rnd: () => number): Promise<numbe
 }
 
 /** Offers `rate` requests/s of the mix (or one kind) for `seconds`; latency from each scheduled send. */
-async function openLoop(ctx: Ctx, rate: number, seconds: number, only?: Kind): Promise<{ samples: Sample[]; peakRssMb: number; lateMs: number }> {
+async function openLoop(ctx: Ctx, rate: number, seconds: number, only?: Kind): Promise<{ samples: Sample[]; peakRssMb: number; lateMs: number; wallS: number }> {
   const rnd = rng(rate * 7 + seconds);
   const samples: Sample[] = [];
   const pending: Promise<void>[] = [];
@@ -107,15 +107,21 @@ async function openLoop(ctx: Ctx, rate: number, seconds: number, only?: Kind): P
     await sleep(Math.max(0, Math.min(next, 5)));
   }
   await Promise.all(pending);
+  // Wall time until the last answer: a server that queues without bound finishes its step late.
+  const wallS = Math.max(seconds, (performance.now() - t0) / 1000);
   clearInterval(rssTimer);
   peakRssMb = Math.max(peakRssMb, ctx.server.rssMb());
-  return { samples, peakRssMb, lateMs };
+  return { samples, peakRssMb, lateMs, wallS };
 }
 
 interface StepResult {
   offered: number;
   seconds: number;
   byKind: Record<Kind, { offered: number; ok: number; shed: number; failed: number; okPerS: number; p50: number; p99: number; shedP99: number }>;
+  /** From the first scheduled send to the last answer. */
+  wallS: number;
+  /** Share of the CPUs busy with other people's work just before the step (lib.ts waitQuiet). */
+  bg?: number;
   peakRssMb: number;
   lateMs: number;
 }
@@ -128,18 +134,18 @@ function summarise(offered: number, seconds: number, run: Awaited<ReturnType<typ
     const shed = s.filter((x) => x.status === 503);
     byKind[kind] = {
       offered: s.length, ok: ok.length, shed: shed.length, failed: s.length - ok.length - shed.length,
-      okPerS: round(ok.length / seconds, 0),
+      okPerS: round(ok.length / run.wallS, 0),
       p50: round(percentile(ok.map((x) => x.ms), 50), 1), p99: round(percentile(ok.map((x) => x.ms), 99), 1),
       shedP99: round(percentile(shed.map((x) => x.ms), 99), 1),
     };
   }
-  return { offered, seconds, byKind, peakRssMb: round(run.peakRssMb, 0), lateMs: round(run.lateMs, 1) };
+  return { offered, seconds, byKind, wallS: round(run.wallS, 1), peakRssMb: round(run.peakRssMb, 0), lateMs: round(run.lateMs, 1) };
 }
 
 const line = (r: StepResult) => `${r.offered}/s offered: ` + KINDS.map((k) => {
   const b = r.byKind[k];
   return `${k} ${b.okPerS}/s ok (p50 ${b.p50} p99 ${b.p99} ms), ${b.shed} shed (p99 ${b.shedP99} ms)${b.failed ? `, ${b.failed} FAILED` : ''}`;
-}).join('; ') + `; peak RSS ${r.peakRssMb} MB; generator late ≤ ${r.lateMs} ms`;
+}).join('; ') + `; machine ${r.bg ?? '?'}% busy before; last answer at ${r.wallS} s of ${r.seconds}; peak RSS ${r.peakRssMb} MB; generator late ≤ ${r.lateMs} ms`;
 
 /** The knee: accepted sales at p99 ≤ 100 ms and under 1% of the sales shed. */
 const healthy = (r: StepResult) => r.byKind.sale.p99 <= 100 && r.byKind.sale.shed <= 0.01 * r.byKind.sale.offered && r.byKind.sale.failed === 0;
@@ -203,16 +209,18 @@ async function main() {
     let knee = 0;
     let misses = 0;
     for (const rate of rates) {
-      await waitQuiet(`open loop ${rate}/s`, 40, 5);
-      const r = summarise(rate, STEP_S, await openLoop(ctx, rate, STEP_S));
+      const bg = await waitQuiet(`open loop ${rate}/s`, 40, 5);
+      const r = { ...summarise(rate, STEP_S, await openLoop(ctx, rate, STEP_S)), bg };
       steps.push(r);
       log(line(r));
       if (healthy(r)) { knee = rate; misses = 0; } else if (++misses >= 2) break; // two steps past the knee are enough
       await sleep(1000);
     }
     if (!knee) knee = rates[0];
-    await waitQuiet('open loop 2x', 40, 5);
-    const over = summarise(2 * knee, STEP_S * 1.5, await openLoop(ctx, 2 * knee, STEP_S * 1.5));
+    // --knee R: offer 2 × R whatever this run found (to compare runs at one overload rate).
+    if (arg('--knee')) knee = Number(arg('--knee'));
+    const bg = await waitQuiet('open loop 2x', 40, 5);
+    const over = { ...summarise(2 * knee, STEP_S * 1.5, await openLoop(ctx, 2 * knee, STEP_S * 1.5)), bg };
     log(`2× the knee: ${line(over)}`);
     const peakSale = Math.max(...steps.map((s) => s.byKind.sale.okPerS), over.byKind.sale.okPerS);
     const kneeStep = steps.find((s) => s.offered === knee)!;
