@@ -12,7 +12,7 @@ import { openDatabase, type Database, type Db } from './db/client.ts';
 import { registerErrorHandler } from './plugins/errors.ts';
 import { createTokenService, registerAuth, type TokenService } from './plugins/auth.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
-import { admissionLimits, registerAdmission, type AdmissionLimits } from './plugins/admission.ts';
+import { admissionLimits, registerAdmission, type AdmissionOverrides } from './plugins/admission.ts';
 import { createMailer, type Mailer } from './lib/mailer.ts';
 import { registerResource } from './resources/engine.ts';
 import { seedDemoShop } from './setup/demo-shop.ts';
@@ -42,7 +42,7 @@ export interface BuildOptions {
   mailer?: Mailer;
   logger?: FastifyServerOptions['logger'];
   /** Admission limits per request class (plugins/admission.ts); the environment's ADMISSION_* otherwise. */
-  admission?: Partial<AdmissionLimits>;
+  admission?: AdmissionOverrides;
   /** Serve HTTPS; the certificate is put in this slot before listen (server.ts, net/tls.ts). */
   tls?: TlsMaterial | null;
 }
@@ -147,10 +147,10 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   const tls = options.tls;
   if (tls) registerTrustRoutes(app, () => tls.caCert);
 
-  app.get('/api/health', { config: { auth: 'public' }, schema: { tags: ['System'], summary: 'Ready when the database is migrated and reachable' } }, async (_req, reply) => {
+  app.get('/api/health', { config: { auth: 'public' }, schema: { tags: ['System'], summary: 'Ready when the database is migrated and reachable; with this process\'s admission counters by class' } }, async (_req, reply) => {
     try {
       await database.ping();
-      return { status: 'ok', database: database.kind };
+      return { status: 'ok', database: database.kind, admission: app.admissionStats() };
     } catch {
       return reply.status(503).send({ code: 'UNAVAILABLE', message: 'Database unavailable', status: 'unavailable' });
     }

@@ -63,6 +63,15 @@ export interface TestApp {
   login(username: string, password?: string): Promise<Record<string, string>>;
 }
 
+/**
+ * Admission limits for tests that are not about load: every class may queue a thousand requests
+ * for a minute, so a test firing 50 sales at once on a busy machine is never shed (production
+ * sheds by the measured service time, plugins/admission.ts; its own tests pass their limits).
+ */
+export const UNHURRIED_ADMISSION: NonNullable<BuildOptions['admission']> = Object.fromEntries(
+  (['sale', 'sync', 'read', 'write'] as const).map((cls) => [cls, { concurrency: 20, queue: 1000, maxWaitMs: 60_000 }]),
+);
+
 /** The real app on a database of its own cloned from this run's template, demo shop seeded (unless seed: false). */
 export async function createTestApp(opts: {
   seed?: boolean;
@@ -83,7 +92,7 @@ export async function createTestApp(opts: {
     mailer: mail,
     logger: false,
     config: { seedDemo: opts.seed ?? true, bcryptRounds: 4, jwtSecret: 'test-secret', ...opts.config },
-    admission: opts.admission,
+    admission: opts.admission ?? UNHURRIED_ADMISSION,
   });
   await opts.beforeReady?.(app);
   await app.ready();

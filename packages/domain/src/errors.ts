@@ -16,6 +16,8 @@ export type ErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'RATE_LIMITED'
   | 'UNAVAILABLE'
+  /** 503: the server is shedding load (admission control, or a statement over its class's time limit); retry after Retry-After. */
+  | 'BUSY'
   | 'INTERNAL';
 
 export interface Violation {

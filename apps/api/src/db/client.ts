@@ -10,6 +10,7 @@ import * as schema from './schema/index.ts';
 import type { AppConfig } from '../config.ts';
 import { startEmbeddedPostgres, type EmbeddedPg } from './embedded.ts';
 import { migratePgliteFolder } from './import-pglite.ts';
+import { applyStatementTimeouts } from './statement-timeout.ts';
 
 export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -75,6 +76,8 @@ async function openPool(url: string, embedded: EmbeddedPg | undefined): Promise<
   // An idle connection dropped by the server (restart, failover) must not crash the process:
   // the pool discards it and the next query opens a new one.
   pool.on('error', (err) => { console.warn(`PostgreSQL idle connection error: ${err.message}`); });
+  // Each request's statements get its admission class's time limit (db/statement-timeout.ts).
+  applyStatementTimeouts(pool);
   const db = drizzle(pool, { schema }) as unknown as Db;
   txFactories.set(db, (client) => drizzle(client as any, { schema }) as unknown as Db);
   return {

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
-import { admissionClass, admissionLimits, DEFAULT_ADMISSION } from './admission.ts';
+import { admissionClass, admissionLimits, DEFAULT_ADMISSION, Gate } from './admission.ts';
 
 /**
  * Sales first, bounded queues (issue 30, point 2), over real HTTP. Back-office reads get one slot
@@ -32,6 +32,7 @@ beforeAll(async () => {
       };
       app.get('/api/test-admission/slow', { config: { auth: 'public' } }, slow);
       app.post('/api/test-admission/slow', { config: { auth: 'public' } }, slow);
+      app.post('/api/test-admission/slow-sale', { config: { auth: 'public', admission: 'sale' } }, slow);
     },
   });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -58,14 +59,47 @@ describe('admission by class', () => {
     expect(admissionClass('GET', '/api/products')).toBe('read');
     expect(admissionClass('POST', '/api/products')).toBe('write');
     expect(admissionClass('GET', '/api/health')).toBeNull();
+    expect(admissionClass('POST', '/api/auth/login_check')).toBeNull();
+    expect(admissionClass('POST', '/api/token/refresh')).toBeNull();
     expect(admissionClass('GET', '/index.html')).toBeNull();
   });
 
   it('reads the limits from ADMISSION_<CLASS> and refuses nonsense with the variable named', () => {
-    expect(admissionLimits({ ADMISSION_READ: '3/7/250' }).read).toEqual({ concurrency: 3, queue: 7, maxWaitMs: 250 });
+    expect(admissionLimits({ ADMISSION_READ: '3/7/250' }).read).toEqual({ concurrency: 3, queue: 7, maxWaitMs: 250, statementTimeoutMs: DEFAULT_ADMISSION.read.statementTimeoutMs });
+    expect(admissionLimits({ ADMISSION_WRITE: '2/3/400/900' }).write).toEqual({ concurrency: 2, queue: 3, maxWaitMs: 400, statementTimeoutMs: 900 });
     expect(admissionLimits({}).sale).toEqual(DEFAULT_ADMISSION.sale);
+    expect(() => admissionLimits({ ADMISSION_READ: '3/7' })).toThrow(/ADMISSION_READ/);
     expect(() => admissionLimits({ ADMISSION_SALE: '0/1/1' })).toThrow(/ADMISSION_SALE/);
     expect(() => admissionLimits({ ADMISSION_SYNC: 'lots' })).toThrow(/ADMISSION_SYNC/);
+  });
+
+  it('derives the defaults from the PostgreSQL pool: sales get twice the pool, the other classes half of it together', () => {
+    for (const pool of [4, 10, 20]) {
+      const limits = admissionLimits({ PG_POOL_MAX: String(pool) });
+      expect(limits.sale.concurrency).toBe(2 * pool);
+      expect(limits.sync.concurrency + limits.read.concurrency + limits.write.concurrency).toBeLessThanOrEqual(Math.max(3, pool / 2));
+      // Every class has a bounded queue and a statement time limit.
+      for (const l of Object.values(limits)) expect(l.queue * l.maxWaitMs * l.statementTimeoutMs).toBeGreaterThan(0);
+    }
+  });
+
+  it('sheds on arrival a request that would wait longer than its class allows (the queue drains at concurrency per service time)', () => {
+    const gate = new Gate('sale', { concurrency: 2, queue: 100, maxWaitMs: 150, statementTimeoutMs: 1000 });
+    expect(gate.wouldWaitTooLong()).toBe(false); // nothing known yet: the queue length alone decides
+    gate.release(20); // sales take 20 ms: 2 slots drain 100 a second
+    const waiter = { admit: () => {}, cancel: () => {} };
+    for (let i = 0; i < 14; i++) gate.waiting.push(waiter);
+    expect(gate.wouldWaitTooLong()).toBe(false); // 15th in line: 150 ms
+    gate.waiting.push(waiter);
+    expect(gate.wouldWaitTooLong()).toBe(true); // 16th: 160 ms
+    // Slower sales (the average moves a tenth of the way each time) shorten the queue that fits.
+    gate.waiting.length = 0;
+    for (let i = 0; i < 10; i++) gate.release(100);
+    expect(gate.serviceMs).toBeGreaterThan(70);
+    for (let i = 0; i < 3; i++) gate.waiting.push(waiter);
+    expect(gate.wouldWaitTooLong()).toBe(false); // 4th in line: 4 × 72 / 2 = 144 ms
+    gate.waiting.push(waiter);
+    expect(gate.wouldWaitTooLong()).toBe(true); // 5th: 180 ms
   });
 
   it('a full read class answers 503 + Retry-After at once, queues one, and still sells', async () => {
@@ -78,7 +112,7 @@ describe('admission by class', () => {
     // token check or query.
     const shed = await fetch(`${base}/api/products?page=1&itemsPerPage=5`, { headers: admin });
     expect(shed.status).toBe(503);
-    expect(shed.headers.get('retry-after')).toBe('1');
+    expect(shed.headers.get('retry-after')).toBe('2');
     expect(await shed.json()).toMatchObject({ code: 'BUSY' });
     expect(t.app.admissionStats().read.waiting).toBe(1);
 
@@ -126,5 +160,27 @@ describe('admission by class', () => {
     held.shift()!();
     expect((await first).status).toBe(200);
     expect(t.app.admissionStats().read.active).toBe(0);
+  });
+
+  it('reads shed before sales: while a sale waits for a slot, a read finds no queue place', async () => {
+    const start = entered;
+    const read = fetch(`${base}/api/test-admission/slow`);
+    const sales = [fetch(`${base}/api/test-admission/slow-sale`, { method: 'POST' }), fetch(`${base}/api/test-admission/slow-sale`, { method: 'POST' })];
+    await until(() => entered === start + 3);
+    sales.push(fetch(`${base}/api/test-admission/slow-sale`, { method: 'POST' }));
+    await until(() => t.app.admissionStats().sale.waiting === 1);
+
+    // The read class has a free queue place, but a sale is waiting: the read is refused at once.
+    const shed = await fetch(`${base}/api/products?page=1&itemsPerPage=5`, { headers: admin });
+    expect(shed.status).toBe(503);
+    expect(shed.headers.get('retry-after')).toBe('2');
+    expect(t.app.admissionStats().read.waiting).toBe(0);
+
+    for (const release of held.splice(0)) release();
+    await until(() => entered === start + 4);
+    for (const release of held.splice(0)) release();
+    expect((await read).status).toBe(200);
+    for (const s of await Promise.all(sales)) expect(s.status).toBe(200);
+    expect(t.app.admissionStats().sale).toMatchObject({ active: 0, waiting: 0 });
   });
 });

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { QUERY_CANCELED, withStatementTimeout } from '../db/statement-timeout.ts';
+import { sqlState } from './errors.ts';
 
 /**
  * Sales first, bounded queues (issue 30): every /api request is admitted by class, each class with
@@ -18,17 +20,38 @@ export interface ClassLimit {
   queue: number;
   /** Longest wait in the queue before the request is shed. */
   maxWaitMs: number;
+  /** Longest a single SQL statement of the class may run (lock waits included); 0: no limit. */
+  statementTimeoutMs: number;
 }
 
 export type AdmissionLimits = Record<AdmissionClass, ClassLimit>;
+/** Limits to change (tests, the bench): any field of any class. */
+export type AdmissionOverrides = { [K in AdmissionClass]?: Partial<ClassLimit> };
 
-/** Defaults for a 2-core shop server with a 10-connection pool: sales get most of it. */
-export const DEFAULT_ADMISSION: AdmissionLimits = {
-  sale: { concurrency: 24, queue: 400, maxWaitMs: 5_000 },
-  sync: { concurrency: 2, queue: 20, maxWaitMs: 2_000 },
-  read: { concurrency: 4, queue: 40, maxWaitMs: 1_000 },
-  write: { concurrency: 4, queue: 40, maxWaitMs: 2_000 },
-};
+/** Retry-After (seconds) of a shed request, by class: a till's sale comes back soonest. */
+export const RETRY_AFTER_S: Record<AdmissionClass, number> = { sale: 1, sync: 5, read: 2, write: 2 };
+
+/**
+ * The defaults, derived from the PostgreSQL pool of the process (PG_POOL_MAX, 10 by default).
+ * Sales may run twice as many requests as there are connections (part of a sale is Node work
+ * between its statements) and wait at most 100 ms in a queue of two pools' worth, so an accepted
+ * sale is answered within its p99 budget even at twice the rate the server sustains; the other
+ * classes together hold at most half the pool, so at least half of it is always free for sales.
+ * Measured in docs/performance.md ("Overload: sales first").
+ */
+export function defaultAdmission(poolMax = Number(process.env.PG_POOL_MAX ?? 10)): AdmissionLimits {
+  const pool = Number.isInteger(poolMax) && poolMax > 0 ? poolMax : 10;
+  const share = (f: number) => Math.max(1, Math.floor(pool * f));
+  return {
+    sale: { concurrency: 2 * pool, queue: 2 * pool, maxWaitMs: 100, statementTimeoutMs: 3_000 },
+    sync: { concurrency: share(0.1), queue: pool, maxWaitMs: 2_000, statementTimeoutMs: 15_000 },
+    read: { concurrency: share(0.2), queue: 2 * pool, maxWaitMs: 1_000, statementTimeoutMs: 5_000 },
+    write: { concurrency: share(0.2), queue: pool, maxWaitMs: 2_000, statementTimeoutMs: 5_000 },
+  };
+}
+
+/** The defaults for the default pool of 10 connections. */
+export const DEFAULT_ADMISSION: AdmissionLimits = defaultAdmission(10);
 
 /** The till's money path: a sale, its edit/refund, payments, the day closing and expenses. */
 const SALE_ROUTES = new Set([
@@ -37,47 +60,86 @@ const SALE_ROUTES = new Set([
   'POST /api/customer_payments', 'GET /api/admin/closing/opened', 'POST /api/admin/closing/:id',
   'POST /api/admin/expense/create', 'GET /api/admin/product/quantities',
 ]);
-/** Never shed: readiness, and the OpenAPI document. */
-const EXEMPT = new Set(['/api/health', '/api/docs', '/api/docs.json']);
+/**
+ * Never shed: readiness, the OpenAPI document, and signing in/out and token refresh (a till must
+ * be able to sign in to keep selling from its outbox; the login has its own throttle).
+ */
+const EXEMPT = new Set(['/api/health', '/api/docs', '/api/docs.json', '/api/token/refresh']);
 
-/** The class of a matched route, or null when it is not admission-controlled. */
-export function admissionClass(method: string, routeUrl: string | undefined): AdmissionClass | null {
-  if (!routeUrl || !routeUrl.startsWith('/api/') || EXEMPT.has(routeUrl) || method === 'OPTIONS') return null;
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route's admission class when its URL and method do not say it (admissionClass). */
+    admission?: AdmissionClass;
+  }
+}
+
+/** The class of a matched route, or null when it is not admission-controlled; a route's `config.admission` wins. */
+export function admissionClass(method: string, routeUrl: string | undefined, declared?: AdmissionClass): AdmissionClass | null {
+  if (!routeUrl || !routeUrl.startsWith('/api/') || EXEMPT.has(routeUrl) || routeUrl.startsWith('/api/auth/') || method === 'OPTIONS') return null;
+  if (declared) return declared;
   if (SALE_ROUTES.has(`${method} ${routeUrl}`)) return 'sale';
   if (routeUrl.startsWith('/api/catalogue/sync')) return 'sync';
   return method === 'GET' || method === 'HEAD' ? 'read' : 'write';
 }
 
-/** ADMISSION_<CLASS>=concurrency/queue/maxWaitMs, e.g. ADMISSION_READ=4/40/1000. */
-export function admissionLimits(env: NodeJS.ProcessEnv, overrides: Partial<AdmissionLimits> = {}): AdmissionLimits {
-  const out = { ...DEFAULT_ADMISSION };
+/**
+ * ADMISSION_<CLASS>=concurrency/queue/maxWaitMs[/statementTimeoutMs], e.g. ADMISSION_READ=4/40/1000/5000;
+ * a missing statement timeout keeps the class's default.
+ */
+export function admissionLimits(env: NodeJS.ProcessEnv, overrides: AdmissionOverrides = {}): AdmissionLimits {
+  const out = defaultAdmission(Number(env.PG_POOL_MAX ?? 10));
   for (const cls of Object.keys(out) as AdmissionClass[]) {
     const raw = env[`ADMISSION_${cls.toUpperCase()}`];
     if (!raw) continue;
-    const [c, q, w] = raw.split('/').map((x) => Number(x));
-    if (![c, q, w].every((n) => Number.isInteger(n) && n >= 0) || c < 1) {
-      throw new Error(`ADMISSION_${cls.toUpperCase()} must be concurrency/queue/maxWaitMs in whole numbers (concurrency ≥ 1), got "${raw}"`);
+    const parts = raw.split('/').map((x) => (x.trim() === '' ? NaN : Number(x)));
+    const [c, q, w, st = out[cls].statementTimeoutMs] = parts;
+    if (parts.length < 3 || parts.length > 4 || ![c, q, w, st].every((n) => Number.isInteger(n) && n >= 0) || c < 1) {
+      throw new Error(`ADMISSION_${cls.toUpperCase()} must be concurrency/queue/maxWaitMs[/statementTimeoutMs] in whole numbers (concurrency ≥ 1), got "${raw}"`);
     }
-    out[cls] = { concurrency: c, queue: q, maxWaitMs: w };
+    out[cls] = { concurrency: c, queue: q, maxWaitMs: w, statementTimeoutMs: st };
   }
-  return { ...out, ...overrides };
+  for (const cls of Object.keys(overrides) as AdmissionClass[]) out[cls] = { ...out[cls], ...overrides[cls] };
+  return out;
 }
 
 interface Waiter { admit: () => void; cancel: () => void }
 
-class Gate {
+/** One class's slots and queue (exported for its unit test). */
+export class Gate {
   active = 0;
   readonly waiting: Waiter[] = [];
+  admitted = 0;
   shed = 0;
-  constructor(readonly limit: ClassLimit) {}
-  release() {
+  timedOut = 0;
+  /** Moving average of how long a request of the class holds its slot (ms); 0 until one finished. */
+  serviceMs = 0;
+  constructor(readonly cls: AdmissionClass, readonly limit: ClassLimit) {}
+  /** Frees a slot (or passes it to the next in line); `heldMs`: how long it was held, when it served a request. */
+  release(heldMs?: number) {
+    if (heldMs !== undefined) this.serviceMs = this.serviceMs ? this.serviceMs * 0.9 + heldMs * 0.1 : heldMs;
     const next = this.waiting.shift();
     if (next) next.admit(); // the slot passes straight to the next in line
     else this.active--;
   }
+  /**
+   * Whether one more request would wait longer than the class allows, judged on arrival: the queue
+   * ahead of it drains at `concurrency` requests per service time. Refusing at once (rather than
+   * after the wait) is what keeps a shed answer within milliseconds under overload.
+   */
+  wouldWaitTooLong(): boolean {
+    return this.waiting.length >= this.limit.queue
+      || ((this.waiting.length + 1) * this.serviceMs) / this.limit.concurrency > this.limit.maxWaitMs;
+  }
 }
 
-export interface AdmissionStats { active: number; waiting: number; shed: number }
+export interface AdmissionStats {
+  active: number;
+  waiting: number;
+  /** Since the process started: requests let in, refused with 503, and statements cancelled by the class's timeout. */
+  admitted: number;
+  shed: number;
+  timedOut: number;
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -89,7 +151,7 @@ const BUSY = { code: 'BUSY', message: 'The server is busy: try again in a moment
 
 function shedReply(request: FastifyRequest, reply: FastifyReply, gate: Gate): void {
   gate.shed++;
-  reply.code(503).header('retry-after', '1').header('cache-control', 'no-store');
+  reply.code(503).header('retry-after', String(RETRY_AFTER_S[gate.cls])).header('cache-control', 'no-store');
   // The body of a shed request is never read: the connection cannot carry another request.
   const h = request.headers;
   if ((h['content-length'] && h['content-length'] !== '0') || h['transfer-encoding']) reply.header('connection', 'close');
@@ -98,37 +160,48 @@ function shedReply(request: FastifyRequest, reply: FastifyReply, gate: Gate): vo
 
 export function registerAdmission(app: FastifyInstance, limits: AdmissionLimits): void {
   const gates = Object.fromEntries(
-    (Object.keys(limits) as AdmissionClass[]).map((cls) => [cls, new Gate(limits[cls])]),
+    (Object.keys(limits) as AdmissionClass[]).map((cls) => [cls, new Gate(cls, limits[cls])]),
   ) as Record<AdmissionClass, Gate>;
-  const held = new WeakMap<FastifyRequest, Gate>();
+  const held = new WeakMap<FastifyRequest, { gate: Gate; since: number }>();
 
   const release = (request: FastifyRequest) => {
-    const gate = held.get(request);
-    if (!gate) return;
+    const slot = held.get(request);
+    if (!slot) return;
     held.delete(request);
-    gate.release();
+    slot.gate.release(performance.now() - slot.since);
   };
 
   app.decorate('admissionStats', () => Object.fromEntries(
-    (Object.keys(gates) as AdmissionClass[]).map((cls) => [cls, { active: gates[cls].active, waiting: gates[cls].waiting.length, shed: gates[cls].shed }]),
+    (Object.keys(gates) as AdmissionClass[]).map((cls) => {
+      const g = gates[cls];
+      return [cls, { active: g.active, waiting: g.waiting.length, admitted: g.admitted, shed: g.shed, timedOut: g.timedOut }];
+    }),
   ) as Record<AdmissionClass, AdmissionStats>);
 
   app.addHook('onRequest', (request, reply, done) => {
-    const cls = admissionClass(request.method, request.routeOptions.url);
+    const cls = admissionClass(request.method, request.routeOptions.url, request.routeOptions.config?.admission);
     if (!cls) { done(); return; }
     const gate = gates[cls];
-    const hold = () => {
-      held.set(request, gate);
+    // Everything the request runs from here (its handler, its queries) carries its class's
+    // statement timeout (db/statement-timeout.ts).
+    const enter = () => {
+      gate.admitted++;
+      held.set(request, { gate, since: performance.now() });
       // 'close' fires once the answer is sent or the client is gone, whatever happened in between.
       reply.raw.once('close', () => release(request));
+      withStatementTimeout(gate.limit.statementTimeoutMs, done);
     };
     if (gate.active < gate.limit.concurrency) {
       gate.active++;
-      hold();
-      done();
+      enter();
       return;
     }
-    if (gate.waiting.length >= gate.limit.queue) { shedReply(request, reply, gate); return; }
+    // Sales first: while sales are waiting for a slot, no other class queues (it is shed at once,
+    // and its clients come back after Retry-After).
+    if (gate.wouldWaitTooLong() || (cls !== 'sale' && gates.sale.waiting.length > 0)) {
+      shedReply(request, reply, gate);
+      return;
+    }
     let settled = false;
     const waiter: Waiter = {
       admit: () => {
@@ -136,8 +209,7 @@ export function registerAdmission(app: FastifyInstance, limits: AdmissionLimits)
         settled = true;
         clearTimeout(timer);
         reply.raw.off('close', onGone);
-        hold();
-        done();
+        enter();
       },
       cancel: () => {
         if (settled) return;
@@ -153,6 +225,20 @@ export function registerAdmission(app: FastifyInstance, limits: AdmissionLimits)
     const onGone = () => { if (!reply.raw.writableEnded) waiter.cancel(); };
     reply.raw.once('close', onGone);
     gate.waiting.push(waiter);
+  });
+  // The body is read from the socket's own events, outside the request's context: enter it again
+  // before validation, so the handler's queries still carry the class's statement timeout.
+  app.addHook('preValidation', (request, _reply, done) => {
+    const slot = held.get(request);
+    if (slot) withStatementTimeout(slot.gate.limit.statementTimeoutMs, done);
+    else done();
+  });
+  // A statement cancelled by the timeout: counted here, answered 503 BUSY by the error handler.
+  app.addHook('onError', async (request, _reply, error) => {
+    if (sqlState(error) === QUERY_CANCELED) {
+      const slot = held.get(request);
+      if (slot) slot.gate.timedOut++;
+    }
   });
   // light-my-request (inject) and early errors: release on the response too (idempotent).
   app.addHook('onResponse', async (request) => { release(request); });

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyError } from 'fastify';
 import { ZodError } from 'zod';
 import { AppError, validationError } from '@pos/domain/errors';
+import { QUERY_CANCELED } from '../db/statement-timeout.ts';
 
 /** Turns a zod issue path into the propertyPath the client maps to a form field: items[0].price */
 export function propertyPath(path: PropertyKey[]): string {
@@ -38,6 +39,8 @@ export function dbRefusal(err: unknown): AppError | undefined {
   if (code === '23503') return new AppError(409, 'CONFLICT', 'This record is linked to another record.');
   if (code.startsWith('23')) return validationError([{ propertyPath: '', message: 'This value is not valid.' }], 'This value is not valid.');
   if (code === '40001' || code === '40P01') return new AppError(409, 'CONFLICT', 'A concurrent change conflicted with this one, please retry.');
+  // A statement over its class's time limit (db/statement-timeout.ts): the server is busy, not broken.
+  if (code === QUERY_CANCELED) return new AppError(503, 'BUSY', 'The server is busy: try again in a moment (sales are kept)');
   return undefined;
 }
 
@@ -71,7 +74,10 @@ export function registerErrorHandler(app: FastifyInstance) {
         appError = new AppError(500, 'INTERNAL', 'Internal Server Error');
       }
     }
-    if (appError.status >= 500) request.log.error({ err }, 'request failed');
+    if (appError.code === 'BUSY') {
+      reply.header('retry-after', '1').header('cache-control', 'no-store');
+      request.log.warn({ err }, 'statement cancelled by its time limit');
+    } else if (appError.status >= 500) request.log.error({ err }, 'request failed');
     else if (sqlState(err)) request.log.warn({ err }, 'refused by the database (missing validation?)');
     return reply.status(appError.status).send(appError.toBody());
   });

@@ -1,5 +1,6 @@
 import type { ErrorCode, Violation } from '@pos/domain/errors';
 import { readToken } from './cookies';
+import { retryAfterSeconds } from './retry-after';
 
 /** Fired on `window` when a request that carried a token gets a 401: the session is over. */
 export const SESSION_EXPIRED_EVENT = 'session-expired';
@@ -16,6 +17,8 @@ export class HttpError extends Error {
   readonly violations: Violation[];
   readonly statusText: string;
   readonly body: unknown;
+  /** The answer's Retry-After in seconds (a busy server's 503), null when it gave none. */
+  readonly retryAfter: number | null;
 
   constructor(init: {
     status: number;
@@ -25,6 +28,7 @@ export class HttpError extends Error {
     errorMessage?: string | null;
     violations?: Violation[];
     body?: unknown;
+    retryAfter?: number | null;
   }) {
     super(init.message || init.statusText || `HTTP ${init.status}`);
     this.name = 'HttpError';
@@ -34,6 +38,7 @@ export class HttpError extends Error {
     this.errorMessage = init.errorMessage ?? null;
     this.violations = init.violations ?? [];
     this.body = init.body;
+    this.retryAfter = init.retryAfter ?? null;
   }
 
   get isValidation(): boolean {
@@ -114,6 +119,7 @@ export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): 
     errorMessage: typeof b.errorMessage === 'string' ? b.errorMessage : null,
     violations: Array.isArray(b.violations) ? (b.violations as Violation[]) : [],
     body: data,
+    retryAfter: retryAfterSeconds(response.headers.get('retry-after')),
   });
   // A 401 on an anonymous call (wrong password) is not an expired session.
   if (response.status === 401 && token && typeof window !== 'undefined') {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { createThrowawayPg } from '../../../test/helpers.ts';
+import { createThrowawayPg, UNHURRIED_ADMISSION } from '../../../test/helpers.ts';
 import { buildApp } from '../../app.ts';
 import { openDatabase, type Database } from '../../db/client.ts';
 import { customer, order, paymentType, product, productStore, productTax, stockMovement, store, terminal } from '../../db/schema/index.ts';
@@ -32,7 +32,8 @@ describe('sales under concurrency (two API instances)', () => {
     url = pg.url;
     for (let i = 0; i < 2; i++) {
       const database = await openDatabase({ databaseUrl: pg.url, dataDir: '' });
-      const app = await buildApp({ env: {}, database, logger: false, config: { seedDemo: i === 0, bcryptRounds: 4, jwtSecret: 'test-secret' } });
+      // 50 sales at once: queued, never shed (this test is about numbering and stock, not load).
+      const app = await buildApp({ env: {}, database, logger: false, config: { seedDemo: i === 0, bcryptRounds: 4, jwtSecret: 'test-secret' }, admission: UNHURRIED_ADMISSION });
       await app.ready();
       dbs.push(database);
       apps.push(app);

@@ -34,6 +34,8 @@ export interface CatalogueState {
   indexed: ProductTable;
   indexVersion: number;
   error: unknown;
+  /** The server answered 503 BUSY to the last sync or load: the till waits (backoff) and says so. */
+  busy: boolean;
 }
 
 const NONE = ProductTable.empty();
@@ -50,6 +52,7 @@ export const catalogueStore = createStore<CatalogueState>({
   indexed: NONE,
   indexVersion: 0,
   error: null,
+  busy: false,
 });
 
 export function useCatalogue<S>(selector: (s: CatalogueState) => S): S {

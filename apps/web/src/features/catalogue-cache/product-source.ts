@@ -93,7 +93,7 @@ export class WorkerProductSource implements ProductSource {
     const reply = await this.request({ type: 'sync', url: this.opts.url ?? apiUrl('/catalogue/sync'), token: token ?? null, userId: this.userId() });
     if (reply.type === 'error') {
       if (reply.status === null) throw new NetworkError(new Error(reply.message));
-      const error = new HttpError({ status: reply.status, message: reply.message });
+      const error = new HttpError({ status: reply.status, message: reply.message, code: reply.code, retryAfter: reply.retryAfter });
       // As apiFetch does: a 401 with a token means the session is over.
       if (reply.status === 401 && token && typeof window !== 'undefined') window.dispatchEvent(new CustomEvent(SESSION_EXPIRED_EVENT, { detail: error }));
       throw error;

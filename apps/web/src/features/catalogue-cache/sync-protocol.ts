@@ -1,4 +1,5 @@
 import { type SyncPayload } from '@pos/domain/catalogue-sync';
+import { retryAfterSeconds } from '@/lib/retry-after';
 import { type ChunkRecord, ProductSync, type ProductUpdate, type SyncHeader } from './product-sync';
 
 // ---- worker protocol ---------------------------------------------------------------------------
@@ -12,8 +13,8 @@ export type SyncRequest =
 
 export type SyncReply =
   | { id: number; type: 'update'; update: ProductUpdate | null; /** restore-idb: whose catalogue the cache held */ userId?: number }
-  /** status null: no answer (offline, server down). */
-  | { id: number; type: 'error'; status: number | null; message: string };
+  /** status null: no answer (offline, server down). `code` and `retryAfter` (seconds): a busy server's 503 BUSY. */
+  | { id: number; type: 'error'; status: number | null; message: string; code?: string; retryAfter?: number | null };
 
 /** Key of the header record in productChunks (cache-db.ts HEADER_KEY; not imported: the worker stays without Dexie). */
 export const HEADER_RECORD = -1;
@@ -68,8 +69,8 @@ export async function handleSyncRequest(sync: ProductSync, msg: SyncRequest, fet
     return { id: msg.id, type: 'error', status: null, message: e instanceof Error ? e.message : String(e) };
   }
   if (!res.ok) {
-    const body = await res.json().catch(() => null) as { message?: string } | null;
-    return { id: msg.id, type: 'error', status: res.status, message: body?.message ?? res.statusText };
+    const body = await res.json().catch(() => null) as { message?: string; code?: string } | null;
+    return { id: msg.id, type: 'error', status: res.status, message: body?.message ?? res.statusText, code: body?.code, retryAfter: retryAfterSeconds(res.headers.get('retry-after')) };
   }
   let payload: SyncPayload;
   try {

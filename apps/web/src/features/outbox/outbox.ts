@@ -18,6 +18,7 @@
  * sale is claimed ('uploading', claimedBy this tab) in a transaction before its request.
  */
 import { HttpError } from '@/lib/api-client';
+import { backoffMs, isServerBusy } from '@/lib/backoff';
 import { OutboxDb, type OutboxSale } from './outbox-db';
 import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, KEEP_SENT_MS, LEASE_MS, type OutboxDeps, type Outcome, type PassResult, type SaleBodyLike, type SendSale, type SentOrder, UPLOAD_LOCK, UPLOAD_TIMEOUT_MS, classify, dayStamp, rejectionReason } from './outbox-rules';
 
@@ -166,10 +167,9 @@ export class Outbox {
     });
   }
 
-  /** Half the doubled delay plus a random part of the other half ("equal jitter"). */
-  private backoff(attempts: number): number {
-    const full = Math.min(BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1), BACKOFF_MAX_MS);
-    return Math.round(full / 2 + this.random() * (full / 2));
+  /** Half the doubled delay plus a random part of the other half ("equal jitter"); never sooner than a busy server's Retry-After. */
+  private backoff(attempts: number, retryAfterS: number | null = null): number {
+    return backoffMs(attempts, { baseMs: BACKOFF_BASE_MS, maxMs: BACKOFF_MAX_MS, random: this.random, retryAfterS });
   }
 
   private async pass(force: boolean, exclusive: boolean): Promise<PassResult> {
@@ -225,18 +225,19 @@ export class Outbox {
       const status = error instanceof HttpError ? error.status : null;
       const now = this.now();
       // A server shedding load (503 BUSY) is there: the till says "busy, sales kept", not "offline".
-      const busy = error instanceof HttpError && error.status === 503 && error.code === 'BUSY';
+      const busy = isServerBusy(error);
       this.setReachable(outcome !== 'unreachable' || busy, busy);
+      const retryAfter = error instanceof HttpError ? error.retryAfter : null;
       if (outcome === 'unreachable') {
         this.failures += 1;
-        this.pausedUntil = now + this.backoff(this.failures);
+        this.pausedUntil = now + this.backoff(this.failures, retryAfter);
       }
       await db.sales.update(row.uuid, {
         status: outcome === 'rejected' ? 'rejected' : 'pending',
         attempts,
         lastError: rejectionReason(error),
         lastStatus: status,
-        nextAttemptAt: outcome === 'rejected' ? 0 : now + this.backoff(outcome === 'unreachable' ? this.failures : attempts),
+        nextAttemptAt: outcome === 'rejected' ? 0 : now + this.backoff(outcome === 'unreachable' ? this.failures : attempts, retryAfter),
         claimedBy: null,
         claimedAt: null,
       });

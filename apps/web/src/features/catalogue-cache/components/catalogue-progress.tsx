@@ -8,7 +8,8 @@ import { startCatalogueLoad } from '@/features/catalogue-cache/hooks/use-catalog
 /**
  * The loading sequence's progress message (Products, Discounts, Taxes, Payment types, Devices,
  * Settings, then Done for 1 second), the failure with a retry, and a hidden
- * [data-testid=catalogue-ready] marker once the products are loaded.
+ * [data-testid=catalogue-ready] marker once the products are loaded; "Server busy — sales kept"
+ * while the server sheds load (the sync waits, the sales stay in the outbox).
  */
 export function CatalogueProgress() {
   const { t } = useTranslation('sale');
@@ -16,6 +17,15 @@ export function CatalogueProgress() {
   const status = useCatalogue((s) => s.status);
   const progress = useCatalogue((s) => s.progress);
   const error = useCatalogue((s) => s.error);
+  const busy = useCatalogue((s) => s.busy);
+  // A busy server (503 BUSY) is no failure: the till keeps its sales and asks again by itself.
+  const busyNote = busy ? (
+    <div className="catalogue-progress" role="status" aria-live="polite" data-testid="server-busy">
+      <span>{t('loading.busy')}</span>
+      {status === 'error' ? <Button size="sm" variant="secondary" onClick={() => void startCatalogueLoad()}>{t('retry', { ns: 'common' })}</Button> : null}
+    </div>
+  ) : null;
+  if (status === 'error' && busy) return busyNote;
   if (status === 'error') {
     return (
       <div className="catalogue-progress catalogue-progress-error" role="alert">
@@ -27,7 +37,7 @@ export function CatalogueProgress() {
   }
   // Every product is searchable and scannable from here on (the bench and the e2e tests wait for it).
   const ready = status === 'ready' ? <span hidden data-testid="catalogue-ready" /> : null;
-  if (!step) return ready;
+  if (!step) return busyNote ? <>{ready}{busyNote}</> : ready;
   return (
     <>
     {ready}

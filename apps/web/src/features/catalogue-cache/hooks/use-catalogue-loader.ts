@@ -4,6 +4,8 @@ import { applyProductUpdate, catalogueStore, setCatalogue } from '@/features/cat
 import { getJson } from '@/features/catalogue-cache/api/get-json';
 import { loadCatalogue } from '@/features/catalogue-cache/load-catalogue';
 import { WorkerProductSource } from '@/features/catalogue-cache/product-source';
+import { HttpError } from '@/lib/api-client';
+import { backoffMs, isServerBusy } from '@/lib/backoff';
 
 /** How often a running till asks the server what changed in the catalogue (issue 10: within 10 s). */
 export const POLL_MS = 5000;
@@ -38,20 +40,49 @@ function warmProducts() {
   idle(step);
 }
 
+/** Failures of the sync in a row, and no request before `pausedUntil` (backoff with jitter). */
+const syncBackoff = { failures: 0, pausedUntil: 0 };
+/** The first pause after a failed sync is about one poll; it doubles up to a minute. */
+const SYNC_BACKOFF = { baseMs: POLL_MS, maxMs: 60_000 };
+
+/** A failed sync or load: wait longer each time (never sooner than a busy server's Retry-After). */
+function syncFailed(error: unknown): number {
+  syncBackoff.failures += 1;
+  const delay = backoffMs(syncBackoff.failures, { ...SYNC_BACKOFF, retryAfterS: error instanceof HttpError ? error.retryAfter : null });
+  syncBackoff.pausedUntil = Date.now() + delay;
+  const busy = isServerBusy(error);
+  if (catalogueStore.get().busy !== busy) catalogueStore.set((s) => ({ ...s, busy }));
+  return delay;
+}
+
+function syncSucceeded() {
+  syncBackoff.failures = 0;
+  syncBackoff.pausedUntil = 0;
+  if (catalogueStore.get().busy) catalogueStore.set((s) => ({ ...s, busy: false }));
+}
+
 let polling: Promise<void> | null = null;
-/** One delta request at a time; quietly skipped offline or when it fails (the next tick tries again). */
-export function pollCatalogue(): Promise<void> {
+/**
+ * One delta request at a time; skipped offline and while backing off after a failure (a busy
+ * server's 503 BUSY, no answer, a 5xx: the till keeps selling from what it has). `force` (the
+ * network is back) ignores the backoff but never a busy server's pause.
+ */
+export function pollCatalogue(force = false): Promise<void> {
   if (polling || catalogueStore.get().status !== 'ready') return polling ?? Promise.resolve();
   if (typeof navigator !== 'undefined' && navigator.onLine === false) return Promise.resolve();
+  if (Date.now() < syncBackoff.pausedUntil && (!force || catalogueStore.get().busy)) return Promise.resolve();
   polling = productSource().sync()
     .then((update) => {
+      syncSucceeded();
       applyProductUpdate(update);
       if (update.full) warmProducts();
     })
-    .catch(() => { /* offline or server down: the till keeps selling from what it has */ })
+    .catch((error: unknown) => { syncFailed(error); })
     .finally(() => { polling = null; });
   return polling;
 }
+
+let retryTimer: ReturnType<typeof setTimeout> | null = null;
 
 /** Runs the start-up loading sequence once per page (every screen that mounts the hook shares it). */
 export function startCatalogueLoad(): Promise<void> {
@@ -65,6 +96,8 @@ export function startCatalogueLoad(): Promise<void> {
     onProgress: (step, detail) => catalogueStore.set((s) => ({ ...s, step, progress: detail ?? (step === s.step ? s.progress : null) })),
   })
     .then(({ catalogue, fromCache }) => {
+      if (retryTimer) { clearTimeout(retryTimer); retryTimer = null; }
+      if (!fromCache) syncSucceeded();
       setCatalogue(catalogue);
       warmProducts();
       // Started from the cache: catch up with the server at once rather than in 5 s.
@@ -74,6 +107,10 @@ export function startCatalogueLoad(): Promise<void> {
       doneTimer = setTimeout(() => catalogueStore.set((s) => ({ ...s, step: null, progress: null })), 1000);
     })
     .catch((error: unknown) => {
+      // A busy server: the till says so (not a failure) and tries again by itself after the pause.
+      const delay = syncFailed(error);
+      if (retryTimer) clearTimeout(retryTimer);
+      if (isServerBusy(error)) retryTimer = setTimeout(() => { retryTimer = null; void startCatalogueLoad(); }, delay);
       catalogueStore.set((s) => ({ ...s, status: 'error', error }));
     })
     .finally(() => {
@@ -87,13 +124,14 @@ export function useCatalogueLoader(): void {
   useEffect(() => {
     void startCatalogueLoad();
     const poll = () => void pollCatalogue();
+    const back = () => void pollCatalogue(true);
     const timer = setInterval(poll, POLL_MS);
     window.addEventListener('focus', poll);
-    window.addEventListener('online', poll);
+    window.addEventListener('online', back);
     return () => {
       clearInterval(timer);
       window.removeEventListener('focus', poll);
-      window.removeEventListener('online', poll);
+      window.removeEventListener('online', back);
     };
   }, []);
 }

@@ -1,0 +1,255 @@
+/**
+ * The mixed open-loop benchmark (issue 30, point 4): `npm run bench -- --only openloop`.
+ *
+ * Requests arrive at a FIXED rate whatever the server does (open loop): 80% sales
+ * (POST /api/admin/order/create, 5 lines, cash, 20 tills), 15% back-office searches and lists
+ * (a product name search, a customer name search, the day's order list), 5% the till's catalogue
+ * sync (GET /api/catalogue/sync?since=<cursor>, the delta every running till asks for). Latency is
+ * measured from the SCHEDULED send time, not from when the request actually left (no coordinated
+ * omission: a request the load generator could only send late counts its wait). Each step runs at
+ * one rate; rates rise past the knee (the highest rate whose accepted sales keep p99 ≤ 100 ms
+ * with under 1% shed), then the server is offered twice the knee.
+ *
+ * Reports per step: offered and completed rates by kind (completions ÷ the time until the last answer), 503s (shed) and how fast they came back,
+ * accepted latencies, peak RSS of the server; then the knee, goodput at 2× against the peak sale
+ * rate, and the CPU per request kind (API process + PostgreSQL backends, measured alone at a low
+ * rate). The server runs with its default admission limits unless ADMISSION_* / PG_POOL_MAX are set.
+ *
+ *   node --import tsx bench/open-loop.ts [--quick] [--products N] [--db <url>] [--step-seconds S] [--rates 100,200,...] [--knee R]
+ */
+import http from 'node:http';
+import pg from 'pg';
+import { generateCatalogue } from './generate-catalogue.ts';
+import {
+  QUICK, cleanupOnExit, cpuCost, createThrowawayDb, dropAll, log, login, metric, percentile, pgReachable, request, round,
+  sleep, startServer, stopAllServers, waitQuiet, writeResults, type Metric, type Server,
+} from './lib.ts';
+import { loadSaleCatalogue, rng, saleBody, type Till } from './sales.ts';
+
+const arg = (name: string) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
+const PRODUCTS = Number(arg('--products') ?? (QUICK ? 20_000 : 100_000));
+const STEP_S = Number(arg('--step-seconds') ?? (QUICK ? 4 : 8));
+const RATES = (arg('--rates') ?? '').split(',').filter(Boolean).map(Number);
+const MIX = { sale: 0.8, read: 0.15, sync: 0.05 } as const;
+type Kind = keyof typeof MIX;
+const KINDS: Kind[] = ['sale', 'read', 'sync'];
+
+/** A connection per request in flight, as many tills and offices would open: the client never queues. */
+const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 256 });
+
+interface Sample { kind: Kind; status: number; ms: number }
+
+function send(method: string, url: string, body: unknown, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve) => {
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    const req = http.request(url, {
+      method, agent,
+      headers: { accept: 'application/json', 'accept-encoding': 'identity', ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}), ...headers },
+    }, (res) => {
+      res.on('data', () => {});
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', () => resolve(0));
+    });
+    req.setTimeout(30_000, () => req.destroy(new Error('timeout')));
+    req.on('error', () => resolve(0));
+    if (payload) req.write(payload);
+    req.end();
+  });
+}
+
+interface Ctx {
+  server: Server;
+  tills: Till[];
+  admin: Record<string, string>;
+  cat: Awaited<ReturnType<typeof loadSaleCatalogue>>;
+  cash: Record<string, unknown>;
+  cursor: string;
+  terms: string[];
+}
+
+/** One request of a kind; resolves with its status. */
+function fire(ctx: Ctx, kind: Kind, i: number, rnd: () => number): Promise<number> {
+  const till = ctx.tills[i % ctx.tills.length];
+  const base = ctx.server.url;
+  if (kind === 'sale') return send('POST', `${base}/api/admin/order/create`, saleBody(ctx.cat, till, ctx.cash, rnd), till.headers);
+  if (kind === 'sync') return send('GET', `${base}/api/catalogue/sync?since=${encodeURIComponent(ctx.cursor)}`, undefined, till.headers);
+  const term = ctx.terms[Math.floor(rnd() * ctx.terms.length)];
+  const which = i % 3;
+  if (which === 0) return send('GET', `${base}/api/products?name=${encodeURIComponent(term)}&itemsPerPage=20&page=1`, undefined, ctx.admin);
+  if (which === 1) return send('GET', `${base}/api/customers?name=${encodeURIComponent(term.slice(0, 3))}&page=1&itemsPerPage=20`, undefined, ctx.admin);
+  return send('GET', `${base}/api/admin/order/list?page=1&itemsPerPage=10&store=${till.storeId}`, undefined, till.headers);
+}
+
+/** Offers `rate` requests/s of the mix (or one kind) for `seconds`; latency from each scheduled send. */
+async function openLoop(ctx: Ctx, rate: number, seconds: number, only?: Kind): Promise<{ samples: Sample[]; peakRssMb: number; lateMs: number; wallS: number }> {
+  const rnd = rng(rate * 7 + seconds);
+  const samples: Sample[] = [];
+  const pending: Promise<void>[] = [];
+  const interval = 1000 / rate;
+  const total = Math.round(rate * seconds);
+  let peakRssMb = ctx.server.rssMb();
+  const rssTimer = setInterval(() => { peakRssMb = Math.max(peakRssMb, ctx.server.rssMb()); }, 200);
+  let lateMs = 0;
+  const t0 = performance.now() + 5;
+  let i = 0;
+  while (i < total) {
+    const now = performance.now();
+    // Everything due by now leaves now (a late tick sends a batch; their latency counts from their slot).
+    while (i < total && t0 + i * interval <= now) {
+      const scheduled = t0 + i * interval;
+      lateMs = Math.max(lateMs, now - scheduled);
+      const x = rnd();
+      const kind: Kind = only ?? (x < MIX.sale ? 'sale' : x < MIX.sale + MIX.read ? 'read' : 'sync');
+      pending.push(fire(ctx, kind, i, rnd).then((status) => { samples.push({ kind, status, ms: performance.now() - scheduled }); }));
+      i++;
+    }
+    const next = t0 + i * interval - performance.now();
+    await sleep(Math.max(0, Math.min(next, 5)));
+  }
+  await Promise.all(pending);
+  // Wall time until the last answer: a server that queues without bound finishes its step late.
+  const wallS = Math.max(seconds, (performance.now() - t0) / 1000);
+  clearInterval(rssTimer);
+  peakRssMb = Math.max(peakRssMb, ctx.server.rssMb());
+  return { samples, peakRssMb, lateMs, wallS };
+}
+
+interface StepResult {
+  offered: number;
+  seconds: number;
+  byKind: Record<Kind, { offered: number; ok: number; shed: number; failed: number; okPerS: number; p50: number; p99: number; shedP99: number }>;
+  /** From the first scheduled send to the last answer. */
+  wallS: number;
+  /** Share of the CPUs busy with other people's work just before the step (lib.ts waitQuiet). */
+  bg?: number;
+  peakRssMb: number;
+  lateMs: number;
+}
+
+function summarise(offered: number, seconds: number, run: Awaited<ReturnType<typeof openLoop>>): StepResult {
+  const byKind = {} as StepResult['byKind'];
+  for (const kind of KINDS) {
+    const s = run.samples.filter((x) => x.kind === kind);
+    const ok = s.filter((x) => x.status >= 200 && x.status < 300);
+    const shed = s.filter((x) => x.status === 503);
+    byKind[kind] = {
+      offered: s.length, ok: ok.length, shed: shed.length, failed: s.length - ok.length - shed.length,
+      okPerS: round(ok.length / run.wallS, 0),
+      p50: round(percentile(ok.map((x) => x.ms), 50), 1), p99: round(percentile(ok.map((x) => x.ms), 99), 1),
+      shedP99: round(percentile(shed.map((x) => x.ms), 99), 1),
+    };
+  }
+  return { offered, seconds, byKind, wallS: round(run.wallS, 1), peakRssMb: round(run.peakRssMb, 0), lateMs: round(run.lateMs, 1) };
+}
+
+const line = (r: StepResult) => `${r.offered}/s offered: ` + KINDS.map((k) => {
+  const b = r.byKind[k];
+  return `${k} ${b.okPerS}/s ok (p50 ${b.p50} p99 ${b.p99} ms), ${b.shed} shed (p99 ${b.shedP99} ms)${b.failed ? `, ${b.failed} FAILED` : ''}`;
+}).join('; ') + `; machine ${r.bg ?? '?'}% busy before; last answer at ${r.wallS} s of ${r.seconds}; peak RSS ${r.peakRssMb} MB; generator late ≤ ${r.lateMs} ms`;
+
+/** The knee: accepted sales at p99 ≤ 100 ms and under 1% of the sales shed. */
+const healthy = (r: StepResult) => r.byKind.sale.p99 <= 100 && r.byKind.sale.shed <= 0.01 * r.byKind.sale.offered && r.byKind.sale.failed === 0;
+
+async function setup(): Promise<{ ctx: Ctx; dbUrl: string; dbName: string }> {
+  const dbArg = arg('--db');
+  let dbUrl = dbArg;
+  if (!dbUrl) {
+    const db = await createThrowawayDb('openloop');
+    log(`generating ${PRODUCTS.toLocaleString('en')} products...`);
+    const stats = await generateCatalogue(db.url, { products: PRODUCTS });
+    log(`generated in ${stats.ms.total} ms`);
+    dbUrl = db.url;
+  }
+  const server = await startServer(dbUrl);
+  const c = new pg.Client({ connectionString: dbUrl });
+  await c.connect();
+  const { rows } = await c.query(`select u.username, us.store_id, t.id as terminal_id from user_account u join user_store us on us.user_id = u.id
+    join terminal t on t.code = 'T' || substr(u.username, 5) where u.username like 'till%' order by u.username limit 20`);
+  const { rows: [cash] } = await c.query(`select id, name, type, can_have_change_due from payment where type = 'cash' order by id limit 1`);
+  // Search terms: a word of real product names (a few hundred, spread over the catalogue).
+  const { rows: names } = await c.query(`select split_part(name, ' ', 1 + (id % 2)) as w from product where id % 397 = 0 limit 300`);
+  await c.end();
+  const tills: Till[] = [];
+  for (const r of rows) tills.push({ user: r.username, headers: await login(server.url, r.username, 'till'), storeId: r.store_id, terminalId: r.terminal_id });
+  const admin = await login(server.url, 'admin', 'admin');
+  const cat = await loadSaleCatalogue(server, tills[0].headers, QUICK ? 10 : 30);
+  const full = await request('GET', `${server.url}/api/catalogue/sync`, undefined, tills[0].headers);
+  if (full.status !== 200) throw new Error(`catalogue sync: ${full.status}`);
+  const cursor = JSON.parse(full.body).cursor as string;
+  const terms = names.map((r) => String(r.w)).filter((w) => w.length >= 3);
+  const cashObj = { '@id': `/api/payments/${cash.id}`, id: cash.id, name: cash.name, type: cash.type, canHaveChangeDue: cash.can_have_change_due, isActive: true };
+  return { ctx: { server, tills, admin, cat, cash: cashObj, cursor, terms }, dbUrl, dbName: new URL(dbUrl).pathname.slice(1) };
+}
+
+async function main() {
+  cleanupOnExit();
+  const metrics: Metric[] = [];
+  const section = `Overload: sales first (open loop, ${PRODUCTS.toLocaleString('en')} products)`;
+  if (!(await pgReachable())) {
+    metrics.push(metric({ id: 'openloop', section, metric: 'Open-loop mix', unit: '', budget: '', skipped: 'PostgreSQL not reachable at 127.0.0.1:5432' }));
+    writeResults('openloop.json', metrics);
+    return;
+  }
+  const { ctx, dbName } = await setup();
+  const extra: Record<string, unknown> = { products: PRODUCTS, stepSeconds: STEP_S, mix: MIX, env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('ADMISSION_') || k === 'PG_POOL_MAX')) };
+  try {
+    // CPU per request kind, each alone at a low rate (CPU time of the API process + PostgreSQL backends).
+    const cpu: Record<string, number> = {};
+    for (const [kind, rate] of [['sale', 60], ['read', 20], ['sync', 20]] as [Kind, number][]) {
+      await openLoop(ctx, rate, 1, kind);
+      const k = await cpuCost(ctx.server.pid, dbName, () => openLoop(ctx, rate, QUICK ? 2 : 4, kind));
+      const n = k.result.samples.length;
+      cpu[kind] = round((k.nodeMs + k.pgMs) / n, 2);
+      log(`CPU per ${kind}: ${cpu[kind]} ms (API ${round(k.nodeMs / n, 2)} + PostgreSQL ${round(k.pgMs / n, 2)}), ${n} requests`);
+      extra[`cpu.${kind}`] = { apiMs: round(k.nodeMs / n, 2), pgMs: round(k.pgMs / n, 2) };
+    }
+
+    const steps: StepResult[] = [];
+    const rates = RATES.length ? RATES : (QUICK ? [100, 200, 300, 400, 500, 600] : [100, 200, 300, 400, 500, 600, 700, 800]);
+    let knee = 0;
+    let misses = 0;
+    for (const rate of rates) {
+      const bg = await waitQuiet(`open loop ${rate}/s`, 40, 5);
+      const r = { ...summarise(rate, STEP_S, await openLoop(ctx, rate, STEP_S)), bg };
+      steps.push(r);
+      log(line(r));
+      if (healthy(r)) { knee = rate; misses = 0; } else if (++misses >= 2) break; // two steps past the knee are enough
+      await sleep(1000);
+    }
+    const found = knee > 0;
+    if (!knee) knee = rates[0];
+    // --knee R: offer 2 × R whatever this run found (to compare runs at one overload rate).
+    if (arg('--knee')) knee = Number(arg('--knee'));
+    const bg = await waitQuiet('open loop 2x', 40, 5);
+    const over = { ...summarise(2 * knee, STEP_S * 1.5, await openLoop(ctx, 2 * knee, STEP_S * 1.5)), bg };
+    log(`2× the knee: ${line(over)}`);
+    const peakSale = Math.max(...steps.map((s) => s.byKind.sale.okPerS), over.byKind.sale.okPerS);
+    const kneeStep = steps.find((s) => s.offered === knee) ?? steps[0];
+    const ratio = round(over.byKind.sale.okPerS / peakSale, 2);
+    const shedAll = KINDS.reduce((a, k) => a + over.byKind[k].shed, 0);
+    const shedP99 = Math.max(...KINDS.map((k) => (over.byKind[k].shed ? over.byKind[k].shedP99 : 0)));
+    const peakRss = Math.max(...steps.map((s) => s.peakRssMb), over.peakRssMb);
+    extra.steps = steps;
+    extra.overload = over;
+    const note = `CPU per request: sale ${cpu.sale} ms, search/list ${cpu.read} ms, sync delta ${cpu.sync} ms (API + PostgreSQL); steps of ${STEP_S} s`;
+    metrics.push(
+      metric({ id: 'openloop.knee', section, metric: 'Knee: highest offered rate (80% sales, 15% searches/lists, 5% syncs) with accepted sales p99 ≤ 100 ms and < 1% shed', unit: 'req/s', budget: 'info', on: 'median', median: knee, p95: knee, runs: 1, note: `${found ? '' : 'NO step met it (the lowest rate is shown); '}sales at the knee: ${kneeStep.byKind.sale.okPerS}/s, p99 ${kneeStep.byKind.sale.p99} ms; ${note}` }),
+      metric({ id: 'openloop.goodput', section, metric: `Sales completed at 2× the knee (${2 * knee}/s offered), share of the peak sale rate (${peakSale}/s)`, unit: '', budget: '>= 0.9', limit: { op: '>=', value: 0.9 }, on: 'median', median: ratio, p95: ratio, runs: 1, note: `${over.byKind.sale.okPerS} sales/s completed; ${over.byKind.sale.shed} sales shed (the tills' outboxes send them later)` }),
+      metric({ id: 'openloop.sale.p99', section, metric: 'Accepted sales at 2× the knee: p99 latency from the scheduled send', unit: 'ms', budget: 'p99 <= 200 ms', limit: { op: '<=', value: 200 }, median: over.byKind.sale.p50, p95: over.byKind.sale.p99, runs: 1, note: 'p95 column holds the p99' }),
+      metric({ id: 'openloop.shed.p99', section, metric: 'Shed requests (503 + Retry-After) at 2× the knee: p99 latency from the scheduled send', unit: 'ms', budget: 'p99 <= 10 ms', limit: { op: '<=', value: 10 }, median: shedP99, p95: shedP99, runs: 1, note: `${shedAll} shed: ${KINDS.map((k) => `${k} ${over.byKind[k].shed}`).join(', ')}; p95 column holds the p99` }),
+      metric({ id: 'openloop.rss', section, metric: 'Peak server RSS over all steps', unit: 'MB', budget: 'info', on: 'median', median: peakRss, p95: peakRss, runs: 1 }),
+    );
+  } finally {
+    await stopAllServers();
+    if (!arg('--db') && !process.argv.includes('--keep')) await dropAll();
+  }
+  writeResults('openloop.json', metrics, extra);
+  for (const m of metrics) log(`${m.id}: ${m.median} / ${m.p95} ${m.unit} ${m.note ?? ''}`);
+}
+
+main().catch(async (e) => {
+  console.error(e);
+  await stopAllServers();
+  await dropAll();
+  process.exit(1);
+});
