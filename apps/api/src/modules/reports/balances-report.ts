@@ -1,0 +1,101 @@
+/**
+ * Customer and supplier balances with ageing (issue 25.6), from the ledgers as the customer and
+ * supplier pages compute them (nothing cached):
+ *  - customer: debits = the opening balance (dated the customer's creation) and the credit-type
+ *    payments of their settled orders (dated the order; a return's negative credit payment is a
+ *    credit), credits = customer payments; figures shop-wide (docs/api.md "Customers");
+ *  - supplier: debits = the opening balance and the credit purchases in the chosen stores, credits
+ *    = supplier payments.
+ * Ageing is first in, first out: what was paid settles the oldest debits first, and what is left
+ * of each debit is aged by its date against today in the stores' time zone: current (today),
+ * 1–30, 31–60, 61–90 and over 90 days. A balance in the customer's favour is all current.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { parseMinor } from '@pos/domain/money';
+import type { Db } from '../../db/client.ts';
+import { pgArray, rowsOf } from '../../db/raw.ts';
+import { customer, supplier, supplierStore } from '../../db/schema/index.ts';
+import type { AuthInfo } from '../../plugins/auth.ts';
+import { linkedToStores } from '../../resources/filters.ts';
+import { customerScope } from '../customer-account/customer.scope.ts';
+import { SETTLED_STATUSES } from '../customer-account/customer.figures.ts';
+import type { storesOf } from './reports.params.ts';
+
+export const AGE_BUCKETS = ['current', 'days1to30', 'days31to60', 'days61to90', 'over90'] as const;
+type Bucket = (typeof AGE_BUCKETS)[number];
+
+export type BalanceRow = { key: string; label: string; phone: string | null; balance: number } & Record<Bucket, number>;
+type Raw = { id: number; name: string; phone: string | null; balance: string } & Record<Bucket, string | null>;
+type Stores = Awaited<ReturnType<typeof storesOf>>;
+
+/**
+ * `items(owner, day, amt)` -> one row per owner with a balance: its balance and the FIFO ageing.
+ * `owners` is the owner table's visible rows as (id, name, phone).
+ */
+function ageing(items: SQL, credits: SQL, owners: SQL, today: SQL): SQL {
+  return sql`with items as (${items}),
+    paid as (
+      select owner, sum(c) as paid from (select owner, -amt as c from items where amt < 0 union all ${credits}) x group by owner
+    ),
+    open as (
+      select i.owner, i.day, least(i.amt, greatest(0, sum(i.amt) over (partition by i.owner order by i.day, i.amt rows unbounded preceding) - coalesce(pd.paid, 0))) as rest
+      from items i left join paid pd on pd.owner = i.owner where i.amt > 0
+    ),
+    aged as (
+      select owner, sum(rest) filter (where ${today} - day <= 0) as current,
+        sum(rest) filter (where ${today} - day between 1 and 30) as days1to30,
+        sum(rest) filter (where ${today} - day between 31 and 60) as days31to60,
+        sum(rest) filter (where ${today} - day between 61 and 90) as days61to90,
+        sum(rest) filter (where ${today} - day > 90) as over90
+      from open group by owner
+    ),
+    debit as (select owner, sum(amt) filter (where amt > 0) as debit from items group by owner),
+    ow as (${owners})
+    select ow.id, ow.name, ow.phone, (coalesce(d.debit, 0) - coalesce(pd.paid, 0))::text as balance,
+      a.current::text, a.days1to30::text, a.days31to60::text, a.days61to90::text, a.over90::text
+    from ow left join debit d on d.owner = ow.id left join paid pd on pd.owner = ow.id left join aged a on a.owner = ow.id
+    where coalesce(d.debit, 0) - coalesce(pd.paid, 0) <> 0
+    order by coalesce(d.debit, 0) - coalesce(pd.paid, 0) desc, ow.id`;
+}
+
+function present(raw: Raw[], stores: Stores) {
+  const m = (v: string | null) => (v == null ? 0 : parseMinor(v, stores.digits));
+  const rows: BalanceRow[] = raw.map((r) => {
+    const balance = m(r.balance);
+    const row = { key: String(r.id), label: r.name, phone: r.phone, balance } as BalanceRow;
+    for (const b of AGE_BUCKETS) row[b] = m(r[b]);
+    if (balance < 0) row.current += balance; // paid ahead: a credit, not overdue
+    return row;
+  });
+  const totals = { balance: 0 } as Record<Bucket | 'balance', number>;
+  for (const b of AGE_BUCKETS) totals[b] = 0;
+  for (const r of rows) for (const k of ['balance', ...AGE_BUCKETS] as const) totals[k] += r[k];
+  return { currency: stores.currency, digits: stores.digits, timeZone: stores.timeZone, buckets: AGE_BUCKETS, rows, totals };
+}
+
+const todayIn = (stores: Stores) => sql`(now() at time zone ${stores.timeZone ?? 'UTC'})::date`;
+
+export async function customerBalances(db: Db, auth: AuthInfo, stores: Stores) {
+  const zone = stores.timeZone ?? 'UTC';
+  const items = sql`select o.customer_id as owner, (o.created_at at time zone st.time_zone)::date as day, p.total as amt
+      from payment pt join order_payment p on p.type_id = pt.id join "order" o on o.id = p.order_id join store st on st.id = o.store_id
+      where pt.type = 'credit' and o.customer_id is not null and o.status = any(${`{${SETTLED_STATUSES.map((s) => `"${s}"`).join(',')}}`}::text[])
+    union all
+    select c.id, (c.created_at at time zone ${zone})::date, c.opening_balance from customer c where c.opening_balance <> 0`;
+  const credits = sql`select customer_id, amount from customer_payment`;
+  const owners = sql`select ${customer.id} as id, ${customer.name} as name, ${customer.phone} as phone from ${customer} where ${customerScope(auth)}`;
+  return present(rowsOf<Raw>(await db.execute(ageing(items, credits, owners, todayIn(stores)))), stores);
+}
+
+export async function supplierBalances(db: Db, auth: AuthInfo, stores: Stores) {
+  const zone = stores.timeZone ?? 'UTC';
+  const items = sql`select pu.supplier_id as owner, (pu.created_at at time zone st.time_zone)::date as day, pu.total as amt
+      from purchase pu join payment pt on pt.id = pu.payment_type_id join store st on st.id = pu.store_id
+      where pt.type = 'credit' and pu.supplier_id is not null and pu.store_id = any(${pgArray(stores.storeIds)}::int[])
+    union all
+    select s.id, (s.created_at at time zone ${zone})::date, s.opening_balance from supplier s where s.opening_balance <> 0`;
+  const credits = sql`select supplier_id, amount from supplier_payment`;
+  const owners = sql`select ${supplier.id} as id, ${supplier.name} as name, ${supplier.phone} as phone from ${supplier}
+    where ${linkedToStores(supplierStore, supplier.id, auth.storeIds)}`;
+  return present(rowsOf<Raw>(await db.execute(ageing(items, credits, owners, todayIn(stores)))), stores);
+}
