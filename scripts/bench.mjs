@@ -10,7 +10,8 @@
 // one after the other (they share the machine), then writes bench/results.md and prints it.
 // Each half stops by itself (bounded loops, loopback only, throwaway databases dropped).
 //   --quick          smaller variant (20k products, 100k orders, shorter runs): a smoke test
-//   --only api|web|engines   run one part (the others keep their last results)
+//   --only api|web|engines|reports   run one part (the others keep their last results); reports =
+//                    bench/reports-bench.ts, every report (issue 25.6) over 1M orders and 100k products
 //   --only bundle    only the web line "JavaScript for login + till as transferred" (the rest keep theirs)
 //   --report         only rebuild bench/results.md from bench/out/*.json
 //   --save-baseline  also store this run as bench/baseline.json (the "before" column)
@@ -43,12 +44,13 @@ if (!reportOnly) {
   if (!only || only === 'api') ok = run('API', 'api-bench.ts') && ok;
   if (!only || only === 'web') ok = run('web', 'web-bench.ts') && ok;
   if (!only || only === 'engines') ok = run('engines', 'engine-bench.ts') && ok;
+  if (!only || only === 'reports') ok = run('reports', 'reports-bench.ts') && ok;
   if (only === 'bundle') ok = run('web bundle', 'web-bench.ts', ['--bundle-only']) && ok;
 }
 
 // ------------------------------------------------------------------ report
 const read = (f) => { try { return JSON.parse(fs.readFileSync(path.join(outDir, f), 'utf8')); } catch { return null; } };
-const parts = [read('api.json'), read('web.json'), read('engines.json')].filter(Boolean);
+const parts = [read('api.json'), read('web.json'), read('engines.json'), read('reports.json')].filter(Boolean);
 if (!parts.length) { console.error('no results in bench/out'); process.exit(1); }
 let baseline = null;
 try { baseline = JSON.parse(fs.readFileSync(path.join(root, 'bench', 'baseline.json'), 'utf8')); } catch { /* none yet */ }
@@ -73,7 +75,7 @@ lines.push('# Bench results');
 lines.push('');
 lines.push(`Machine: **${cores} cores** (${os.cpus()[0]?.model ?? '?'}), **${memGb} GB** memory, ${os.type()} ${os.release()}, Node ${process.version}. `
   + 'Server, PostgreSQL, the load generator and the browser all run on this one machine.');
-const partName = { web: 'Web half', api: 'API half', engines: 'Engines part' };
+const partName = { web: 'Web half', api: 'API half', engines: 'Engines part', reports: 'Reports part' };
 for (const p of parts) lines.push(`- ${partName[p.part] ?? p.part}: ${p.at}${p.command ? ` (\`${p.command}\`)` : ''}${p.quick ? ' (**--quick**: smaller data, not the budget scale)' : ''}`);
 const api = parts.find((p) => p.part === 'api');
 if (api?.postgres) lines.push(`- PostgreSQL: ${Object.entries(api.postgres).map(([k, v]) => `${k}=${v}`).join(', ')}; PGOPTIONS=\`${api.env?.PGOPTIONS || ''}\`, PG_POOL_MAX=${api.env?.PG_POOL_MAX}`);

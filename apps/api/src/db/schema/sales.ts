@@ -107,7 +107,11 @@ export const orderPayment = pgTable('order_payment', {
   received: money('received').notNull(),
   due: money('due').notNull(),
   ...timestamps,
-}, (t) => [index('order_payment_order_idx').on(t.orderId)]);
+}, (t) => [
+  index('order_payment_order_idx').on(t.orderId),
+  // Reports (issue 25.6): the customer ageing reads the credit payments only.
+  index('order_payment_type_idx').on(t.typeId),
+]);
 
 export const orderDiscount = pgTable('order_discount', {
   id: serial('id').primaryKey(),

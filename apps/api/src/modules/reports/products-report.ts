@@ -1,8 +1,9 @@
 /**
  * Top sellers and slow movers (issue 25.6) over the range and stores of a report.
  * top: the products sold most (quantity net of returns, then net amount), highest first.
- * slow: the products with stock (> 0 in the chosen stores) that sold least, zero sales first, then
- * the most stock, so what sits on the shelf without selling leads the list.
+ * slow: the active products with stock (> 0 in the chosen stores) that sold least: those that did
+ * not sell at all first (by name: found by walking the name index, so the list costs what a page
+ * costs however big the catalogue), then those that sold least.
  */
 import { sql } from 'drizzle-orm';
 import { parseMinor } from '@pos/domain/money';
@@ -34,20 +35,29 @@ export async function productsReport(db: Db, scope: ReportScope, sort: 'top' | '
       from l group by l.product_id
     )`;
   const statement = sort === 'top'
-    ? sql`with ${rangeCtes(scope)}, ${sold}
-      select p.id, p.name, p.sku, sold.orders, sold.quantity::text, sold.net::text, sold.gross::text, sold.cost::text,
+    ? sql`with ${rangeCtes(scope)}, ${sold},
+      top as (select * from sold order by sold.quantity desc, sold.net desc, sold.product_id limit ${limit})
+      select p.id, p.name, p.sku, top.orders, top.quantity::text, top.net::text, top.gross::text, top.cost::text,
         (select sum(ps.quantity) from product_store ps where ps.product_id = p.id and ps.store_id = any(${stores}::int[]))::text as stock
-      from sold join product p on p.id = sold.product_id
-      order by sold.quantity desc, sold.net desc, p.id limit ${limit}`
+      from top join product p on p.id = top.product_id
+      order by top.quantity desc, top.net desc, p.id`
     : sql`with ${rangeCtes(scope)}, ${sold},
-      stocked as (
-        select ps.product_id, sum(ps.quantity) as stock from product_store ps
-        where ps.store_id = any(${stores}::int[]) and ps.quantity > 0 group by ps.product_id
+      zero as (
+        select p.id, p.name, 0 as rank from product p
+        where p.is_active and not (p.id = any (select product_id from sold))
+          and (select max(ps.quantity) from product_store ps where ps.product_id = p.id and ps.store_id = any(${stores}::int[])) > 0
+        order by p.name, p.id limit ${limit}
+      ),
+      few as (
+        select sold.product_id as id, (select p.name from product p where p.id = sold.product_id) as name, 1 as rank from sold
+        where (select max(ps.quantity) from product_store ps where ps.product_id = sold.product_id and ps.store_id = any(${stores}::int[])) > 0
+        order by sold.quantity, 2, 1 limit ${limit}
       )
       select p.id, p.name, p.sku, coalesce(sold.orders, 0) as orders, coalesce(sold.quantity, 0)::text as quantity,
-        coalesce(sold.net, 0)::text as net, coalesce(sold.gross, 0)::text as gross, coalesce(sold.cost, 0)::text as cost, stocked.stock::text as stock
-      from stocked join product p on p.id = stocked.product_id left join sold on sold.product_id = stocked.product_id
-      order by coalesce(sold.quantity, 0), stocked.stock desc, p.id limit ${limit}`;
+        coalesce(sold.net, 0)::text as net, coalesce(sold.gross, 0)::text as gross, coalesce(sold.cost, 0)::text as cost,
+        (select sum(ps.quantity) from product_store ps where ps.product_id = p.id and ps.store_id = any(${stores}::int[]))::text as stock
+      from (select * from zero union all select * from few) x join product p on p.id = x.id left join sold on sold.product_id = x.id
+      order by x.rank, coalesce(sold.quantity, 0), x.name, x.id limit ${limit}`;
   const m = (v: string | null) => (v == null ? 0 : parseMinor(v, scope.digits));
   const rows = rowsOf<Raw>(await db.execute(statement)).map((r): ProductRow => {
     const row: ProductRow = {

@@ -3,7 +3,7 @@
  * an optional store (else every store of the caller), and the stores' one currency. Bad input is
  * a 422 naming the field; a store that is not the caller's is a 404 (no existence leak).
  */
-import { inArray } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { currencyDigits, isCurrencyCode } from '@pos/domain/currency';
 import { AppError, validationError } from '@pos/domain/errors';
@@ -55,6 +55,8 @@ export interface ReportScope {
   digits: number;
   /** The stores' one time zone, or null when they differ (each order is then read in its own store's zone). */
   timeZone: string | null;
+  /** Per store, the instants its local `from` 00:00 and the day after `to` begin (half-open). */
+  bounds: Array<{ id: number; lo: string; hi: string }>;
   csv: boolean;
 }
 
@@ -63,10 +65,14 @@ export interface ReportScope {
  * stores chosen must share one currency; without `store` and with stores of several currencies
  * the caller must choose one (422 `store`).
  */
-export async function storesOf(db: Db, auth: AuthInfo, wanted: number | undefined) {
+export async function storesOf(db: Db, auth: AuthInfo, wanted: number | undefined, range = { from: '2000-01-01', to: '2000-01-01' }) {
   if (wanted !== undefined && !auth.storeIds.includes(wanted)) throw new AppError(404, 'NOT_FOUND', 'Store not found');
   const ids = wanted !== undefined ? [wanted] : auth.storeIds;
-  const rows = ids.length ? await db.select({ id: store.id, currency: store.currency, timeZone: store.timeZone }).from(store).where(inArray(store.id, ids)) : [];
+  const rows = ids.length ? await db.select({
+    id: store.id, currency: store.currency, timeZone: store.timeZone,
+    lo: sql<string>`to_char((${range.from}::date::timestamp at time zone ${store.timeZone}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
+    hi: sql<string>`to_char(((${range.to}::date + 1)::timestamp at time zone ${store.timeZone}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
+  }).from(store).where(inArray(store.id, ids)) : [];
   if (!rows.length) throw new AppError(404, 'NOT_FOUND', 'Store not found');
   const currencies = [...new Set(rows.map((r) => r.currency))];
   if (currencies.length > 1) {
@@ -76,6 +82,7 @@ export async function storesOf(db: Db, auth: AuthInfo, wanted: number | undefine
   const currency = currencies[0];
   return {
     storeIds: rows.map((r) => r.id).sort((a, b) => a - b),
+    bounds: rows.map((r) => ({ id: r.id, lo: r.lo, hi: r.hi })),
     currency,
     digits: currencyDigits(isCurrencyCode(currency) ? currency : 'USD'),
     timeZone: zones.length === 1 ? zones[0] : null,
@@ -85,7 +92,7 @@ export async function storesOf(db: Db, auth: AuthInfo, wanted: number | undefine
 /** Reads from/to/store/format (422 naming the field) and resolves the stores. */
 export async function reportScope(db: Db, auth: AuthInfo, q: Record<string, string>): Promise<ReportScope> {
   const p = parseBody(rangeSchema, { from: q.from, to: q.to, store: q.store, format: q.format });
-  const s = await storesOf(db, auth, p.store);
+  const s = await storesOf(db, auth, p.store, p);
   return { from: p.from, to: p.to, ...s, csv: p.format === 'csv' };
 }
 

@@ -1,0 +1,1 @@
+CREATE INDEX "order_payment_type_idx" ON "order_payment" USING btree ("type_id");
