@@ -28,14 +28,16 @@ export default async function reportsRoutes(app: FastifyInstance) {
 
   app.get('/api/reports/sales', {
     config: { auth },
-    schema: { tags, summary: 'Sales by day|hour|product|variant|category|brand|cashier|store|payment|tax over local dates from..to (≤ 366 days) in the caller\'s stores (one currency): {currency, digits, timeZone, rows, totals} in minor units; format=csv' },
+    schema: { tags, summary: 'Sales by day|hour|product|variant|category|brand|cashier|store|payment|tax over local dates from..to (≤ 366 days) in the caller\'s stores (one currency): {currency, digits, timeZone, rows (the largest `limit`, default 500), groups, totals} in minor units; format=csv (every row)' },
   }, async (request, reply) => {
     const q = flatQuery(request.query);
     const group = oneOf(SALES_GROUPS, q.group, 'group', 'day');
     const who = caller(request);
     const scope = await reportScope(app.db, who, q);
     const withCost = can(who, 'cost.view');
-    const report = await salesReport(app.db, scope, group, withCost);
+    // A page shows the largest groups (default 500); a CSV has them all.
+    const limit = scope.csv ? null : limitOf(q.limit, 500, 10_000);
+    const report = await salesReport(app.db, scope, group, withCost, limit);
     if (!scope.csv) return report;
     const m = money(scope.digits);
     const header = ['Key', 'Label', 'Orders', 'Quantity', 'Net', 'Tax', 'Gross', 'Discount', 'Refunds', ...(withCost ? ['Cost', 'Margin'] : [])];

@@ -110,6 +110,10 @@ describe('sales report', () => {
     const byProduct = await report(`group=product&from=2026-03-10&to=2026-03-11&store=${main}`);
     const p = byProduct.rows.find((x: any) => x.key === String(P));
     expect(p).toMatchObject({ quantity: 3 + 1 - 1, orders: 2, refunds: -500, gross: 1500 });
+    // A page keeps the largest groups; the total still covers every line.
+    const first = await report(`group=product&from=2026-03-10&to=2026-03-11&store=${main}&limit=1`);
+    expect(first).toMatchObject({ groups: 2, totals: byProduct.totals });
+    expect(first.rows.map((x: any) => x.key)).toEqual([String(T)]);
     const byCashier = await report(`group=cashier&from=2026-03-10&to=2026-03-11&store=${main}`);
     expect(byCashier.rows).toHaveLength(1);
     expect(byCashier.rows[0]).toMatchObject({ label: expect.any(String), refunds: -500, orders: 3 });

@@ -63,7 +63,7 @@ const lineFigures = sql`count(distinct g.id) filter (where not g.is_return) as o
  * Lines are aggregated first and named after (one look-up per group, not per line); a product
  * counts under its first category / brand, so a line counts once.
  */
-const BY_SALES = sql`sum(g.taxable) desc, g.gid`;
+const BY_SALES = sql`g.net_sort desc, g.gid`;
 const LINE_GROUPS: Record<Exclude<SalesGroup, 'payment' | 'tax'>, { gid: SQL; key: SQL; label: SQL; order: SQL }> = {
   day: { gid: sql`to_char(l.local, 'YYYY-MM-DD')`, key: sql`g.gid`, label: sql`g.gid`, order: sql`g.gid` },
   hour: { gid: sql`extract(hour from l.local)::int`, key: sql`g.gid::text`, label: sql`lpad(g.gid::text, 2, '0') || ':00'`, order: sql`g.gid` },
@@ -85,10 +85,11 @@ const LINE_GROUPS: Record<Exclude<SalesGroup, 'payment' | 'tax'>, { gid: SQL; ke
   store: { gid: sql`l.store_id`, key: sql`g.gid::text`, label: sql`(select st.name from store st where st.id = g.gid)`, order: BY_SALES },
 };
 
-type RawRow = { key: string | null; label: string | null; total: number; orders: number; quantity: string | null; net: string | null;
+type RawRow = { key: string | null; label: string | null; total: number; groups?: number; orders: number; quantity: string | null; net: string | null;
   tax: string | null; discount: string | null; refunds: string | null; cost: string | null };
 
-function statement(group: SalesGroup, scope: ReportScope): SQL {
+/** `limit`: the line groups' rows kept (the largest first; null = all, as in a CSV); the total always covers every line. */
+export function statementFor(group: SalesGroup, scope: ReportScope, limit: number | null = null): SQL {
   const ctes = rangeCtes(scope);
   if (group === 'payment') {
     // What was paid, by payment type: gross = Σ payments (a return's are negative), refunds = those of returns.
@@ -114,9 +115,15 @@ function statement(group: SalesGroup, scope: ReportScope): SQL {
       from t group by grouping sets ((t.tax_id, t.rate, t.label), ()) order by grouping(t.tax_id, t.rate, t.label), t.label`;
   }
   const d = LINE_GROUPS[group];
-  return sql`with ${ctes}, g as (select l.*, ${d.gid} as gid from l)
-    select ${d.key} as key, ${d.label} as label, grouping(g.gid) as total, ${lineFigures}
-    from g group by grouping sets ((g.gid), ()) order by grouping(g.gid), ${d.order}`;
+  // Aggregated, ordered and cut first; only the rows kept are named (one look-up each).
+  return sql`with ${ctes}, g as (select l.*, ${d.gid} as gid from l),
+    agg as (
+      select g.gid, grouping(g.gid) as total, count(*) over () - 1 as groups, sum(g.taxable) as net_sort, ${lineFigures}
+      from g group by grouping sets ((g.gid), ())
+    )
+    select ${d.key} as key, ${d.label} as label, g.total, g.groups, g.orders, g.quantity, g.net, g.tax, g.discount, g.refunds, g.cost
+    from (select * from agg g order by g.total desc, ${d.order} ${limit === null ? sql`` : sql`limit ${limit + 1}`}) g
+    order by g.total desc, ${d.order}`;
 }
 
 const DAY_MS = 86_400_000;
@@ -137,8 +144,8 @@ function fill(group: SalesGroup, scope: ReportScope, rows: SalesRow[]): SalesRow
   return rows;
 }
 
-export async function salesReport(db: Db, scope: ReportScope, group: SalesGroup, withCost: boolean) {
-  const raw = rowsOf<RawRow>(await db.execute(statement(group, scope)));
+export async function salesReport(db: Db, scope: ReportScope, group: SalesGroup, withCost: boolean, limit: number | null = null) {
+  const raw = rowsOf<RawRow>(await db.execute(statementFor(group, scope, limit)));
   const m = (v: string | null) => (v == null ? 0 : parseMinor(v, scope.digits));
   const present = (r: RawRow & { gross?: string | null }): SalesRow => {
     const net = m(r.net);
@@ -164,5 +171,7 @@ export async function salesReport(db: Db, scope: ReportScope, group: SalesGroup,
   return {
     currency: scope.currency, digits: scope.digits, timeZone: scope.timeZone, from: scope.from, to: scope.to, group,
     rows: fill(group, scope, rows).map(strip), totals: strip({ ...totals, key: null, label: '' }),
+    /** How many groups there are in all (rows may hold only the first `limit`). */
+    groups: group === 'day' || group === 'hour' || totalRaw?.groups == null ? undefined : Number(totalRaw.groups),
   };
 }

@@ -15,6 +15,7 @@ import { AdminLoginRoute } from './admin-login';
 import { AdminForgotPasswordRoute, AdminResetPasswordRoute } from './admin-password';
 import { AdminProfileRoute } from './admin-profile';
 import { AdminAuditRoute } from './admin-audit';
+import { AdminReportsRoute } from './admin-reports';
 import { AdminUserCreateRoute, AdminUserEditRoute, AdminUsersRoute } from './admin-users';
 
 /**
@@ -42,6 +43,7 @@ export function AdminApp() {
           <Route path="dashboard" element={<AdminDashboardRoute />} />
           <Route path="profile" element={<AdminProfileRoute />} />
           <Route path="audit" element={<AdminAuditRoute />} />
+          <Route path="reports" element={<AdminReportsRoute />} />
           <Route path="backups" element={<AdminBackupsRoute />} />
           <Route path="users" element={<AdminUsersRoute />} />
           <Route path="users/create" element={<AdminUserCreateRoute />} />

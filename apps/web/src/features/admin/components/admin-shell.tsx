@@ -36,6 +36,7 @@ export function AdminShell({ user, signOut, children }: AdminShellProps) {
       <aside className="admin-sidebar">
         <nav aria-label={t('sidebar.label')}>
           <NavLink to="/admin/dashboard" className="admin-nav-link">{t('sidebar.dashboard')}</NavLink>
+          {can(user, 'reports.view') && <NavLink to="/admin/reports" className="admin-nav-link">{t('sidebar.reports')}</NavLink>}
           {can(user, 'audit.view') && <NavLink to="/admin/audit" className="admin-nav-link">{t('sidebar.audit')}</NavLink>}
           {can(user, 'settings') && <NavLink to="/admin/backups" className="admin-nav-link">{t('backup:nav')}</NavLink>}
         </nav>
