@@ -26,6 +26,8 @@ export interface Report {
   digits: number;
   timeZone: string | null;
   rows: ReportRow[];
+  /** Sales: how many groups there are in all (rows holds the largest 500). */
+  groups?: number;
   totals?: ReportRow | Record<string, number>;
 }
 

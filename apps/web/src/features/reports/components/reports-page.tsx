@@ -127,6 +127,7 @@ export function ReportsPage() {
           </table>
         </div>
       )}
+      {report?.groups !== undefined && report.groups > report.rows.length && <p>{t('reports.cut', { shown: report.rows.length, groups: report.groups })}</p>}
       {query.isSuccess && report?.rows.length === 0 && <p>{t('reports.empty')}</p>}
     </section>
   );
