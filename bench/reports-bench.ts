@@ -2,7 +2,7 @@
  * The reports part of `npm run bench` (`--only reports`, issue 25.6): every report over
  * 1,000,000 orders and 100,000 products answers p95 <= 200 ms.
  *
- *   node --import tsx bench/reports-bench.ts [--quick] [--keep] [--db <url>] [--orders N]
+ *   node --import tsx bench/reports-bench.ts [--quick] [--keep] [--db <url>] [--orders N] [--case <id prefix>]
  *
  * A throwaway database gets the catalogue (generate-catalogue.ts) and the sale history
  * (generate-orders.ts: 365 days, ~2,700 orders a day over 3 stores); then one order in 20 of those
@@ -95,7 +95,8 @@ async function main() {
       { id: 'reports.sales.day.30', label: 'GET /api/reports/sales?group=day, last 30 days, all stores', path: `/api/reports/sales?group=day&from=${day(-30)}&to=${yesterday}`, budget: false },
       { id: 'reports.sales.day.365', label: 'GET /api/reports/sales?group=day, last 365 days, all stores', path: `/api/reports/sales?group=day&from=${day(-365)}&to=${yesterday}`, budget: false },
     ];
-    for (const c of cases) {
+    const only = arg('--case');
+    for (const c of cases.filter((x) => !only || x.id.startsWith(only))) {
       const url = `${server.url}${c.path}`;
       const probe = await request('GET', url, undefined, admin);
       if (probe.status !== 200) {
@@ -126,7 +127,8 @@ async function main() {
     if (KEEP || dbArg) log(`kept database: ${db.url}`);
     else await dropAll();
   }
-  writeResults('reports.json', metrics, extra);
+  // A partial run (--case) does not replace the full results the report is built from.
+  writeResults(arg('--case') ? 'reports-partial.json' : 'reports.json', metrics, extra);
 }
 
 main().catch(async (e) => {

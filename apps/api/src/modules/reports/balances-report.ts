@@ -6,8 +6,8 @@
  *    credit), credits = customer payments; figures shop-wide (docs/api.md "Customers");
  *  - supplier: debits = the opening balance and the credit purchases in the chosen stores, credits
  *    = supplier payments.
- * Ageing is first in, first out: what was paid settles the oldest debits first, and what is left
- * of each debit is aged by its date against today in the stores' time zone: current (today),
+ * Ageing is first in, first out: what was paid settles the oldest debits first, so what is left
+ * is the newest debits, each aged by its date against today in the stores' time zone: current (today),
  * 1–30, 31–60, 61–90 and over 90 days. A balance in the customer's favour is all current.
  */
 import { eq, sql, type SQL } from 'drizzle-orm';
@@ -25,48 +25,50 @@ export const AGE_BUCKETS = ['current', 'days1to30', 'days31to60', 'days61to90', 
 type Bucket = (typeof AGE_BUCKETS)[number];
 
 export type BalanceRow = { key: string; label: string; phone: string | null; balance: number } & Record<Bucket, number>;
-type Raw = { id: number; name: string; phone: string | null; balance: string } & Record<Bucket, string | null>;
+type Raw = { id: number; name: string; phone: string | null; credit: string } & Record<Bucket, string | null>;
 type Stores = Awaited<ReturnType<typeof storesOf>>;
 
 /**
- * `items(owner, day, amt)` -> one row per owner with a balance: its balance and the FIFO ageing.
+ * `items(owner, day, amt)` -> per owner with a balance: its debts summed per age bucket and what
+ * it paid (credits and negative items). First in, first out means what is still owed is the newest
+ * debts, so the buckets are filled from the newest (in `present`): one aggregate, no running sum.
  * `owners` is the owner table's visible rows as (id, name, phone).
  */
 function ageing(items: SQL, credits: SQL, owners: SQL, today: SQL): SQL {
+  const age = sql`${today} - i.day`;
   return sql`with items as (${items}),
-    paid as (
-      select owner, sum(c) as paid from (select owner, -amt as c from items where amt < 0 union all ${credits}) x group by owner
+    debts as (
+      select i.owner, sum(i.amt) filter (where i.amt > 0 and ${age} <= 0) as current,
+        sum(i.amt) filter (where i.amt > 0 and ${age} between 1 and 30) as days1to30,
+        sum(i.amt) filter (where i.amt > 0 and ${age} between 31 and 60) as days31to60,
+        sum(i.amt) filter (where i.amt > 0 and ${age} between 61 and 90) as days61to90,
+        sum(i.amt) filter (where i.amt > 0 and ${age} > 90) as over90,
+        coalesce(sum(i.amt) filter (where i.amt > 0), 0) as debit, coalesce(sum(-i.amt) filter (where i.amt < 0), 0) as back
+      from items i group by i.owner
     ),
-    open as (
-      select i.owner, i.day, least(i.amt, greatest(0, sum(i.amt) over (partition by i.owner order by i.day, i.amt rows unbounded preceding) - coalesce(pd.paid, 0))) as rest
-      from items i left join paid pd on pd.owner = i.owner where i.amt > 0
-    ),
-    aged as (
-      select owner, sum(rest) filter (where ${today} - day <= 0) as current,
-        sum(rest) filter (where ${today} - day between 1 and 30) as days1to30,
-        sum(rest) filter (where ${today} - day between 31 and 60) as days31to60,
-        sum(rest) filter (where ${today} - day between 61 and 90) as days61to90,
-        sum(rest) filter (where ${today} - day > 90) as over90
-      from open group by owner
-    ),
-    debit as (select owner, sum(amt) filter (where amt > 0) as debit from items group by owner),
+    paid as (select owner, sum(amount) as paid from (${credits}) x (owner, amount) group by owner),
     ow as (${owners})
-    select ow.id, ow.name, ow.phone, (coalesce(d.debit, 0) - coalesce(pd.paid, 0))::text as balance,
-      a.current::text, a.days1to30::text, a.days31to60::text, a.days61to90::text, a.over90::text
-    from ow left join debit d on d.owner = ow.id left join paid pd on pd.owner = ow.id left join aged a on a.owner = ow.id
-    where coalesce(d.debit, 0) - coalesce(pd.paid, 0) <> 0
-    order by coalesce(d.debit, 0) - coalesce(pd.paid, 0) desc, ow.id`;
+    select ow.id, ow.name, ow.phone, d.current::text, d.days1to30::text, d.days31to60::text, d.days61to90::text, d.over90::text,
+      (coalesce(d.back, 0) + coalesce(pd.paid, 0))::text as credit
+    from ow left join debts d on d.owner = ow.id left join paid pd on pd.owner = ow.id
+    where coalesce(d.debit, 0) - coalesce(d.back, 0) - coalesce(pd.paid, 0) <> 0`;
 }
 
 function present(raw: Raw[], stores: Stores) {
   const m = (v: string | null) => (v == null ? 0 : parseMinor(v, stores.digits));
   const rows: BalanceRow[] = raw.map((r) => {
-    const balance = m(r.balance);
+    const debts = AGE_BUCKETS.map((b) => m(r[b]));
+    const balance = debts.reduce((a, b) => a + b, 0) - m(r.credit);
     const row = { key: String(r.id), label: r.name, phone: r.phone, balance } as BalanceRow;
-    for (const b of AGE_BUCKETS) row[b] = m(r[b]);
-    if (balance < 0) row.current += balance; // paid ahead: a credit, not overdue
+    // Paid ahead: a credit, all current. Else what is owed is the newest debts: filled newest first.
+    let owed = balance;
+    AGE_BUCKETS.forEach((b, i) => {
+      const part = balance < 0 ? (i === 0 ? balance : 0) : Math.min(debts[i], owed);
+      row[b] = part;
+      if (balance >= 0) owed -= part;
+    });
     return row;
-  });
+  }).sort((a, b) => b.balance - a.balance || Number(a.key) - Number(b.key));
   const totals = { balance: 0 } as Record<Bucket | 'balance', number>;
   for (const b of AGE_BUCKETS) totals[b] = 0;
   for (const r of rows) for (const k of ['balance', ...AGE_BUCKETS] as const) totals[k] += r[k];
