@@ -10,6 +10,7 @@ import pg from 'pg';
 export async function withDatabase<T>(fn: (db: pg.Client) => Promise<T>): Promise<T> {
   const port = process.env.E2E_PORT ?? '8123';
   const file = path.join(process.env.TMPDIR ?? os.tmpdir(), `pos-e2e-${port}.data-dir`);
+  if (!fs.existsSync(file)) throw new Error(`${file} is missing: the e2e server (start-server.sh, port ${port}) writes where its data folder is there`);
   const dataDir = fs.readFileSync(file, 'utf8').trim();
   const db = new pg.Client({ host: path.join(dataDir, 'pg'), port: 5432, user: 'postgres', database: 'pos' });
   await db.connect();
