@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- --quick] [-- --only api|web|engines|stock|bundle|openloop] [-- --save-baseline] [-- --report]`
+// `npm run bench [-- --quick] [-- --only api|web|engines|stock|reports|bundle|openloop] [-- --save-baseline] [-- --report]`
 //
 // Runs the performance bench (docs/performance.md): the API half (bench/api-bench.ts: catalogue
 // generator, product pages, sale history and day closing over many orders, 20 tills selling at
@@ -10,8 +10,9 @@
 // one after the other (they share the machine), then writes bench/results.md and prints it.
 // Each half stops by itself (bounded loops, loopback only, throwaway databases dropped).
 //   --quick          smaller variant (20k products, 100k orders, shorter runs): a smoke test
-//   --only api|web|engines|stock   run one part (the others keep their last results); stock:
-//                    bench/stock-bench.ts, a count of 10,000 scanned lines approved (issue 25)
+//   --only api|web|engines|stock|reports   run one part (the others keep their last results); stock:
+//                    bench/stock-bench.ts, a count of 10,000 scanned lines approved (issue 25); reports =
+//                    bench/reports-bench.ts, every report (issue 25.6) over 1M orders and 100k products
 //   --only openloop  the mixed open-loop overload bench (bench/open-loop.ts: 80% sales, 15% searches
 //                    and lists, 5% catalogue syncs at fixed rising rates, then 2× the knee);
 //                    --products N, --rates 100,200,..., --step-seconds S pass through to it
@@ -48,13 +49,14 @@ if (!reportOnly) {
   if (!only || only === 'web') ok = run('web', 'web-bench.ts') && ok;
   if (!only || only === 'engines') ok = run('engines', 'engine-bench.ts') && ok;
   if (!only || only === 'stock') ok = run('stock', 'stock-bench.ts') && ok;
+  if (!only || only === 'reports') ok = run('reports', 'reports-bench.ts') && ok;
   if (only === 'bundle') ok = run('web bundle', 'web-bench.ts', ['--bundle-only']) && ok;
   if (!only || only === 'openloop') ok = run('open loop', 'open-loop.ts', args.filter((a, i) => ['--products', '--rates', '--step-seconds', '--db'].includes(args[i - 1]) || ['--products', '--rates', '--step-seconds', '--db'].includes(a))) && ok;
 }
 
 // ------------------------------------------------------------------ report
 const read = (f) => { try { return JSON.parse(fs.readFileSync(path.join(outDir, f), 'utf8')); } catch { return null; } };
-const parts = [read('api.json'), read('web.json'), read('engines.json'), read('stock.json'), read('openloop.json')].filter(Boolean);
+const parts = [read('api.json'), read('web.json'), read('engines.json'), read('stock.json'), read('reports.json'), read('openloop.json')].filter(Boolean);
 if (!parts.length) { console.error('no results in bench/out'); process.exit(1); }
 let baseline = null;
 try { baseline = JSON.parse(fs.readFileSync(path.join(root, 'bench', 'baseline.json'), 'utf8')); } catch { /* none yet */ }
@@ -79,7 +81,7 @@ lines.push('# Bench results');
 lines.push('');
 lines.push(`Machine: **${cores} cores** (${os.cpus()[0]?.model ?? '?'}), **${memGb} GB** memory, ${os.type()} ${os.release()}, Node ${process.version}. `
   + 'Server, PostgreSQL, the load generator and the browser all run on this one machine.');
-const partName = { web: 'Web half', api: 'API half', engines: 'Engines part', stock: 'Stock part', openloop: 'Open-loop overload' };
+const partName = { web: 'Web half', api: 'API half', engines: 'Engines part', stock: 'Stock part', reports: 'Reports part', openloop: 'Open-loop overload' };
 for (const p of parts) lines.push(`- ${partName[p.part] ?? p.part}: ${p.at}${p.command ? ` (\`${p.command}\`)` : ''}${p.quick ? ' (**--quick**: smaller data, not the budget scale)' : ''}`);
 const api = parts.find((p) => p.part === 'api');
 if (api?.postgres) lines.push(`- PostgreSQL: ${Object.entries(api.postgres).map(([k, v]) => `${k}=${v}`).join(', ')}; PGOPTIONS=\`${api.env?.PGOPTIONS || ''}\`, PG_POOL_MAX=${api.env?.PG_POOL_MAX}`);

@@ -31,7 +31,7 @@ test('an administrator logs in, sees the dashboard, updates the profile and sign
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
   await expect(page.getByRole('dialog')).toHaveCount(0); // no store chooser in the admin shell
   const sidebar = page.getByRole('navigation', { name: 'Main menu' });
-  await expect(sidebar.getByRole('link')).toHaveText(['Dashboard', 'Stock', 'To order', 'Audit log', 'Backups']); // the Owner holds 'audit.view', 'purchasing' and 'settings'; Stock: every administrator
+  await expect(sidebar.getByRole('link')).toHaveText(['Dashboard', 'Stock', 'To order', 'Reports', 'Audit log', 'Backups']); // the Owner holds 'purchasing', 'reports.view', 'audit.view' and 'settings'; Stock: every administrator
   await expect(page.getByRole('heading', { name: 'Recent orders' })).toBeVisible();
   await expect(page.getByRole('cell', { name: '$67.70' })).toBeVisible();
   await shot(page, 'admin-dashboard');

@@ -20,6 +20,7 @@ export const PERMISSIONS = [
   'users',                  // users and roles
   'settings',               // stores, terminals, payment types, settings
   'audit.view',             // the audit log
+  'reports.view',           // back-office reports: sales, top sellers and slow movers, customer and supplier balances (margins also need cost.view)
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

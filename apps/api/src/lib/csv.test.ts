@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { CsvSyntaxError, firstInvalidUtf8, formatCell, formatRow, parseCsv, unneutralise } from './csv.ts';
+import { CsvSyntaxError, csvNumber, firstInvalidUtf8, formatCell, formatRow, parseCsv, unneutralise } from './csv.ts';
 
 describe('csv', () => {
   it('parses RFC 4180: quotes, doubled quotes, embedded commas and line breaks, CRLF', () => {
@@ -17,6 +17,8 @@ describe('csv', () => {
     expect(formatCell('=SUM(A1:A9)')).toBe("'=SUM(A1:A9)");
     expect(formatCell('+1')).toBe("'+1");
     expect(formatCell('-5')).toBe("'-5");
+    expect(formatCell(csvNumber('-5.00'))).toBe('-5.00'); // a figure the server computed stays a number
+    expect(() => csvNumber('-2+3')).toThrow(RangeError);
     expect(formatCell('@cmd')).toBe("'@cmd");
     expect(formatCell('a,b')).toBe('"a,b"');
     expect(unneutralise("'=SUM(A1:A9)")).toBe('=SUM(A1:A9)');

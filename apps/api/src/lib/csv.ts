@@ -74,7 +74,8 @@ const NEEDS_APOSTROPHE = /^'*[=+\-@\t\r]/;
  * Formats one cell: a leading = + - @ (or tab/CR) is neutralised with a leading apostrophe (CSV
  * injection), then the cell is quoted when it holds a comma, quote, line break or edge spaces.
  */
-export function formatCell(value: string | number | boolean | null | undefined): string {
+export function formatCell(value: CsvValue): string {
+  if (typeof value === 'object' && value !== null) return value.numeric;
   let s = value === null || value === undefined ? '' : String(value);
   if (NEEDS_APOSTROPHE.test(s)) s = `'${s}`;
   if (/[",\r\n]/.test(s) || /^\s|\s$/.test(s)) s = `"${s.replace(/"/g, '""')}"`;
@@ -86,7 +87,18 @@ export function unneutralise(s: string): string {
   return s.length > 1 && s[0] === "'" && NEEDS_APOSTROPHE.test(s.slice(1)) ? s.slice(1) : s;
 }
 
-export function formatRow(cells: (string | number | boolean | null | undefined)[]): string {
+/**
+ * A figure the server computed, written as it is: a plain decimal number ("-5.00") is no formula,
+ * so a negative amount stays a number a spreadsheet sums (text cells are still neutralised).
+ */
+export interface CsvNumber { numeric: string }
+export type CsvValue = string | number | boolean | null | undefined | CsvNumber;
+export function csvNumber(text: string): CsvNumber {
+  if (!/^-?\d+(\.\d+)?$/.test(text)) throw new RangeError(`csvNumber: not a plain decimal number: ${JSON.stringify(text)}`);
+  return { numeric: text };
+}
+
+export function formatRow(cells: CsvValue[]): string {
   return cells.map(formatCell).join(',') + '\r\n';
 }
 

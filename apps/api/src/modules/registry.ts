@@ -23,9 +23,10 @@ import printAgentRoutes from './printing/agent.routes.ts';
 import setupRoutes from '../setup/setup.routes.ts';
 import backupRoutes from './backup/backup.routes.ts';
 import staffRoutes from './staff/staff.routes.ts';
+import reportsRoutes from './reports/reports.routes.ts';
 
 /** Route modules with business rules (sales, purchasing, closing...). Each registers its own routes. */
-export const modules: FastifyPluginAsync[] = [authRoutes, catalogueRoutes, catalogueSyncRoutes, purchasingRoutes, expensesRoutes, closingRoutes, receiptsRoutes, salesRoutes, customersRoutes, stockRoutes, stockLedgerRoutes, staffRoutes, printingRoutes, printAgentRoutes, setupRoutes, backupRoutes];
+export const modules: FastifyPluginAsync[] = [authRoutes, catalogueRoutes, catalogueSyncRoutes, purchasingRoutes, expensesRoutes, closingRoutes, receiptsRoutes, salesRoutes, customersRoutes, stockRoutes, stockLedgerRoutes, staffRoutes, reportsRoutes, printingRoutes, printAgentRoutes, setupRoutes, backupRoutes];
 
 /** Every plain resource served by the generic engine (resources/engine.ts); each definition lives in the module that owns its rules. */
 export const resources: ResourceDef[] = [storesResource, taxesResource, ...catalogueResources, purchaseOrdersResource, purchasesResource, supplierPaymentsResource, purchaseItemsResource];

@@ -46,7 +46,7 @@ declare module 'fastify' {
 }
 
 /** Permissions of the back office: a role holding one of them may enter the admin portal (?role=ROLE_ADMIN). */
-const BACK_OFFICE: readonly Permission[] = ['products.manage', 'purchasing', 'users', 'settings', 'audit.view', 'closing.edit', 'cost.view'];
+const BACK_OFFICE: readonly Permission[] = ['products.manage', 'purchasing', 'users', 'settings', 'audit.view', 'closing.edit', 'cost.view', 'reports.view'];
 
 /**
  * May this user sign in to the portal the old client names (?role=ROLE_USER: the till, open to

@@ -4,7 +4,7 @@ import { ADMIN_ROLE, getCurrentUser } from './api/get-current-user';
 
 const TILL_ROLE = 'ROLE_USER';
 
-const BACK_OFFICE = ['products.manage', 'purchasing', 'stock.adjust', 'users', 'settings', 'audit.view', 'closing.edit', 'cost.view'];
+const BACK_OFFICE = ['products.manage', 'purchasing', 'stock.adjust', 'users', 'settings', 'audit.view', 'closing.edit', 'cost.view', 'reports.view'];
 
 /** May this user use the admin shell? An Owner (ROLE_ADMIN), or a role with a back-office permission. */
 export const isAdmin = (user: User | null | undefined): boolean =>

@@ -64,7 +64,7 @@ describe('admin shell', () => {
     expect(calls()).toEqual(['POST /api/auth/login_check?role=ROLE_ADMIN', 'GET /api/auth/info?role=ROLE_ADMIN']);
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument(); // no store chooser here
     const sidebar = screen.getByRole('navigation', { name: 'Main menu' });
-    expect(within(sidebar).getAllByRole('link').map((a) => a.textContent)).toEqual(['Dashboard', 'Stock', 'To order', 'Audit log', 'Backups']); // an Owner holds 'audit.view', 'purchasing' and 'settings'; Stock: every administrator
+    expect(within(sidebar).getAllByRole('link').map((a) => a.textContent)).toEqual(['Dashboard', 'Stock', 'To order', 'Reports', 'Audit log', 'Backups']); // the Owner holds 'purchasing', 'reports.view', 'audit.view' and 'settings'; Stock: every administrator
     expect(screen.getByRole('link', { name: /Profile/ })).toHaveAttribute('href', '/admin/profile');
     expect(screen.getByRole('cell', { name: '$67.70' })).toBeInTheDocument();
     expect(screen.getByRole('cell', { name: '02-05-2024 09:15 AM' })).toBeInTheDocument();

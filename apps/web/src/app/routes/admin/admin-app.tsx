@@ -16,6 +16,7 @@ import { AdminForgotPasswordRoute, AdminResetPasswordRoute } from './admin-passw
 import { AdminProfileRoute } from './admin-profile';
 import { AdminAuditRoute } from './admin-audit';
 import { AdminReorderRoute } from './admin-reorder';
+import { AdminReportsRoute } from './admin-reports';
 import { AdminUserCreateRoute, AdminUserEditRoute, AdminUsersRoute } from './admin-users';
 
 // Stock pages (issue 25): a chunk of their own, loaded when one is opened.
@@ -47,6 +48,7 @@ export function AdminApp() {
           <Route path="profile" element={<AdminProfileRoute />} />
           <Route path="audit" element={<AdminAuditRoute />} />
           <Route path="stock/reorder" element={<AdminReorderRoute />} />
+          <Route path="reports" element={<AdminReportsRoute />} />
           <Route path="backups" element={<AdminBackupsRoute />} />
           <Route path="stock/*" element={<Suspense fallback={<FullScreenSpinner />}><AdminStockRoutes /></Suspense>} />
           <Route path="users" element={<AdminUsersRoute />} />

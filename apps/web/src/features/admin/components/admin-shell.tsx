@@ -38,6 +38,7 @@ export function AdminShell({ user, signOut, children }: AdminShellProps) {
           <NavLink to="/admin/dashboard" className="admin-nav-link">{t('sidebar.dashboard')}</NavLink>
           <NavLink to="/admin/stock" className="admin-nav-link">{t('sidebar.stock')}</NavLink>
           {can(user, 'purchasing') && <NavLink to="/admin/stock/reorder" className="admin-nav-link">{t('sidebar.reorder')}</NavLink>}
+          {can(user, 'reports.view') && <NavLink to="/admin/reports" className="admin-nav-link">{t('sidebar.reports')}</NavLink>}
           {can(user, 'audit.view') && <NavLink to="/admin/audit" className="admin-nav-link">{t('sidebar.audit')}</NavLink>}
           {can(user, 'settings') && <NavLink to="/admin/backups" className="admin-nav-link">{t('backup:nav')}</NavLink>}
         </nav>

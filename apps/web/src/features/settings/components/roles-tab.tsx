@@ -26,7 +26,7 @@ import type { RoleRow } from '../lib/types.ts';
 export const PERMISSION_GROUPS: ReadonlyArray<readonly [group: string, permissions: readonly Permission[]]> = [
   ['till', ['discount.overLimit', 'price.override', 'sale.refund', 'refund.cashForNonCash', 'sale.void', 'drawer.open']],
   ['customers', ['customer.creditTerms', 'customer.payments']],
-  ['backOffice', ['cost.view', 'closing.edit', 'products.manage', 'purchasing', 'stock.adjust', 'expenses']],
+  ['backOffice', ['cost.view', 'reports.view', 'closing.edit', 'products.manage', 'purchasing', 'stock.adjust', 'expenses']],
   ['administration', ['users', 'settings', 'audit.view']],
 ];
 

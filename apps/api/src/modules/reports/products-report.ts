@@ -1,0 +1,71 @@
+/**
+ * Top sellers and slow movers (issue 25.6) over the range and stores of a report.
+ * top: the products sold most (quantity net of returns, then net amount), highest first.
+ * slow: the active products with stock (> 0 in the chosen stores) that sold least: those that did
+ * not sell at all first (by name: found by walking the name index, so the list costs what a page
+ * costs however big the catalogue), then those that sold least.
+ */
+import { sql } from 'drizzle-orm';
+import { parseMinor } from '@pos/domain/money';
+import type { Db } from '../../db/client.ts';
+import { pgArray, rowsOf } from '../../db/raw.ts';
+import type { ReportScope } from './reports.params.ts';
+import { rangeCtes } from './sales-report.ts';
+
+export interface ProductRow {
+  key: string;
+  label: string;
+  sku: string | null;
+  orders: number;
+  quantity: number;
+  net: number;
+  gross: number;
+  stock: number | null;
+  cost?: number;
+  margin?: number;
+}
+
+type Raw = { id: number; name: string; sku: string | null; orders: number; quantity: string; net: string; gross: string; cost: string; stock: string | null };
+
+export async function productsReport(db: Db, scope: ReportScope, sort: 'top' | 'slow', limit: number, withCost: boolean) {
+  const stores = pgArray(scope.storeIds);
+  const sold = sql`sold as (
+      select l.product_id, count(distinct l.id) filter (where not l.is_return) as orders, sum(l.quantity) as quantity,
+        sum(l.taxable) as net, sum(l.taxable + l.taxes_total) as gross, sum(l.cost) as cost
+      from l group by l.product_id
+    )`;
+  const statement = sort === 'top'
+    ? sql`with ${rangeCtes(scope)}, ${sold},
+      top as (select * from sold order by sold.quantity desc, sold.net desc, sold.product_id limit ${limit})
+      select p.id, p.name, p.sku, top.orders, top.quantity::text, top.net::text, top.gross::text, top.cost::text,
+        (select sum(ps.quantity) from product_store ps where ps.product_id = p.id and ps.store_id = any(${stores}::int[]))::text as stock
+      from top join product p on p.id = top.product_id
+      order by top.quantity desc, top.net desc, p.id`
+    : sql`with ${rangeCtes(scope)}, ${sold},
+      zero as (
+        select p.id, p.name, 0 as rank from product p
+        where p.is_active and not (p.id = any (select product_id from sold))
+          and (select max(ps.quantity) from product_store ps where ps.product_id = p.id and ps.store_id = any(${stores}::int[])) > 0
+        order by p.name, p.id limit ${limit}
+      ),
+      few as (
+        select sold.product_id as id, (select p.name from product p where p.id = sold.product_id) as name, 1 as rank from sold
+        where (select max(ps.quantity) from product_store ps where ps.product_id = sold.product_id and ps.store_id = any(${stores}::int[])) > 0
+        order by sold.quantity, 2, 1 limit ${limit}
+      )
+      select p.id, p.name, p.sku, coalesce(sold.orders, 0) as orders, coalesce(sold.quantity, 0)::text as quantity,
+        coalesce(sold.net, 0)::text as net, coalesce(sold.gross, 0)::text as gross, coalesce(sold.cost, 0)::text as cost,
+        (select sum(ps.quantity) from product_store ps where ps.product_id = p.id and ps.store_id = any(${stores}::int[]))::text as stock
+      from (select * from zero union all select * from few) x join product p on p.id = x.id left join sold on sold.product_id = x.id
+      order by x.rank, coalesce(sold.quantity, 0), x.name, x.id limit ${limit}`;
+  const m = (v: string | null) => (v == null ? 0 : parseMinor(v, scope.digits));
+  const rows = rowsOf<Raw>(await db.execute(statement)).map((r): ProductRow => {
+    const row: ProductRow = {
+      key: String(r.id), label: r.name, sku: r.sku, orders: Number(r.orders), quantity: Number(r.quantity),
+      net: m(r.net), gross: m(r.gross), stock: r.stock == null ? null : Number(r.stock),
+    };
+    if (withCost) { row.cost = m(r.cost); row.margin = row.net - row.cost; }
+    return row;
+  });
+  return { currency: scope.currency, digits: scope.digits, timeZone: scope.timeZone, from: scope.from, to: scope.to, sort, rows };
+}

@@ -1,0 +1,90 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { validationError } from '@pos/domain/errors';
+import { minorToString } from '@pos/domain/money';
+import { caller, can } from '../../plugins/auth.ts';
+import { csvNumber, formatRow, type CsvValue } from '../../lib/csv.ts';
+import { AGE_BUCKETS, customerBalances, supplierBalances } from './balances-report.ts';
+import { productsReport } from './products-report.ts';
+import { flatQuery, limitOf, oneOf, reportScope, SALES_GROUPS, storesOf } from './reports.params.ts';
+import { salesReport } from './sales-report.ts';
+
+/**
+ * Reports (issue 25.6), 'reports.view'; cost and margin only with 'cost.view'. Read-only, one
+ * statement each, in the caller's stores; `format=csv` answers the same rows as a CSV file with
+ * a header row, amounts in major units with the currency's decimals (docs/api.md "Reports").
+ */
+type Cell = CsvValue;
+const money = (digits: number) => (v: number | undefined): Cell => (v === undefined ? '' : csvNumber(minorToString(v, digits)));
+const quantity = (v: number | null): Cell => (v === null ? '' : csvNumber(String(v)));
+
+function sendCsv(reply: FastifyReply, name: string, header: string[], rows: Cell[][]) {
+  return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}.csv"`)
+    .header('cache-control', 'no-store').send(formatRow(header) + rows.map((r) => formatRow(r)).join(''));
+}
+
+export default async function reportsRoutes(app: FastifyInstance) {
+  const tags = ['Reports'];
+  const auth = 'reports.view' as const;
+
+  app.get('/api/reports/sales', {
+    config: { auth },
+    schema: { tags, summary: 'Sales by day|hour|product|variant|category|brand|cashier|store|payment|tax over local dates from..to (≤ 366 days) in the caller\'s stores (one currency): {currency, digits, timeZone, rows (the largest `limit`, default 500), groups, totals} in minor units; format=csv (every row)' },
+  }, async (request, reply) => {
+    const q = flatQuery(request.query);
+    const group = oneOf(SALES_GROUPS, q.group, 'group', 'day');
+    const who = caller(request);
+    const scope = await reportScope(app.db, who, q);
+    const withCost = can(who, 'cost.view');
+    // A page shows the largest groups (default 500); a CSV has them all.
+    const limit = scope.csv ? null : limitOf(q.limit, 500, 10_000);
+    const report = await salesReport(app.db, scope, group, withCost, limit);
+    if (!scope.csv) return report;
+    const m = money(scope.digits);
+    const header = ['Key', 'Label', 'Orders', 'Quantity', 'Net', 'Tax', 'Gross', 'Discount', 'Refunds', ...(withCost ? ['Cost', 'Margin'] : [])];
+    const line = (r: typeof report.totals): Cell[] => [r.key, r.label, r.orders, quantity(r.quantity), m(r.net), m(r.tax), m(r.gross), m(r.discount), m(r.refunds),
+      ...(withCost ? [m(r.cost), m(r.margin)] : [])];
+    return sendCsv(reply, `sales-by-${group}-${scope.from}-${scope.to}`, header, [...report.rows.map(line), line({ ...report.totals, label: 'Total' })]);
+  });
+
+  app.get('/api/reports/products', {
+    config: { auth },
+    schema: { tags, summary: 'Top sellers (sort=top) or slow movers with stock (sort=slow) over local dates from..to in the caller\'s stores, limit ≤ 500 (default 20); format=csv' },
+  }, async (request, reply) => {
+    const q = flatQuery(request.query);
+    const sort = oneOf(['top', 'slow'] as const, q.sort, 'sort', 'top');
+    const limit = limitOf(q.limit, 20, 500);
+    const who = caller(request);
+    const scope = await reportScope(app.db, who, q);
+    const withCost = can(who, 'cost.view');
+    const report = await productsReport(app.db, scope, sort, limit, withCost);
+    if (!scope.csv) return report;
+    const m = money(scope.digits);
+    return sendCsv(reply, `${sort === 'top' ? 'top-sellers' : 'slow-movers'}-${scope.from}-${scope.to}`,
+      ['Product ID', 'Product', 'SKU', 'Orders', 'Quantity', 'Net', 'Gross', 'Stock', ...(withCost ? ['Cost', 'Margin'] : [])],
+      report.rows.map((r) => [r.key, r.label, r.sku, r.orders, quantity(r.quantity), m(r.net), m(r.gross), quantity(r.stock), ...(withCost ? [m(r.cost), m(r.margin)] : [])]));
+  });
+
+  for (const [kind, load] of [['customers', customerBalances], ['suppliers', supplierBalances]] as const) {
+    app.get(`/api/reports/${kind}`, {
+      config: { auth },
+      schema: { tags, summary: `${kind === 'customers' ? 'Customer' : 'Supplier'} balances aged first in, first out (current, 1–30, 31–60, 61–90, over 90 days) in the caller's stores (one currency); format=csv` },
+    }, async (request, reply) => {
+      const q = flatQuery(request.query);
+      const format = oneOf(['json', 'csv'] as const, q.format, 'format', 'json');
+      const who = caller(request);
+      const stores = await storesOf(app.db, who, q.store === undefined ? undefined : storeParam(q.store));
+      const report = await load(app.db, who, stores);
+      if (format === 'json') return report;
+      const m = money(stores.digits);
+      return sendCsv(reply, `${kind === 'customers' ? 'customer' : 'supplier'}-balances`,
+        ['ID', 'Name', 'Phone', 'Balance', 'Current', '1-30 days', '31-60 days', '61-90 days', 'Over 90 days'],
+        report.rows.map((r) => [r.key, r.label, r.phone, m(r.balance), ...AGE_BUCKETS.map((b) => m(r[b]))]));
+    });
+  }
+}
+
+function storeParam(raw: string): number {
+  const id = Number(raw.replace(/^\/api\/stores\//, ''));
+  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw validationError([{ propertyPath: 'store', message: 'This value is not a valid store.' }]);
+  return id;
+}

@@ -1,0 +1,177 @@
+/**
+ * Sales by day, hour, product, variant, category, brand, cashier, store, payment type or tax rate
+ * (issue 25.6), one statement per report, from the stored line figures of the sale engine:
+ *   net = Σ line taxable (after line and order discounts, without tax), tax = Σ line taxes,
+ *   gross = net + tax, discount = Σ line discount + the line's share of the order discount,
+ *   refunds = the gross of return orders (negative: a return's lines are negative), cost = Σ unit
+ *   cost × quantity, margin = net − cost.
+ * Orders counted: completed, dispatched, (partially) returned, and returns (on the day of the
+ * return, under the cashier who made it); voided (Deleted), held and pending orders are not sales.
+ * `orders` counts sales, not returns. Dates and hours are the store's local time; each store's
+ * bounds come from its own time zone, so the order index (store_id, created_at) is used per store.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { ORDER_STATUS } from '@pos/domain/schemas/sale';
+import { parseMinor } from '@pos/domain/money';
+import type { Db } from '../../db/client.ts';
+import { rowsOf } from '../../db/raw.ts';
+import type { ReportScope, SalesGroup } from './reports.params.ts';
+
+/** Statuses of orders whose sale stands (a return is a Completed order with returned_from_id). */
+export const SOLD_STATUSES = [ORDER_STATUS.COMPLETED, ORDER_STATUS.DISPATCHED, ORDER_STATUS.PARTIALLY_RETURNED, ORDER_STATUS.RETURNED];
+
+export interface SalesRow {
+  key: string | null;
+  label: string;
+  orders: number;
+  quantity: number;
+  net: number;
+  tax: number;
+  gross: number;
+  discount: number;
+  refunds: number;
+  cost?: number;
+  margin?: number;
+}
+
+/**
+ * The orders of the range in the chosen stores (`o`), with their local time, and their lines (`l`).
+ * Each store's bounds are instants given as parameters (computed from its zone beforehand), so
+ * the planner sees the range and reads the order index (store_id, created_at) for a day's orders
+ * instead of guessing a third of the table.
+ */
+export function rangeCtes(scope: Pick<ReportScope, 'bounds'>): SQL {
+  const inRange = sql.join(scope.bounds.map((b) => sql`(o.store_id = ${b.id} and o.created_at >= ${b.lo}::timestamptz and o.created_at < ${b.hi}::timestamptz)`), sql` or `);
+  return sql`o as (
+      select o.id, o.store_id, o.user_id, (o.created_at at time zone s.time_zone) as local, o.returned_from_id is not null as is_return
+      from "order" o join store s on s.id = o.store_id
+      where (${inRange}) and o.status = any(${`{${SOLD_STATUSES.map((x) => `"${x}"`).join(',')}}`}::text[]) and not o.is_suspended
+    ),
+    l as (
+      select o.*, op.id as line_id, op.product_id, op.variant_id, op.quantity, op.taxable, op.taxes_total,
+        op.discount + op.order_discount as discount, op.cost * op.quantity as cost
+      from o join order_product op on op."orderId" = o.id
+    )`;
+}
+
+const lineFigures = sql`count(distinct g.id) filter (where not g.is_return) as orders, sum(g.quantity)::text as quantity,
+  sum(g.taxable)::text as net, sum(g.taxes_total)::text as tax, sum(g.discount)::text as discount,
+  coalesce(sum(g.taxable + g.taxes_total) filter (where g.is_return), 0)::text as refunds, sum(g.cost)::text as cost`;
+
+/**
+ * Each line grouping: the group id of a line (`gid`), and the key and label of a group from its id.
+ * Lines are aggregated first and named after (one look-up per group, not per line); a product
+ * counts under its first category / brand, so a line counts once.
+ */
+const BY_SALES = sql`g.net_sort desc, g.gid`;
+const LINE_GROUPS: Record<Exclude<SalesGroup, 'payment' | 'tax'>, { gid: SQL; key: SQL; label: SQL; order: SQL }> = {
+  day: { gid: sql`to_char(l.local, 'YYYY-MM-DD')`, key: sql`g.gid`, label: sql`g.gid`, order: sql`g.gid` },
+  hour: { gid: sql`extract(hour from l.local)::int`, key: sql`g.gid::text`, label: sql`lpad(g.gid::text, 2, '0') || ':00'`, order: sql`g.gid` },
+  product: { gid: sql`l.product_id`, key: sql`g.gid::text`, label: sql`(select p.name from product p where p.id = g.gid)`, order: BY_SALES },
+  variant: {
+    gid: sql`array[l.product_id, coalesce(l.variant_id, 0)]`, key: sql`g.gid[1] || '-' || coalesce(nullif(g.gid[2], 0)::text, '')`,
+    label: sql`(select p.name from product p where p.id = g.gid[1]) || coalesce((select ' — ' || coalesce(v.name, v.attribute_value) from product_variant v where v.id = g.gid[2]), '')`,
+    order: BY_SALES,
+  },
+  category: {
+    gid: sql`(select min(pc.category_id) from product_category pc where pc.product_id = l.product_id)`, key: sql`g.gid::text`,
+    label: sql`coalesce((select c.name from category c where c.id = g.gid), '')`, order: BY_SALES,
+  },
+  brand: {
+    gid: sql`(select min(pb.brand_id) from product_brand pb where pb.product_id = l.product_id)`, key: sql`g.gid::text`,
+    label: sql`coalesce((select b.name from brand b where b.id = g.gid), '')`, order: BY_SALES,
+  },
+  cashier: { gid: sql`l.user_id`, key: sql`g.gid::text`, label: sql`coalesce((select coalesce(u.display_name, u.username) from user_account u where u.id = g.gid), '')`, order: BY_SALES },
+  store: { gid: sql`l.store_id`, key: sql`g.gid::text`, label: sql`(select st.name from store st where st.id = g.gid)`, order: BY_SALES },
+};
+
+type RawRow = { key: string | null; label: string | null; total: number; groups?: number; orders: number; quantity: string | null; net: string | null;
+  tax: string | null; discount: string | null; refunds: string | null; cost: string | null };
+
+/** `limit`: the line groups' rows kept (the largest first; null = all, as in a CSV); the total always covers every line. */
+export function statementFor(group: SalesGroup, scope: ReportScope, limit: number | null = null): SQL {
+  const ctes = rangeCtes(scope);
+  if (group === 'payment') {
+    // What was paid, by payment type: gross = Σ payments (a return's are negative), refunds = those of returns.
+    return sql`with ${ctes}
+      select pt.id::text as key, coalesce(pt.name, '') as label, grouping(pt.id, pt.name) as total,
+        count(distinct o.id) filter (where not o.is_return) as orders, null as quantity, null as net, null as tax, null as discount,
+        sum(p.total)::text as gross, coalesce(sum(p.total) filter (where o.is_return), 0)::text as refunds, null as cost
+      from o join order_payment p on p.order_id = o.id left join payment pt on pt.id = p.type_id
+      group by grouping sets ((pt.id, pt.name), ()) order by grouping(pt.id, pt.name), sum(p.total) desc`;
+  }
+  if (group === 'tax') {
+    // Per tax and rate: the taxed lines' net and that tax's amount; lines without tax under "" (key null).
+    return sql`with ${ctes},
+      t as (
+        select l.id, l.is_return, l.quantity, l.taxable, coalesce(lt.amount, 0) as amount, l.discount, l.cost,
+          lt.tax_id, lt.rate, coalesce(tx.name || ' ' || trim(trailing '.' from trim(trailing '0' from lt.rate::text)) || '%', '') as label
+        from l left join order_product_tax lt on lt.order_product_id = l.line_id left join tax tx on tx.id = lt.tax_id
+      )
+      select case when t.tax_id is null then null else t.tax_id || '@' || t.rate end as key, t.label, grouping(t.tax_id, t.rate, t.label) as total,
+        count(distinct t.id) filter (where not t.is_return) as orders, sum(t.quantity)::text as quantity, sum(t.taxable)::text as net,
+        sum(t.amount)::text as tax, sum(t.discount)::text as discount,
+        coalesce(sum(t.taxable + t.amount) filter (where t.is_return), 0)::text as refunds, sum(t.cost)::text as cost
+      from t group by grouping sets ((t.tax_id, t.rate, t.label), ()) order by grouping(t.tax_id, t.rate, t.label), t.label`;
+  }
+  const d = LINE_GROUPS[group];
+  // Aggregated, ordered and cut first; only the rows kept are named (one look-up each).
+  return sql`with ${ctes}, g as (select l.*, ${d.gid} as gid from l),
+    agg as (
+      select g.gid, grouping(g.gid) as total, count(*) over () - 1 as groups, sum(g.taxable) as net_sort, ${lineFigures}
+      from g group by grouping sets ((g.gid), ())
+    )
+    select ${d.key} as key, ${d.label} as label, g.total, g.groups, g.orders, g.quantity, g.net, g.tax, g.discount, g.refunds, g.cost
+    from (select * from agg g order by g.total desc, ${d.order} ${limit === null ? sql`` : sql`limit ${limit + 1}`}) g
+    order by g.total desc, ${d.order}`;
+}
+
+const DAY_MS = 86_400_000;
+const empty = (key: string, label: string): SalesRow => ({ key, label, orders: 0, quantity: 0, net: 0, tax: 0, gross: 0, discount: 0, refunds: 0, cost: 0, margin: 0 });
+
+/** Every day of the range and every hour of the day are rows (zero when nothing was sold): a chart shows the gaps. */
+function fill(group: SalesGroup, scope: ReportScope, rows: SalesRow[]): SalesRow[] {
+  const by = new Map(rows.map((r) => [r.key, r]));
+  if (group === 'hour') return Array.from({ length: 24 }, (_, h) => by.get(String(h)) ?? empty(String(h), `${String(h).padStart(2, '0')}:00`));
+  if (group === 'day') {
+    const out: SalesRow[] = [];
+    for (let t = Date.parse(scope.from); t <= Date.parse(scope.to); t += DAY_MS) {
+      const d = new Date(t).toISOString().slice(0, 10);
+      out.push(by.get(d) ?? empty(d, d));
+    }
+    return out;
+  }
+  return rows;
+}
+
+export async function salesReport(db: Db, scope: ReportScope, group: SalesGroup, withCost: boolean, limit: number | null = null) {
+  const raw = rowsOf<RawRow>(await db.execute(statementFor(group, scope, limit)));
+  const m = (v: string | null) => (v == null ? 0 : parseMinor(v, scope.digits));
+  const present = (r: RawRow & { gross?: string | null }): SalesRow => {
+    const net = m(r.net);
+    const tax = m(r.tax);
+    const row: SalesRow = {
+      key: r.key, label: r.label ?? '', orders: Number(r.orders), quantity: r.quantity == null ? 0 : Number(r.quantity),
+      net, tax, gross: r.gross !== undefined ? m(r.gross) : net + tax, discount: m(r.discount), refunds: m(r.refunds),
+    };
+    if (withCost) {
+      row.cost = m(r.cost);
+      row.margin = group === 'payment' ? 0 : net - row.cost;
+    }
+    return row;
+  };
+  const rows = raw.filter((r) => Number(r.total) === 0).map(present);
+  const totalRaw = raw.find((r) => Number(r.total) !== 0);
+  const totals = totalRaw ? present(totalRaw) : { ...empty('', ''), key: null };
+  const strip = (r: SalesRow): SalesRow => {
+    if (withCost) return r;
+    const { cost: _c, margin: _m, ...rest } = r;
+    return rest;
+  };
+  return {
+    currency: scope.currency, digits: scope.digits, timeZone: scope.timeZone, from: scope.from, to: scope.to, group,
+    rows: fill(group, scope, rows).map(strip), totals: strip({ ...totals, key: null, label: '' }),
+    /** How many groups there are in all (rows may hold only the first `limit`). */
+    groups: group === 'day' || group === 'hour' || totalRaw?.groups == null ? undefined : Number(totalRaw.groups),
+  };
+}

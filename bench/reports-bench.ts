@@ -1,0 +1,139 @@
+/**
+ * The reports part of `npm run bench` (`--only reports`, issue 25.6): every report over
+ * 1,000,000 orders and 100,000 products answers p95 <= 200 ms.
+ *
+ *   node --import tsx bench/reports-bench.ts [--quick] [--keep] [--db <url>] [--orders N] [--case <id prefix>]
+ *
+ * A throwaway database gets the catalogue (generate-catalogue.ts) and the sale history
+ * (generate-orders.ts: 365 days, ~2,700 orders a day over 3 stores); then one order in 20 of those
+ * with a customer is turned into a credit sale (the customer ageing reads credit payments) and each
+ * supplier gets credit purchases over the year. Each report is asked for yesterday (the page's
+ * default) over all stores, as the owner: 3 runs of 20 sequential requests, medians of each run's
+ * p50 and p95. Wider ranges (30 and 365 days of sales by day) are informational lines.
+ * Results: bench/out/reports.json (scripts/bench.mjs puts them in bench/results.md).
+ */
+import pg from 'pg';
+import { generateCatalogue } from './generate-catalogue.ts';
+import { generateOrders } from './generate-orders.ts';
+import {
+  QUICK, cleanupOnExit, createThrowawayDb, cpuCost, dropAll, log, login, median, metric, percentile, pgReachable, request, round,
+  startServer, stopAllServers, waitQuiet, writeResults, type Metric,
+} from './lib.ts';
+
+const arg = (name: string) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
+const KEEP = process.argv.includes('--keep');
+const CFG = {
+  products: QUICK ? 20_000 : 100_000,
+  orders: Number(arg('--orders') ?? (QUICK ? 100_000 : 1_000_000)),
+  requests: QUICK ? 10 : 20,
+  runs: 3,
+};
+const metrics: Metric[] = [];
+const extra: Record<string, unknown> = { config: CFG };
+
+async function addLedgers(url: string) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    // Credit sales: one customer order in 20 paid on credit (customers' ageing has something to age).
+    await c.query(`update order_payment p set type_id = (select id from payment where type = 'credit' order by id limit 1)
+      from "order" o where o.id = p.order_id and o.customer_id is not null and o.id % 20 = 0`);
+    // Every supplier: a credit purchase a month in each store over the year, and a payment.
+    await c.query(`insert into purchase (supplier_id, store_id, purchased_by_id, purchase_number, purchase_mode, payment_type_id, total, created_at, updated_at)
+      select s.id, st.id, (select min(id) from user_account), 'B-' || s.id || '-' || st.id || '-' || m, 'direct',
+        (select id from payment where type = 'credit' order by id limit 1), 100 + m * 10, now() - (m * 30 || ' days')::interval, now()
+      from supplier s cross join store st cross join generate_series(0, 11) m`);
+    await c.query(`insert into supplier_payment (supplier_id, amount, description) select id, 500, 'bench' from supplier`);
+    await c.query('vacuum analyze order_payment, purchase, supplier_payment');
+  } finally {
+    await c.end();
+  }
+}
+
+async function timeGets(url: string, headers: Record<string, string>, n: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = await request('GET', url, undefined, headers);
+    if (r.status !== 200) throw new Error(`GET ${url}: ${r.status} ${r.body.slice(0, 300)}`);
+    out.push(r.ms);
+  }
+  return out;
+}
+
+async function main() {
+  cleanupOnExit();
+  if (!(await pgReachable())) {
+    metrics.push(metric({ id: 'reports', section: 'Reports', metric: 'Reports bench', unit: '', budget: '', skipped: 'PostgreSQL not reachable at 127.0.0.1:5432' }));
+    writeResults('reports.json', metrics, extra);
+    return;
+  }
+  const dbArg = arg('--db');
+  const db = dbArg ? { url: dbArg, name: new URL(dbArg).pathname.slice(1) } : await createThrowawayDb('reports');
+  if (!dbArg) {
+    const cat = await generateCatalogue(db.url, { products: CFG.products });
+    log(`catalogue: ${cat.products} products in ${cat.ms.total} ms`);
+    const orders = await generateOrders(db.url, { orders: CFG.orders, log: (s) => log(s) });
+    log(`orders: ${orders.orders} in ${orders.ms} ms`);
+    extra.generated = { catalogueMs: cat.ms.total, ordersMs: orders.ms };
+    await addLedgers(db.url);
+  }
+  const server = await startServer(db.url);
+  try {
+    const admin = await login(server.url, 'admin', 'admin');
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const yesterday = day(-1);
+    const range = `from=${yesterday}&to=${yesterday}`;
+    const cases: { id: string; label: string; path: string; budget: boolean }[] = [
+      ...['day', 'hour', 'product', 'variant', 'category', 'brand', 'cashier', 'store', 'payment', 'tax'].map((g) => ({
+        id: `reports.sales.${g}`, label: `GET /api/reports/sales?group=${g}, yesterday, all stores`, path: `/api/reports/sales?group=${g}&${range}`, budget: true,
+      })),
+      { id: 'reports.sales.csv', label: 'GET /api/reports/sales?group=product&format=csv, yesterday', path: `/api/reports/sales?group=product&${range}&format=csv`, budget: true },
+      { id: 'reports.products.top', label: 'GET /api/reports/products?sort=top&limit=20, yesterday', path: `/api/reports/products?sort=top&limit=20&${range}`, budget: true },
+      { id: 'reports.products.slow', label: 'GET /api/reports/products?sort=slow&limit=20, yesterday (products with stock)', path: `/api/reports/products?sort=slow&limit=20&${range}`, budget: true },
+      { id: 'reports.customers', label: 'GET /api/reports/customers (balances with ageing)', path: '/api/reports/customers', budget: true },
+      { id: 'reports.suppliers', label: 'GET /api/reports/suppliers (balances with ageing)', path: '/api/reports/suppliers', budget: true },
+      { id: 'reports.sales.day.30', label: 'GET /api/reports/sales?group=day, last 30 days, all stores', path: `/api/reports/sales?group=day&from=${day(-30)}&to=${yesterday}`, budget: false },
+      { id: 'reports.sales.day.365', label: 'GET /api/reports/sales?group=day, last 365 days, all stores', path: `/api/reports/sales?group=day&from=${day(-365)}&to=${yesterday}`, budget: false },
+    ];
+    const only = arg('--case');
+    for (const c of cases.filter((x) => !only || x.id.startsWith(only))) {
+      const url = `${server.url}${c.path}`;
+      const probe = await request('GET', url, undefined, admin);
+      if (probe.status !== 200) {
+        metrics.push(metric({ id: c.id, section: 'Reports', metric: c.label, unit: 'ms', budget: 'p95 <= 200 ms', skipped: `answered ${probe.status}: ${probe.body.slice(0, 120)}` }));
+        continue;
+      }
+      const n = c.budget ? CFG.requests : 3;
+      await timeGets(url, admin, 2); // warm-up
+      const runs: number[][] = [];
+      let cpu = { nodeMs: 0, pgMs: 0 };
+      for (let r = 0; r < CFG.runs; r++) {
+        await waitQuiet(c.id);
+        const k = await cpuCost(server.pid, db.name, () => timeGets(url, admin, n));
+        runs.push(k.result);
+        cpu = { nodeMs: cpu.nodeMs + k.nodeMs, pgMs: cpu.pgMs + k.pgMs };
+      }
+      const per = CFG.runs * n;
+      metrics.push(metric({
+        id: c.id, section: 'Reports', metric: `${c.label} — ${CFG.orders.toLocaleString('en')} orders, ${CFG.products.toLocaleString('en')} products`, unit: 'ms',
+        ...(c.budget ? { budget: 'p95 <= 200 ms', limit: { op: '<=' as const, value: 200 } } : { budget: 'info (wider than the default day)' }),
+        median: round(median(runs.map((x) => median(x))), 1), p95: round(median(runs.map((x) => percentile(x, 95))), 1), runs: runs.length,
+        note: `CPU per request: ${round((cpu.nodeMs + cpu.pgMs) / per, 1)} ms (API ${round(cpu.nodeMs / per, 1)} + PostgreSQL ${round(cpu.pgMs / per, 1)}); ${probe.body.length} bytes`,
+      }));
+      log(`${c.id}: ${JSON.stringify(metrics.at(-1))}`);
+    }
+  } finally {
+    await stopAllServers();
+    if (KEEP || dbArg) log(`kept database: ${db.url}`);
+    else await dropAll();
+  }
+  // A partial run (--case) does not replace the full results the report is built from.
+  writeResults(arg('--case') ? 'reports-partial.json' : 'reports.json', metrics, extra);
+}
+
+main().catch(async (e) => {
+  console.error(e);
+  await stopAllServers();
+  if (!KEEP) await dropAll();
+  process.exit(1);
+});
