@@ -326,7 +326,7 @@ async function main() {
   DB_NAME = db.name;
   let server = await startServer(db.url);
   try {
-    const adminH = await login(server.url, 'admin', 'admin');
+    let adminH = await login(server.url, 'admin', 'admin');
     const tillNames = Array.from({ length: CFG.tills }, (_, i) => `till${pad(i + 1)}`);
     // Read with the API pool's own session settings, so the table shows what its statements ran with.
     const c = new pg.Client({ connectionString: db.url, options: pgSessionOptions() });
@@ -355,6 +355,9 @@ async function main() {
         log(`orders generated in ${orders.ms} ms`);
         await server.stop(); // fresh process after the bulk load (plans, caches)
         server = await startServer(db.url);
+        // A new server signs with a new JWT secret (lib startServer): sign everyone in again.
+        adminH = await login(server.url, 'admin', 'admin');
+        for (const t of tills) t.headers = await login(server.url, t.user, 'till');
       }
     }
     if (want('history')) await benchHistory(server, adminH, tills[0].headers, { store: tills[0].storeId, terminal: tills[0].terminalId });
