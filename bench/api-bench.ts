@@ -13,7 +13,8 @@ import pg from 'pg';
 import { generateCatalogue } from './generate-catalogue.ts';
 import { generateOrders } from './generate-orders.ts';
 import { pgSessionOptions } from '../apps/api/src/db/client.ts';
-import { closedLoop, loadSaleCatalogue, rng, saleBody, type CachedProduct, type LoadResult, type Till } from './sales.ts';
+import { plainSale } from './ceiling.ts';
+import { closedLoop, loadSaleCatalogue, rng, saleBody, ZIPF_S, type CachedProduct, type LoadResult, type Till } from './sales.ts';
 import {
   QUICK, cleanupOnExit, createThrowawayDb, dropAll, log, login, median, metric, percentile, pgReachable, request, round,
   cpuCost, sleep, startServer, stopAllServers, waitQuiet, writeResults, type Metric, type Server, type ThrowawayDb,
@@ -209,7 +210,7 @@ async function benchHistory(server: Server, admin: Record<string, string>, till:
 // ------------------------------------------------------------------------------------------------
 async function benchSales(server: Server, dbUrl: string, tills: Till[], cash: Record<string, any>, which = { ours: true, ceiling: true }) {
   const probe = await request('GET', `${server.url}/api/admin/order/list?page=1&itemsPerPage=1`, undefined, tills[0].headers);
-  const cat = await loadSaleCatalogue(server, tills[0].headers, QUICK ? 10 : 30);
+  const cat = await loadSaleCatalogue(server, tills[0].headers, Infinity); // the whole catalogue; sales draw from it by Zipf (sales.ts)
   extra.saleCatalogue = cat.length;
   const body0 = saleBody(cat, tills[0], cash, rng(1));
   const first = await request('POST', `${server.url}/api/admin/order/create`, body0, tills[0].headers);
@@ -226,11 +227,14 @@ async function benchSales(server: Server, dbUrl: string, tills: Till[], cash: Re
     const once = (w: number) => {
       const till = tills[w % tills.length];
       const rnd = rngs[w];
-      return request('POST', `${server.url}/api/admin/order/create`, saleBody(cat, till, cash, rnd), till.headers).then((r) => {
+      const b = saleBody(cat, till, cash, rnd);
+      for (const l of b.items as any[]) touched.add(l.item.id);
+      return request('POST', `${server.url}/api/admin/order/create`, b, till.headers).then((r) => {
         if (r.status !== 201) throw new Error(`${r.status} ${r.body.slice(0, 200)}`);
       });
     };
     const rngs = tills.map((_, i) => rng(1000 + i));
+    const touched = new Set<number>();
     // One till alone: the service time of a sale, without queueing behind 19 others.
     await waitQuiet('one till');
     const solo = await closedLoop(1, QUICK ? 3 : 8, once);
@@ -262,69 +266,26 @@ async function benchSales(server: Server, dbUrl: string, tills: Till[], cash: Re
     metrics.push(metric({ id: 'sales.p95', section: 'Sales', metric: `POST /api/admin/order/create, ${CFG.tills} tills at once, 5-line cash sales (latency)`, unit: 'ms', budget: 'p95 <= 50 ms', limit: { op: '<=', value: 50 }, ...summarise(runs.map((r) => r.latencies)), note: errors ? `${errors} errors: ${runs.find((r) => r.firstError)?.firstError}` : undefined }));
     const cores = (await import('node:os')).cpus().length;
     metrics.push(metric({ id: 'sales.throughput', section: 'Sales', metric: `Sales per second, ${CFG.tills} tills`, unit: 'sales/s', budget: '>= 300 /s', limit: { op: '>=', value: 300 }, on: 'median', median: round(median(tput), 0), p95: round(Math.min(...tput), 0), runs: runs.length,
-      note: `p95 column = worst run. ${cpuNote({ nodeMs: cpu.nodeMs, pgMs: cpu.pgMs }, cpu.sales, 'sale')} + load generator ${round(perSale.client, 1)}; CPU-bound limit of this machine if idle ≈ ${round((cores * 1000) / (perSale.node + perSale.pg + perSale.client), 0)}/s` }));
+      note: `p95 column = worst run; sales drew on ${touched.size.toLocaleString('en')} distinct products of the ${cat.length.toLocaleString('en')} sold (Zipf s=${ZIPF_S} over the whole catalogue). ${cpuNote({ nodeMs: cpu.nodeMs, pgMs: cpu.pgMs }, cpu.sales, 'sale')} + load generator ${round(perSale.client, 1)}; CPU-bound limit of this machine if idle ≈ ${round((cores * 1000) / (perSale.node + perSale.pg + perSale.client), 0)}/s` }));
     metrics.push(metric({ id: 'sales.rss', section: 'Sales', metric: 'API server memory (peak RSS) under the sale load', unit: 'MB', budget: '<= 300 MB', limit: { op: '<=', value: 300 }, on: 'median', median: round(median(rss), 0), p95: round(Math.max(...rss), 0), runs: rss.length, note: 'p95 column = highest run' }));
   }
 
   // The ceiling: the same rows through plain pg transactions, same concurrency.
   if (!which.ceiling) return;
   const ceiling = await benchCeiling(dbUrl, tills, cat, cash);
-  metrics.push(metric({ id: 'sales.ceiling', section: 'Sales', metric: `Ceiling: the same rows by plain SQL transactions (pg driver, ${CFG.tills} connections)`, unit: 'sales/s', budget: 'info', on: 'median', median: round(median(ceiling.tput), 0), p95: round(ceiling.p95, 1), runs: ceiling.tput.length, note: `p95 column = latency p95 ${round(ceiling.p95, 1)} ms; CPU per sale: PostgreSQL ${round(ceiling.cpu.pg, 1)} ms + driver/load generator ${round(ceiling.cpu.client, 1)} ms` }));
+  metrics.push(metric({ id: 'sales.ceiling', section: 'Sales', metric: `Ceiling: the same sale by hand (same reads, rows and constraints; one transaction; pg driver, ${CFG.tills} connections)`, unit: 'sales/s', budget: 'info', on: 'median', median: round(median(ceiling.tput), 0), p95: round(ceiling.p95, 1), runs: ceiling.tput.length, note: `p95 column = latency p95 ${round(ceiling.p95, 1)} ms; CPU per sale: PostgreSQL ${round(ceiling.cpu.pg, 1)} ms + driver/load generator ${round(ceiling.cpu.client, 1)} ms` }));
   if (!tput.length) return;
   const ratio = median(tput) / median(ceiling.tput);
   metrics.push(metric({ id: 'sales.ratio', section: 'Sales', metric: 'Our sales/s as a share of the plain-SQL ceiling', unit: '×', budget: '>= 0.5', limit: { op: '>=', value: 0.5 }, on: 'median', median: round(ratio, 2), p95: round(ratio, 2), runs: 1 }));
 }
 
-/**
- * What a sale writes, by hand: the order, 5 lines, their tax rows, the payment, the per-store
- * stock (one UPDATE ... FROM unnest, rows in product order) and its ledger rows, the variant stock
- * for variant lines, and last the per-store number (counter row + order in one statement, so the
- * counter lock is held only until the commit). One transaction, 8-10 statements, no reads.
- */
+/** The plain-SQL ceiling (bench/ceiling.ts: the same reads, rows and constraints, one transaction), same concurrency. */
 async function benchCeiling(dbUrl: string, tills: Till[], cat: CachedProduct[], cash: Record<string, any>) {
   const pool = new pg.Pool({ connectionString: dbUrl, max: CFG.tills });
+  const { rows: users } = await pool.query('select id, username from user_account where username = any($1)', [tills.map((t) => t.user)]);
+  const withIds = tills.map((t) => ({ ...t, userId: users.find((u) => u.username === t.user)!.id as number }));
   const rngs = tills.map((_, i) => rng(5000 + i));
-  const once = async (w: number) => {
-    const till = tills[w % tills.length];
-    const body = saleBody(cat, till, cash, rngs[w]);
-    const lines = (body.items as any[]).map((l) => ({ productId: l.item.id as number, variantId: (l.variant?.id ?? null) as number | null, qty: l.quantity as number, price: String(l.price), cost: String(l.item.cost), taxes: (l.item.taxes ?? []) as any[], manage: Boolean(l.item.manageInventory) }))
-      .sort((a, b) => a.productId - b.productId);
-    const c = await pool.connect();
-    try {
-      await c.query('begin');
-      const { rows: [{ id }] } = await c.query(`insert into "order" (user_id, store_id, terminal_id, status, sub_total, item_taxes, total, adjustment, stock_applied, client_id)
-        values (null, $1, $2, 'Completed', $3, 0, $3, 0, true, $4) returning id`, [till.storeId, till.terminalId, body.total, body.uuid]);
-      const values = lines.map((_, i) => `($1, $${2 + i * 5}, $${3 + i * 5}, $${4 + i * 5}, $${5 + i * 5}, $${6 + i * 5}, 0, 0)`).join(',');
-      const { rows: lineIds } = await c.query(`insert into order_product ("orderId", product_id, variant_id, quantity, price, cost, discount, taxes_total) values ${values} returning id`,
-        [id, ...lines.flatMap((l) => [l.productId, l.variantId, l.qty, l.price, l.cost])]);
-      const taxRows = lines.flatMap((l, i) => l.taxes.map((t) => [lineIds[i].id, t.id, t.rate]));
-      if (taxRows.length) await c.query(`insert into order_product_tax (order_product_id, tax_id, rate) values ${taxRows.map((_, i) => `($${i * 3 + 1}, $${i * 3 + 2}, $${i * 3 + 3})`).join(',')}`, taxRows.flat());
-      await c.query('insert into order_payment (order_id, type_id, total, received, due) values ($1, $2, $3, $4, 0)', [id, cash.id, body.total, body.payments[0].received]);
-      const managed = lines.filter((l) => l.manage);
-      if (managed.length) {
-        await c.query(`update product_store ps set quantity = ps.quantity - v.q from (select unnest($1::int[]) as p, unnest($2::numeric[]) as q) v
-          where ps.product_id = v.p and ps.store_id = $3`, [managed.map((l) => l.productId), managed.map((l) => l.qty), till.storeId]);
-        const variantLines = managed.filter((l) => l.variantId != null);
-        if (variantLines.length) {
-          await c.query(`update product_variant pv set quantity = pv.quantity - v.q from (select unnest($1::int[]) as id, unnest($2::numeric[]) as q) v where pv.id = v.id`,
-            [variantLines.map((l) => l.variantId), variantLines.map((l) => l.qty)]);
-        }
-        const moves = [...managed.map((l) => [l.productId, null, till.storeId, -l.qty]), ...variantLines.map((l) => [l.productId, l.variantId, null, -l.qty])];
-        await c.query(`insert into stock_movement (product_id, variant_id, store_id, quantity, reason, order_id)
-          select p, v, s, q, 'sale', $5 from unnest($1::int[], $2::int[], $3::int[], $4::numeric[]) as m(p, v, s, q)`,
-        [moves.map((m) => m[0]), moves.map((m) => m[1]), moves.map((m) => m[2]), moves.map((m) => m[3]), id]);
-      }
-      // The number last: the store's counter row stays locked only until the commit right after.
-      await c.query(`with n as (update store_counter set last_order_id = last_order_id + 1 where store_id = $1 returning last_order_id)
-        update "order" set order_id = n.last_order_id from n where "order".id = $2`, [till.storeId, id]);
-      await c.query('commit');
-    } catch (e) {
-      await c.query('rollback').catch(() => {});
-      throw e;
-    } finally {
-      c.release();
-    }
-  };
+  const once = (w: number) => plainSale(pool, withIds[w % withIds.length], cat, cash, rngs[w]);
   await closedLoop(CFG.tills, 2, once);
   const tput: number[] = [];
   const p95s: number[] = [];
@@ -365,7 +326,7 @@ async function main() {
   DB_NAME = db.name;
   let server = await startServer(db.url);
   try {
-    const adminH = await login(server.url, 'admin', 'admin');
+    let adminH = await login(server.url, 'admin', 'admin');
     const tillNames = Array.from({ length: CFG.tills }, (_, i) => `till${pad(i + 1)}`);
     // Read with the API pool's own session settings, so the table shows what its statements ran with.
     const c = new pg.Client({ connectionString: db.url, options: pgSessionOptions() });
@@ -394,6 +355,9 @@ async function main() {
         log(`orders generated in ${orders.ms} ms`);
         await server.stop(); // fresh process after the bulk load (plans, caches)
         server = await startServer(db.url);
+        // A new server signs with a new JWT secret (lib startServer): sign everyone in again.
+        adminH = await login(server.url, 'admin', 'admin');
+        for (const t of tills) t.headers = await login(server.url, t.user, 'till');
       }
     }
     if (want('history')) await benchHistory(server, adminH, tills[0].headers, { store: tills[0].storeId, terminal: tills[0].terminalId });

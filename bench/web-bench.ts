@@ -48,8 +48,15 @@ async function profiled<T>(page: Page, name: string, fn: () => Promise<T>): Prom
   }
 }
 const CFG = QUICK
-  ? { products: 20_000, coldRuns: 1, warmRuns: 2, scans: 20, readyTimeoutS: 120 }
-  : { products: 100_000, coldRuns: 3, warmRuns: 3, scans: 40, readyTimeoutS: 600 };
+  ? { products: 20_000, coldRuns: 3, warmRuns: 3, scans: 20, scanRuns: 3, searchRuns: 3, readyTimeoutS: 120 }
+  : { products: 100_000, coldRuns: 3, warmRuns: 3, scans: 40, scanRuns: 3, searchRuns: 3, readyTimeoutS: 600 };
+/** A barcode scanner types as a keyboard: one key every few ms (USB HID scanners: about 100 characters a second), then Enter. */
+const SCANNER_KEY_MS = 10;
+/** Median over runs of each run's p50 and of each run's p95 (as the API half reports its runs). */
+function overRuns(runs: number[][]): { median: number; p95: number; runs: number } {
+  const done = runs.filter((r) => r.length);
+  return { median: round(median(done.map((r) => percentile(r, 50))), 1), p95: round(median(done.map((r) => percentile(r, 95))), 1), runs: done.length };
+}
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SEARCHES = ['fresh milk', 'royal chees', 'cobalt sneakers', 'organic honey 1kg', 'zephyr'];
 
@@ -97,8 +104,9 @@ const INIT = () => {
 
 interface Session { token: string; refresh?: string; store: any; terminal: any }
 
-async function newContext(browser: Browser, server: Server, s: Session): Promise<BrowserContext> {
+async function newContext(browser: Browser, server: Server, s: Session | null): Promise<BrowserContext> {
   const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1366, height: 900 } });
+  if (!s) { await context.addInitScript(INIT); return context; } // a browser that has never been here: the cashier signs in
   const u = new URL(server.url);
   const cookie = (name: string, value: string) => ({ name, value: encodeURIComponent(value), domain: u.hostname, path: '/', sameSite: 'Strict' as const });
   await context.addCookies([
@@ -107,6 +115,27 @@ async function newContext(browser: Browser, server: Server, s: Session): Promise
   ]);
   await context.addInitScript(INIT);
   return context;
+}
+
+/**
+ * The cashier signs in through the login form (till01 / till), then picks the store and terminal
+ * when the chooser asks (a user of one store and terminal is not asked).
+ */
+async function signInThroughForm(page: Page, s: Session): Promise<void> {
+  await page.getByLabel('Username').fill('till01');
+  await page.getByLabel('Password').fill('till');
+  await page.getByRole('button', { name: 'Login' }).click();
+  const stores = page.getByRole('dialog', { name: 'Choose a store' });
+  const terminals = page.getByRole('dialog', { name: 'Choose a Terminal' });
+  const scanBox = page.locator('[data-testid="scan-input"]');
+  const next = async () => Promise.race([
+    stores.waitFor({ timeout: 60_000 }).then(() => 'store' as const),
+    terminals.waitFor({ timeout: 60_000 }).then(() => 'terminal' as const),
+    scanBox.waitFor({ state: 'attached', timeout: 60_000 }).then(() => 'till' as const),
+  ]);
+  let step = await next();
+  if (step === 'store') { await stores.getByRole('button', { name: String(s.store.name) }).click(); step = await next(); }
+  if (step === 'terminal') await terminals.getByRole('button', { name: String(s.terminal.code) }).click();
 }
 
 /**
@@ -126,12 +155,14 @@ async function waitReady(page: Page, t0: number, timeoutS: number): Promise<numb
 }
 
 /**
- * Scans a code (types it into the scan box, Enter) and returns the in-page latency from the Enter
- * keydown to the frame after a new cart row appears; null if no row appears within `timeoutMs`.
+ * Scans a code (typed into the scan box key by key at a scanner's pace, SCANNER_KEY_MS, then Enter)
+ * and returns the in-page latency from the Enter keydown to the frame after a new cart row appears;
+ * null if no row appears within `timeoutMs`.
  */
 async function scan(page: Page, code: string, timeoutMs = 5000): Promise<number | null> {
   const input = page.locator('[data-testid="scan-input"]');
-  await input.fill(code);
+  await input.focus();
+  // As a scanner sends it: key by key (each key's input handling is in the figure's way), then Enter.
   await page.evaluate(() => {
     const w = window as any;
     const count = () => document.querySelectorAll('[data-testid="cart-row"]').length;
@@ -147,6 +178,7 @@ async function scan(page: Page, code: string, timeoutMs = 5000): Promise<number 
       obs.observe(document.body, { childList: true, subtree: true });
     });
   });
+  await input.pressSequentially(code, { delay: SCANNER_KEY_MS });
   await input.press('Enter');
   const res = await page.evaluate(async (ms) => {
     const w = window as any;
@@ -383,11 +415,13 @@ async function main() {
       // A start far over budget will not change verdict with more runs: one is enough.
       if (coldTimes.length && coldTimes[0] > 3 * 10_000) break;
       await waitQuiet(`cold start ${r + 1}`);
-      const context = await newContext(browser, server, session);
+      // A browser that has never opened the till: empty cache, no session; the cashier signs in.
+      const context = await newContext(browser, server, null);
       const page = await context.newPage();
       const t0 = Date.now();
       try {
-        await page.goto('/pos');
+        await page.goto('/');
+        await signInThroughForm(page, session);
         const ms = await waitReady(page, t0, CFG.readyTimeoutS);
         // Searchable: the last product of the catalogue (the last one without variants: those
         // open a variant chooser) scans into a line.
@@ -413,7 +447,7 @@ async function main() {
       warmContext = context;
     }
     if (coldTimes.length) {
-      metrics.push(metric({ id: 'web.cold', section, metric: `Till cold start, empty browser cache -> ready to sell, ${CFG.products.toLocaleString('en')} products searchable`, unit: 's', budget: '<= 10 s', limit: { op: '<=', value: 10 }, on: 'median', median: round(median(coldTimes) / 1000, 2), p95: round(Math.max(...coldTimes) / 1000, 2), runs: coldTimes.length, note: `p95 column = slowest run; longest main-thread task ${round(Math.max(...coldLong), 0)} ms` }));
+      metrics.push(metric({ id: 'web.cold', section, metric: `Till cold start, empty browser, cashier signs in -> ready to sell, ${CFG.products.toLocaleString('en')} products searchable`, unit: 's', budget: '<= 10 s', limit: { op: '<=', value: 10 }, on: 'median', median: round(median(coldTimes) / 1000, 2), p95: round(Math.max(...coldTimes) / 1000, 2), runs: coldTimes.length, note: `p95 column = slowest run; from opening / through the login form (typed by the bench: the human's typing time is not in it) to ready; longest main-thread task ${round(Math.max(...coldLong), 0)} ms` }));
     } else if (coldTimedOut) {
       metrics.push(metric({ id: 'web.cold', section, metric: `Till cold start, empty browser cache -> ready to sell, ${CFG.products.toLocaleString('en')} products searchable`, unit: 's', budget: '<= 10 s', limit: { op: '<=', value: 10 }, on: 'median', median: Infinity, p95: Infinity, runs: 1, note: `not ready after ${round(coldTimedOut.ms / 1000, 0)} s (cap); progress then: "${coldTimedOut.progress}"` }));
     } else {
@@ -444,10 +478,10 @@ async function main() {
     // ---- scan to line
     if (page) {
       await waitQuiet('scan');
-      const lat: number[] = [];
+      const runs: number[][] = [];
       let missed = 0;
       const since = await page.evaluate(() => performance.now());
-      await profiled(page, 'scan', async () => { for (let i = 0; i < CFG.scans; i++) {
+      for (let run = 0; run < CFG.scanRuns; run++) await profiled(page, 'scan', async () => { const lat: number[] = []; runs.push(lat); for (let i = run * CFG.scans; i < (run + 1) * CFG.scans; i++) {
         // Spread over the catalogue; every 4th a variant barcode (product barcode + variant number).
         let n = 1 + Math.floor(((i * 7919) % CFG.products));
         if (n % 5 === 0) n -= 1; // every 5th product has variants: its own barcode opens a chooser
@@ -457,8 +491,9 @@ async function main() {
         if (ms == null) missed++; else lat.push(ms);
       } });
       const lt = await longTasks(page, since);
-      if (lat.length) {
-        metrics.push(metric({ id: 'web.scan', section, metric: `Scan to line: Enter on a barcode -> row painted (${CFG.products.toLocaleString('en')} products)`, unit: 'ms', budget: 'p95 <= 50 ms', limit: { op: '<=', value: 50 }, median: round(median(lat), 1), p95: round(percentile(lat, 95), 1), runs: 1, note: `${lat.length} scans${missed ? `, ${missed} gave no new row` : ''}; longest task ${round(Math.max(0, ...lt.map((t) => t.duration)), 0)} ms` }));
+      const scans = runs.flat().length;
+      if (scans) {
+        metrics.push(metric({ id: 'web.scan', section, metric: `Scan to line: barcode typed at a scanner's pace, Enter -> row painted (${CFG.products.toLocaleString('en')} products)`, unit: 'ms', budget: 'p95 <= 50 ms', limit: { op: '<=', value: 50 }, ...overRuns(runs), note: `${runs.length} runs of ${CFG.scans} scans (${scans} timed${missed ? `, ${missed} gave no new row` : ''}), each code typed key by key every ${SCANNER_KEY_MS} ms then Enter; the cart keeps every line; longest task ${round(Math.max(0, ...lt.map((t) => t.duration)), 0)} ms` }));
       } else skip('web.scan', 'Scan to line', 'p95 <= 50 ms', `no scan produced a cart row ([data-testid=cart-row])`);
     } else skip('web.scan', 'Scan to line', 'p95 <= 50 ms', 'till not ready');
 
@@ -471,20 +506,25 @@ async function main() {
       const opened = await dialog.getByRole('combobox').waitFor({ timeout: 5000 }).then(() => true).catch(() => false);
       if (opened) {
         const since = await page.evaluate(() => performance.now());
-        const lat: number[] = [];
+        const runs: number[][] = [];
         let unchanged = 0;
-        await profiled(page, 'search', async () => {
-          for (const q of SEARCHES) {
-            const r = await typeSearch(page, q);
-            lat.push(...r.latencies);
-            unchanged += r.unchanged;
-          }
-        });
+        for (let run = 0; run < CFG.searchRuns; run++) {
+          await profiled(page, 'search', async () => {
+            const lat: number[] = [];
+            runs.push(lat);
+            for (const q of SEARCHES) {
+              const r = await typeSearch(page, q);
+              lat.push(...r.latencies);
+              unchanged += r.unchanged;
+            }
+          });
+        }
+        const lat = runs.flat();
         const lt = await longTasks(page, since);
         const maxTask = Math.max(0, ...lt.map((t) => t.duration));
         const hasQueryHook = await page.evaluate(() => (document.querySelector('[role="listbox"]') as HTMLElement | null)?.dataset.query !== undefined);
-        metrics.push(metric({ id: 'web.search', section, metric: `Item search dialog: keystroke -> results painted (${CFG.products.toLocaleString('en')} products)`, unit: 'ms', budget: 'p95 <= 100 ms', limit: { op: '<=', value: 100 }, median: round(median(lat), 1), p95: round(percentile(lat, 95), 1), runs: 1, note: `${lat.length} keystrokes${unchanged ? `, ${unchanged} with results looking unchanged within 1.5 s (not counted)` : ''}; ${hasQueryHook ? 'listbox data-query hook' : 'first change of the dialog after the key (no data-query hook)'}; the typist waits for each answer` }));
-        metrics.push(metric({ id: 'web.longtask', section, metric: 'Longest main-thread task while searching', unit: 'ms', budget: '<= 100 ms', limit: { op: '<=', value: 100 }, on: 'median', median: round(maxTask, 0), p95: round(maxTask, 0), runs: 1, note: `${lt.length} long tasks (> 50 ms), ${lt.filter((t) => t.duration > 100).length} over 100 ms` }));
+        metrics.push(metric({ id: 'web.search', section, metric: `Item search dialog: keystroke -> results painted (${CFG.products.toLocaleString('en')} products)`, unit: 'ms', budget: 'p95 <= 100 ms', limit: { op: '<=', value: 100 }, ...overRuns(runs), note: `${runs.length} runs, ${lat.length} keystrokes in all${unchanged ? `, ${unchanged} with results looking unchanged within 1.5 s (not counted)` : ''}; ${hasQueryHook ? 'listbox data-query hook' : 'first change of the dialog after the key (no data-query hook)'}; the typist waits for each answer` }));
+        metrics.push(metric({ id: 'web.longtask', section, metric: 'Longest main-thread task while searching', unit: 'ms', budget: '<= 100 ms', limit: { op: '<=', value: 100 }, on: 'median', median: round(maxTask, 0), p95: round(maxTask, 0), runs: runs.length, note: `over ${runs.length} search runs: ${lt.length} long tasks (> 50 ms), ${lt.filter((t) => t.duration > 100).length} over 100 ms` }));
         await page.keyboard.press('Escape');
       } else {
         skip('web.search', 'Item search: keystroke -> results', 'p95 <= 100 ms', 'Ctrl+F did not open a dialog with a combobox');

@@ -1,5 +1,7 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { decode, FakePrinter, freePort } from '../../api/test/fake-printer.ts';
+import { expect, test } from '@playwright/test';
+import { decode } from '../../api/test/fake-printer.ts';
+import { signIn } from './support/sign-in.ts';
+import { addTillPrinter, chooseTillPrinter } from './support/till-printer.ts';
 
 /**
  * X and Z reports (issue 26), as a cashier at a till with a network receipt printer (a TCP server
@@ -7,63 +9,31 @@ import { decode, FakePrinter, freePort } from '../../api/test/fake-printer.ts';
  * the day closing prints the day so far and leaves it open; "Close day" prints the Z report with
  * the cash counted.
  */
-const NAME = `E2E Report printer ${Date.now()}`;
-let printer: FakePrinter;
-let port: number;
-
-async function admin(request: APIRequestContext) {
-  const login = await request.post('/api/auth/login_check', { data: { username: 'admin', password: 'admin' } });
-  return { authorization: `Bearer ${(await login.json()).token}` };
-}
-
-test.beforeAll(async ({ request }) => {
-  const headers = await admin(request);
-  const { user } = await (await request.get('/api/auth/info', { headers })).json();
-  for (const store of user.stores) {
-    for (const terminal of store.terminals) {
-      const res = await request.get(`/api/admin/closing/opened?store=${store.id}&terminal=${terminal.id}`, { headers });
-      const { closing } = res.ok() ? await res.json() : { closing: null };
-      if (closing && closing.openingBalance === null) {
-        await request.post(`/api/admin/closing/${closing.id}`, { headers, data: { id: closing.id, openingBalance: 100, cashAdded: 0, cashWithdrawn: 0, updateOnly: true, terminal: terminal.id } });
-      }
-    }
-  }
-  port = await freePort();
-  printer = await new FakePrinter(port).start();
-  const res = await request.post('/api/devices', { headers, data: { name: NAME, ipAddress: '127.0.0.1', port } });
-  expect(res.status(), await res.text()).toBe(201);
-});
-test.afterAll(async () => { await printer?.stop(); });
+const till = addTillPrinter('E2E Report printer');
 test.setTimeout(120_000);
 
 test('Print X report prints the day so far on the till printer; Close day prints the Z report with the count', async ({ page }) => {
   await page.goto('/');
-  await page.getByLabel('Username').fill('cashier');
-  await page.getByLabel('Password').fill('cashier');
-  await page.getByRole('button', { name: 'Login' }).click();
+  await signIn(page, 'cashier');
   await expect(page.getByRole('group', { name: 'Departments' })).toBeVisible({ timeout: 60_000 });
 
-  await page.getByRole('navigation', { name: 'Till toolbar' }).getByRole('button', { name: 'Settings' }).click();
-  const settings = page.getByRole('dialog', { name: 'Settings' });
-  await settings.getByRole('tab', { name: 'General' }).click();
-  await settings.getByLabel('Receipt printer (this till)').selectOption({ label: `${NAME} (127.0.0.1:${port})` });
-  await settings.getByRole('button', { name: 'Close' }).click();
+  await chooseTillPrinter(page, till);
 
   await page.getByRole('navigation', { name: 'Till toolbar' }).getByRole('button', { name: 'Day closing' }).click();
   const closing = page.getByRole('dialog', { name: 'Day closing' });
   const expected = (await closing.getByTestId('cash-in-hand').textContent())!.trim();
 
-  let before = printer.jobs.length;
+  let before = till.printer.jobs.length;
   await closing.getByRole('button', { name: 'Print X report' }).click();
-  await expect(page.getByText(`X report sent to ${NAME}`)).toBeVisible({ timeout: 15_000 });
-  const x = decode(await printer.job(before));
+  await expect(page.getByText(`X report sent to ${till.name}`)).toBeVisible({ timeout: 15_000 });
+  const x = decode(await till.printer.job(before));
   expect(x.text).toContain('X REPORT');
   // The paper's expected cash is the one the dialog shows.
   expect(x.text).toMatch(new RegExp(`Expected cash +${expected.replace(/[$.]/g, '\\$&')}\\n`));
   expect(x.cuts).toBe(1);
   await expect(closing).toBeVisible();
 
-  before = printer.jobs.length;
+  before = till.printer.jobs.length;
   await closing.getByLabel('Count of $100.00', { exact: true }).fill('1');
   await closing.getByRole('button', { name: 'Close day' }).click();
   // Closing asks first, with the expected and the counted cash and what is over or short (issue 23.4).
@@ -71,7 +41,7 @@ test('Print X report prints the day so far on the till printer; Close day prints
   await expect(ask).toContainText(`Expected cash ${expected}, counted $100.00`);
   await expect(ask).toContainText(/(Short by|Over by) \$[\d,]+\.\d\d|Balanced/);
   await ask.getByRole('button', { name: 'Close day' }).click();
-  const z = decode(await printer.job(before));
+  const z = decode(await till.printer.job(before));
   expect(z.text).toContain('Z REPORT');
   expect(z.text).toMatch(/Counted cash +\$100\.00/);
   expect(z.text).toMatch(/Closed by +\S/);
@@ -92,10 +62,10 @@ test('Print X report prints the day so far on the till printer; Close day prints
   await today.getByRole('button', { name: 'Past closings' }).click();
   const last = today.getByRole('row').filter({ hasText: '$100.00' }).first();
   await expect(last).toContainText(expected);
-  before = printer.jobs.length;
+  before = till.printer.jobs.length;
   await last.getByRole('button', { name: /Print the Z report of/ }).click();
-  await expect(page.getByText(`Z report sent to ${NAME}`)).toBeVisible({ timeout: 15_000 });
-  const again = decode(await printer.job(before));
+  await expect(page.getByText(`Z report sent to ${till.name}`)).toBeVisible({ timeout: 15_000 });
+  const again = decode(await till.printer.job(before));
   expect(again.text).toContain('Z REPORT');
   expect(again.text).toMatch(/Counted cash +\$100\.00/);
 });

@@ -6,37 +6,22 @@
  * non-joiner between each). The printed line must match the first, not the second; '?' or
  * unjoined letters fail. The e-mailed PDF must carry the name as text in the embedded font.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, asc, eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
 import { inflateSync } from 'node:zlib';
 import * as mupdf from 'mupdf';
-import { createTestApp, type TestApp } from '../../../test/helpers.ts';
-import { decode, FakePrinter, pictures } from '../../../test/fake-printer.ts';
-import { paymentType, product, setting, store, terminal } from '../../db/schema/index.ts';
+import { decode, pictures } from '../../../test/fake-printer.ts';
+import { setting } from '../../db/schema/index.ts';
+import { t, admin, cashier, printer, printerId, main, t1, pay, milk, openPrintingShop } from './printing.fixtures.ts';
 import { drawLines } from './receipt-raster.ts';
 
-let t: TestApp;
-let admin: Record<string, string>;
-let cashier: Record<string, string>;
-let printer: FakePrinter;
-let printerId: number;
-let main: number;
-let t1: number;
-let cash: number;
 let sugar: number;
-let milk: number;
 const NAME = 'سكر أبيض ناعم';
 const settingIds: Record<string, number> = {};
 
+openPrintingShop();
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.login('admin');
-  cashier = await t.login('cashier');
   const db = t.app.db;
-  main = (await db.select().from(store).orderBy(asc(store.id)))[0].id;
-  t1 = (await db.select().from(terminal).orderBy(asc(terminal.id))).find((x) => x.code === 'T1')!.id;
-  cash = (await db.select().from(paymentType)).find((p) => p.type === 'cash')!.id;
-  milk = (await db.select().from(product).where(eq(product.name, 'Fresh Milk 1L')))[0].id;
   const res = await t.app.inject({ method: 'POST', url: '/api/products', headers: admin, payload: {
     name: NAME, barcode: 'SUGAR-AR', basePrice: '3.25', cost: '1.00', saleUnit: 'pcs', purchaseUnit: 'pcs',
     department: '/api/departments/1', taxes: [], terminals: [], categories: ['/api/categories/1'], suppliers: ['/api/suppliers/1'], brands: ['/api/brands/1'],
@@ -52,15 +37,10 @@ beforeAll(async () => {
     expect(s.statusCode, s.body).toBeLessThan(300);
     settingIds[name] = s.json().id;
   }
-  printer = await new FakePrinter().start();
-  const d = await t.app.inject({ method: 'POST', url: '/api/devices', headers: admin, payload: { name: 'Counter', ipAddress: '127.0.0.1', port: printer.port } });
-  expect(d.statusCode, d.body).toBe(201);
-  printerId = d.json().id;
 });
-afterAll(async () => { await printer?.stop(); await t?.close(); });
 
 const sell = async (item: number) => {
-  const res = await t.app.inject({ method: 'POST', url: '/api/admin/order/create', headers: cashier, payload: { items: [{ item, quantity: 2 }], payments: [{ received: '30.00', type: cash }], store: main, terminal: t1 } });
+  const res = await t.app.inject({ method: 'POST', url: '/api/admin/order/create', headers: cashier, payload: { items: [{ item, quantity: 2 }], payments: [{ received: '30.00', type: pay.cash }], store: main, terminal: t1 } });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().order as { id: number; orderId: number };
 };

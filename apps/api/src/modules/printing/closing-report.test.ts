@@ -3,41 +3,13 @@
  * printer; its bytes decoded here, independently of our encoder): totals per payment type,
  * expected and counted cash, over or short, in the store's currency.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asc, eq } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '../../../test/helpers.ts';
-import { decode, FakePrinter, pictures, printed } from '../../../test/fake-printer.ts';
-import { paymentType, printJob, product, store, terminal } from '../../db/schema/index.ts';
+import { describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { decode, pictures, printed } from '../../../test/fake-printer.ts';
+import { printJob } from '../../db/schema/index.ts';
+import { t, admin, cashier, printer, printerId, main, mall, t1, tMall, pay, milk, openPrintingShop } from './printing.fixtures.ts';
 
-let t: TestApp;
-let admin: Record<string, string>;
-let cashier: Record<string, string>;
-let printer: FakePrinter;
-let printerId: number;
-let main: number;
-let mall: number;
-let t1: number;
-let m1: number;
-let milk: number;
-const pay: Record<'cash' | 'card', number> = {} as never;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.login('admin');
-  cashier = await t.login('cashier');
-  const db = t.app.db;
-  [main, mall] = (await db.select().from(store).orderBy(asc(store.id))).map((s) => s.id);
-  const terminals = await db.select().from(terminal).orderBy(asc(terminal.id));
-  t1 = terminals.find((x) => x.code === 'T1')!.id;
-  m1 = terminals.find((x) => x.storeId === mall)!.id;
-  for (const p of await db.select().from(paymentType)) if (p.type === 'cash') pay.cash = p.id; else if (p.type === 'credit card') pay.card = p.id;
-  milk = (await db.select().from(product).where(eq(product.name, 'Fresh Milk 1L')))[0].id;
-  printer = await new FakePrinter().start();
-  const d = await t.app.inject({ method: 'POST', url: '/api/devices', headers: admin, payload: { name: 'Counter', ipAddress: '127.0.0.1', port: printer.port } });
-  expect(d.statusCode, d.body).toBe(201);
-  printerId = d.json().id;
-});
-afterAll(async () => { await printer?.stop(); await t?.close(); });
+openPrintingShop();
 
 const openDay = async (storeId: number, terminalId: number, headers: Record<string, string>) => {
   const res = await t.app.inject({ method: 'GET', url: `/api/admin/closing/opened?store=${storeId}&terminal=${terminalId}`, headers });
@@ -105,7 +77,7 @@ describe('X and Z reports on a network printer', () => {
   it("in the store's currency (a yen store prints no decimals) and language", async () => {
     const res = await t.app.inject({ method: 'PUT', url: `/api/stores/${mall}`, headers: admin, payload: { currency: 'JPY' } });
     expect(res.statusCode, res.body).toBe(200);
-    const day = await openDay(mall, m1, admin);
+    const day = await openDay(mall, tMall, admin);
     await saveDay(day, { openingBalance: '15000', updateOnly: true }, admin);
     const before = printer.jobs.length;
     expect((await printReport(day, { device: printerId }, admin)).json().status).toBe('printed');
@@ -132,7 +104,7 @@ describe('X and Z reports on a network printer', () => {
     const none = await printReport(day, { device: 999999 });
     expect(none.statusCode).toBe(422);
     expect(none.body).toContain('device');
-    const mallDay = await openDay(mall, m1, admin);
+    const mallDay = await openDay(mall, tMall, admin);
     expect((await printReport(mallDay, { device: printerId })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'POST', url: `/api/print/closing/${day}`, payload: { device: printerId } })).statusCode).toBe(401);
   });

@@ -2,48 +2,26 @@
  * Issue 26 through the real API with a fake network printer: a TCP server on 127.0.0.1 that keeps
  * the bytes it is sent, decoded here (text, cut, drawer kick) independently of our encoder.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
 import { PNG } from 'pngjs';
-import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { decode, FakePrinter, freePort, printed } from '../../../test/fake-printer.ts';
 import { hashPassword } from '../../lib/passwords.ts';
-import { device, paymentType, printJob, product, productTax, store, tax, terminal, userAccount, userStore } from '../../db/schema/index.ts';
+import { device, printJob, product, productTax, tax, userAccount, userStore } from '../../db/schema/index.ts';
+import { t, admin, cashier, printer, printerId, main, mall, t1, tMall, pay, openPrintingShop } from './printing.fixtures.ts';
 
-let t: TestApp;
-let admin: Record<string, string>;
-let cashier: Record<string, string>;
-let printer: FakePrinter;
-let printerId: number;
-let main: number;
-let mall: number;
-let t1: number;
-let tMall: number;
 let P: number;
-const pay: Record<'cash' | 'card', number> = {} as any;
 
+openPrintingShop();
 beforeAll(async () => {
-  t = await createTestApp();
-  admin = await t.login('admin');
-  cashier = await t.login('cashier');
   const db = t.app.db;
-  [main, mall] = (await db.select().from(store).orderBy(asc(store.id))).map((s) => s.id);
-  const terminals = await db.select().from(terminal).orderBy(asc(terminal.id));
-  t1 = terminals.find((x) => x.code === 'T1')!.id;
-  tMall = terminals.find((x) => x.storeId === mall)!.id;
-  for (const p of await db.select().from(paymentType)) if (p.type === 'cash') pay.cash = p.id; else if (p.type !== 'credit') pay.card ??= p.id;
   const [x] = await db.insert(tax).values({ name: 'Sales tax', rate: '8.25' }).returning();
   const taxed = new Set((await db.select().from(productTax)).map((r) => r.productId));
   P = (await db.select().from(product).orderBy(asc(product.id))).filter((p) => !taxed.has(p.id) && !p.manageInventory)[3].id;
   await db.update(product).set({ basePrice: '10.75' }).where(eq(product.id, P));
   await db.insert(productTax).values({ productId: P, otherId: x.id });
   await t.app.inject({ method: 'PUT', url: `/api/stores/${main}`, headers: admin, payload: { legacyTaxBase: false, pricesIncludeTax: false, cashRoundingStep: 0 } });
-  printer = await new FakePrinter().start();
-  const res = await t.app.inject({ method: 'POST', url: '/api/devices', headers: admin, payload: { name: 'Counter', ipAddress: '127.0.0.1', port: printer.port } });
-  expect(res.statusCode, res.body).toBe(201);
-  printerId = res.json().id;
 });
-afterAll(async () => { await printer?.stop(); await t?.close(); });
 
 const sell = async (payments: unknown[], storeId = main, headers = cashier) => {
   const res = await t.app.inject({ method: 'POST', url: '/api/admin/order/create', headers, payload: { items: [{ item: P, quantity: 1, discount: 1.08 }], payments, store: storeId, terminal: storeId === main ? t1 : tMall } });

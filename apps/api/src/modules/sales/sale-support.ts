@@ -14,7 +14,7 @@ export type Cents = number;
 
 /**
  * The body with its keys sorted, as JSON, in one pass (the hash of orders already stored must not
- * change: equal to the former JSON.stringify of a sorted copy, see sales.test.ts) (no intermediate objects): keys sorted,
+ * change: equal to the former JSON.stringify of a sorted copy, see sales.records.test.ts) (no intermediate objects): keys sorted,
  * undefined members left out, undefined array items as null. Bodies are parsed JSON, so only
  * plain objects, arrays, strings, numbers, booleans and null occur.
  */

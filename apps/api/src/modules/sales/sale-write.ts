@@ -235,7 +235,7 @@ export async function clearContent(tx: Tx, orderId: number) {
 /**
  * The answer to a new sale, built by the presenter's own orderDto from the rows this transaction
  * wrote (RETURNING) and the catalogue rows it priced from: the same DTO presentOrderById would
- * read back (sales.test.ts compares the two), without a dozen more queries.
+ * read back (sales.create.test.ts compares the two), without a dozen more queries.
  */
 export function saleDto(row: OrderRow, priced: PricedSale, written: Written, place: Place, actor: AuthInfo): OrderDto {
   const { refs } = priced;

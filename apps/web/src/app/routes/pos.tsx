@@ -12,8 +12,8 @@ import type { Customer, Order, Product, Variant } from '@/features/catalogue-cac
 import { useCatalogue } from '@/features/catalogue-cache/catalogue-store';
 import { CatalogueProgress } from '@/features/catalogue-cache/components/catalogue-progress';
 import { useCatalogueLoader } from '@/features/catalogue-cache/hooks/use-catalogue-loader';
-import { NO_FACETS, isVisibleAt, matchesFacets, type FacetSelection } from '@/features/catalogue-cache/product-index';
-import { addToCart, emptyCart, moveActiveField, moveActiveLine, parseQuantityInput, removeLine, setCustomer } from '@/features/cart/cart-logic';
+import { NO_FACETS, type FacetSelection } from '@/features/catalogue-cache/product-index';
+import { addToCart, emptyCart, moveActiveField, moveActiveLine, removeLine, setCustomer } from '@/features/cart/cart-logic';
 import { loadOrder, type LoadKind } from '@/features/cart/load-order';
 import { cartStore, tryUpdateCart, updateCart, useCart } from '@/features/cart/cart-store';
 import type { CartDefaults } from '@/features/cart/cart-types';
@@ -28,19 +28,18 @@ import { findOrder, getOrder } from '@/features/orders/api/find-order';
 import { canRefund } from '@/features/orders/lib/refund-lines';
 import { OutboxIndicator } from '@/features/outbox/components/outbox-indicator';
 import { PaymentPanel, type PaymentPanelHandle } from '@/features/payment/components/payment-panel';
-import { findBarcode } from '@/features/sale/api/find-barcode';
 import { FacetFilters } from '@/features/sale/components/facet-filters';
 import { PosScreen } from '@/features/sale/components/pos-screen';
 import { PosToolbar, type ToolbarAction } from '@/features/sale/components/pos-toolbar';
 import { NoSaleButton } from '@/features/receipt/components/no-sale-button';
 import { setPreferences, usePreferences, type PosMode } from '@/features/sale/preferences-store';
-import { resolveLocalScan, resolveScan, scaleRuleFor, type FoundOutcome } from '@/features/sale/scan';
 import { getMoney } from '@/lib/money';
 import { SHORTCUTS } from '@/features/shortcuts/shortcut-list';
 import { useShortcuts } from '@/features/shortcuts/use-shortcuts';
 import { useOpened } from '@/lib/use-opened';
 import { BackOfficeDialogs, CustomerPaymentsDialog, CustomersDialog, type DialogId, DiscountsDialog, HelpModal, ItemDetailDialog, ModeSelectorDialog, OrderDetailDialog, OrderLookupDialog, ReceiptPreviewDialog, RefundDialog, RunningOrdersScreen, TaxesDialog } from './pos-dialogs';
 import { CartCustomerNameBox, CartSearchBar } from './pos-cart-boxes';
+import { usePosScan } from './use-pos-scan';
 
 /** /pos: the till. Composes the sale, cart, payment, search, customers, orders, receipt, running-orders, help and shortcut features. */
 export function PosRoute() {
@@ -69,7 +68,6 @@ export function PosRoute() {
   const paymentTypes = useCatalogue((s) => s.catalogue.paymentTypes);
   const settings = useCatalogue((s) => s.catalogue.settings);
   const byId = useCatalogue((s) => s.byId);
-  const scanLookup = useCatalogue((s) => s.scan);
 
   // What this till may sell: the store's and terminal's products (positions in the table's columns;
   // indexes built once per load, no product decoded for them).
@@ -105,7 +103,6 @@ export function PosRoute() {
     refundOrder: useOpened(refundOrder !== null),
     receipt: useOpened(receipt !== null),
   };
-  const [scanning, setScanning] = useState(false);
   const [lookupIntent, setLookupIntent] = useState<'view' | 'refund' | 'reorder'>('view');
   const searchRef = useRef<HTMLInputElement>(null);
   const payment = useRef<PaymentPanelHandle>(null);
@@ -135,6 +132,7 @@ export function PosRoute() {
   }, [defaults]);
 
   const focusSearch = () => searchRef.current?.focus();
+  const { scan, scanning } = usePosScan({ storeId, terminalId, facetSel, focusSearch, onChooseVariant: setChooser });
 
   const addProduct = useCallback((product: Product, variant: Variant | null, qtyMilli: number, priceCents: number | null = null) => {
     const error = tryUpdateCart((s) => addToCart(s, { product, variant, qtyMilli, priceCents, timeZone: getMoney().timeZone }));
@@ -146,55 +144,6 @@ export function PosRoute() {
     if (product.variants?.length) setChooser({ product, qtyMilli });
     else addProduct(product, null, qtyMilli);
   }, [addProduct]);
-
-  /** What a scan outcome does to the cart; the search box is emptied in the same cart update (one render). */
-  const applyScan = (outcome: FoundOutcome) => {
-    if (outcome.kind === 'choose-variant') {
-      setChooser({ product: outcome.product, qtyMilli: outcome.qtyMilli });
-      updateCart((s) => ({ ...s, q: '', quantity: '1' }));
-      return;
-    }
-    const error = tryUpdateCart((s) => {
-      const r = addToCart(s, { product: outcome.product, variant: outcome.variant, qtyMilli: outcome.qtyMilli, priceCents: outcome.priceCents, priceExact: outcome.priceExact, timeZone: getMoney().timeZone });
-      return r.error ? r : { ...r, state: { ...r.state, q: '', quantity: '1' } };
-    });
-    if (error) {
-      toast.error(t('messages.quantityBelowOne'));
-      updateCart((s) => ({ ...s, q: '', quantity: '1' }));
-    }
-  };
-
-  const scan = async (code: string) => {
-    const qtyMilli = parseQuantityInput(cartStore.get().quantity);
-    if (qtyMilli === null) {
-      toast.error(t('messages.quantityBelowOne'));
-      return;
-    }
-    const visible = (p: Product) => isVisibleAt(p, storeId, terminalId) && matchesFacets(p, facetSel);
-    // The usual case, a barcode of the cached catalogue: added right here, no busy state, no re-render of the till.
-    const local = resolveLocalScan({ code, qtyMilli, lookup: scanLookup, visible });
-    if (local) {
-      applyScan(local);
-      return;
-    }
-    setScanning(true);
-    try {
-      const outcome = await resolveScan({
-        code, qtyMilli, lookup: scanLookup, byId, visible, findBarcode: (c) => findBarcode(c),
-        scaleRule: scaleRuleFor(settings, storeId), currency: getMoney().currency,
-      });
-      if (outcome.kind === 'not-found' || outcome.kind === 'misread') {
-        toast.error(t(outcome.kind === 'misread' ? 'messages.codeMisread' : 'messages.codeNotFound', { code: outcome.code }), { placement: 'top', duration: outcome.kind === 'misread' ? 3000 : 1000 });
-        return;
-      }
-      applyScan(outcome);
-    } catch (error) {
-      toast.error(errorText(error));
-    } finally {
-      setScanning(false);
-      focusSearch();
-    }
-  };
 
   const load = useCallback((order: Order, kind: LoadKind) => {
     cartStore.set(loadOrder(order, kind, defaults));

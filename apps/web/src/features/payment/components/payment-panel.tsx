@@ -24,7 +24,7 @@ import {
   applyNote, changeDueOf, parseReceived, refundTenders, remaining, tendered, validateAdd, wirePayments,
   type QuickCashMode, type TenderRow,
 } from '@/features/payment/payment-logic';
-import { cashNotes } from '@/features/payment/quick-cash';
+import { QuickCash, TenderRows } from '@/features/payment/components/tender-controls';
 
 export type PaymentMode = 'pos' | 'order' | 'payment';
 
@@ -333,50 +333,15 @@ export function PaymentPanel({
             <Button size="sm" variant="secondary" aria-label={t('payment.addPayment')} onClick={addRow} disabled={!added.length}>+</Button>
           </div>
 
-          <div className="quick-cash">
-            <div className="row">
-              <Button size="sm" variant="success" disabled={!added.length} onClick={() => { setField(amountText(remaining(fieldDue, rows))); setTouched(true); }}>
-                {t('payment.exact')}
-              </Button>
-              <div className="row" role="radiogroup" aria-label={t('payment.noteMode')}>
-                {(['add', 'subtract'] as const).map((m) => (
-                  <Button key={m} size="sm" role="radio" aria-checked={noteMode === m} variant={noteMode === m ? 'primary' : 'ghost'} onClick={() => setNoteMode(m)}>
-                    {t(`payment.${m}`)}
-                  </Button>
-                ))}
-              </div>
-            </div>
-            <div className="quick-cash-notes">
-              {cashNotes(currency.currency).map((minor) => (
-                <Button key={minor} size="sm" variant="secondary" disabled={!added.length} onClick={() => applyQuickNote(minor)}>
-                  {currency.formatMinor(minor)}
-                  {noteCounts[minor] ? <>{' '}<span className="badge">×{noteCounts[minor]}</span></> : null}
-                </Button>
-              ))}
-            </div>
-          </div>
-
-          {rows.length > 0 && (
-            <ul className="payment-rows" aria-label={t('payment.payments')}>
-              {rows.map((r) => (
-                <li key={r.key} className="row">
-                  <span className="grow">{paymentTypeName(r.type, t)}</span>
-                  <span>{money(r.receivedCents)}</span>
-                  <button
-                    type="button"
-                    className="btn btn-ghost btn-sm"
-                    aria-label={t('payment.removePayment', { name: paymentTypeName(r.type, t) })}
-                    // Refunding a card in cash is an administrator's choice (issue 19): the card row of a refund stays.
-                    disabled={r.key.startsWith('refund-') && !r.type.canHaveChangeDue && !isAdmin}
-                    title={r.key.startsWith('refund-') && !r.type.canHaveChangeDue && !isAdmin ? t('refund.cardToCashAdmin') : undefined}
-                    onClick={() => setRows((list) => list.filter((x) => x.key !== r.key))}
-                  >
-                    ×
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
+          <QuickCash
+            disabled={!added.length}
+            noteMode={noteMode}
+            onNoteMode={setNoteMode}
+            noteCounts={noteCounts}
+            onExact={() => { setField(amountText(remaining(fieldDue, rows))); setTouched(true); }}
+            onNote={applyQuickNote}
+          />
+          <TenderRows rows={rows} isAdmin={isAdmin} onRemove={(key) => setRows((list) => list.filter((x) => x.key !== key))} />
 
           <div
             className={change < 0 ? 'payment-change payment-receivable' : change > 0 ? 'payment-change payment-change--due' : 'payment-change'}
