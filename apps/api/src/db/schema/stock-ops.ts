@@ -62,10 +62,12 @@ export const stockCount = pgTable('stock_count', {
   id: serial('id').primaryKey(),
   number: integer('number').notNull(),
   storeId: integer('store_id').notNull().references(() => store.id, { onDelete: 'cascade' }),
-  /** 'full' | 'category' | 'brand' | 'supplier' */
+  /** 'full' | 'category' | 'brand' | 'supplier' | 'location' */
   scope: varchar('scope', { length: 20 }).notNull(),
   /** The category, brand or supplier of a partial count. */
   scopeId: integer('scope_id'),
+  /** A location count: the shelf locations that start with this ("A3" = A3, A3-01, A3-02…), any case. */
+  scopeLocation: varchar('scope_location', { length: 255 }),
   status: varchar('status', { length: 20 }).notNull(),
   note: text('note'),
   createdById: integer('created_by_id').notNull().references(() => userAccount.id),

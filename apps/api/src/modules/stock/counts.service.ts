@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { conflict, validationError, type Violation } from '@pos/domain/errors';
 import { mulPriceQty, parseQuantity, quantityToString } from '@pos/domain/money';
 import type { Db, Tx } from '../../db/client.ts';
@@ -29,6 +29,8 @@ export const COUNT_MESSAGES = {
   notOpen: (status: string) => (status === 'approved' ? 'This count is already approved.' : `This count is ${status}.`),
   scopeId: 'Please choose what to count.',
   noScopeId: 'A full count has no scope.',
+  location: 'Please give the shelf location to count (for example A3).',
+  noLocation: 'Only a location count has a location.',
   oneOf: 'Please give a barcode or a product.',
   unknownBarcode: 'No product has this barcode.',
   outOfScope: 'This product is not in the scope of this count.',
@@ -38,8 +40,11 @@ type CountRow = typeof stockCount.$inferSelect;
 
 export async function createCount(db: Db, input: CountCreateBody, actor: AuthInfo): Promise<number> {
   assertCallerStore(actor, input.store, 'store');
-  if (input.scope === 'full' && input.scopeId != null) throw validationError([{ propertyPath: 'scopeId', message: COUNT_MESSAGES.noScopeId }]);
-  if (input.scope !== 'full') {
+  const location = input.location?.trim() ?? '';
+  if ((input.scope === 'full' || input.scope === 'location') && input.scopeId != null) throw validationError([{ propertyPath: 'scopeId', message: COUNT_MESSAGES.noScopeId }]);
+  if (input.scope !== 'location' && location) throw validationError([{ propertyPath: 'location', message: COUNT_MESSAGES.noLocation }]);
+  if (input.scope === 'location' && !location) throw validationError([{ propertyPath: 'location', message: COUNT_MESSAGES.location }]);
+  if (input.scope !== 'full' && input.scope !== 'location') {
     if (input.scopeId == null) throw validationError([{ propertyPath: 'scopeId', message: COUNT_MESSAGES.scopeId }]);
     const table = { category, brand, supplier }[input.scope];
     const [row] = await db.select({ id: table.id }).from(table).where(eq(table.id, input.scopeId));
@@ -48,7 +53,7 @@ export async function createCount(db: Db, input: CountCreateBody, actor: AuthInf
   return write(db, async (tx) => {
     const number = await nextNumber(tx, input.store, 'count');
     const [row] = await tx.insert(stockCount).values({
-      number, storeId: input.store, scope: input.scope, scopeId: input.scopeId ?? null, status: 'open', note: input.note ?? null, createdById: actor.userId,
+      number, storeId: input.store, scope: input.scope, scopeId: input.scopeId ?? null, scopeLocation: input.scope === 'location' ? location : null, status: 'open', note: input.note ?? null, createdById: actor.userId,
     }).returning({ id: stockCount.id });
     return row.id;
   });
@@ -82,6 +87,12 @@ async function productsOfScans(tx: Tx, lines: CountLinesBody['lines']): Promise<
   return ids;
 }
 
+/** A shelf location in a location count's scope: it starts with the count's location, any case (% and _ taken literally). */
+function atLocation(column: SQL, c: CountRow): SQL {
+  const prefix = (c.scopeLocation ?? '').replace(/[\\%_]/g, '\\$&');
+  return sql`${column} ilike ${`${prefix}%`}`;
+}
+
 /** Products (of `ids`) that exist, track stock and are in the count's scope. */
 async function inScope(tx: Tx, c: CountRow, ids: number[]) {
   const link = c.scope === 'category' ? productCategory : c.scope === 'brand' ? productBrand : c.scope === 'supplier' ? productSupplier : null;
@@ -91,6 +102,7 @@ async function inScope(tx: Tx, c: CountRow, ids: number[]) {
   }).from(product).where(and(
     inArray(product.id, ids), eq(product.manageInventory, true),
     link ? sql`exists (select 1 from ${link} l where l.product_id = ${product.id} and l.${sql.raw(c.scope === 'category' ? 'category_id' : c.scope === 'brand' ? 'brand_id' : 'supplier_id')} = ${c.scopeId})` : undefined,
+    c.scope === 'location' ? sql`exists (select 1 from product_store ps where ps.product_id = ${product.id} and ps.store_id = ${c.storeId} and ${atLocation(sql`ps.location`, c)})` : undefined,
   ));
   return new Map(rows.map((r) => [r.id, r.cost]));
 }
@@ -177,12 +189,13 @@ export async function getCount(db: Db, id: number, actor: AuthInfo, only?: numbe
   });
   const scopeLink = c.scope === 'category' ? sql`exists (select 1 from product_category l where l.product_id = ps.product_id and l.category_id = ${c.scopeId})`
     : c.scope === 'brand' ? sql`exists (select 1 from product_brand l where l.product_id = ps.product_id and l.brand_id = ${c.scopeId})`
-      : c.scope === 'supplier' ? sql`exists (select 1 from product_supplier l where l.product_id = ps.product_id and l.supplier_id = ${c.scopeId})` : sql`true`;
+      : c.scope === 'supplier' ? sql`exists (select 1 from product_supplier l where l.product_id = ps.product_id and l.supplier_id = ${c.scopeId})`
+        : c.scope === 'location' ? atLocation(sql`ps.location`, c) : sql`true`;
   const [{ uncounted }] = rowsOf<{ uncounted: number }>(await db.execute(sql`select count(*)::int as uncounted from product_store ps join product p on p.id = ps.product_id
     where ps.store_id = ${c.storeId} and p.manage_inventory and ps.quantity <> 0 and ${scopeLink}
       and not exists (select 1 from stock_count_line l where l.count_id = ${c.id} and l.product_id = ps.product_id)`));
   return {
-    '@id': `/api/admin/stock/count/${c.id}`, id: c.id, number: c.number, status: c.status, store: n.store(c.storeId), scope: c.scope, scopeId: c.scopeId, note: c.note,
+    '@id': `/api/admin/stock/count/${c.id}`, id: c.id, number: c.number, status: c.status, store: n.store(c.storeId), scope: c.scope, scopeId: c.scopeId, location: c.scopeLocation, note: c.note,
     createdBy: n.user(c.createdById), createdAt: iso(c.createdAt), approvedBy: n.user(c.approvedById), approvedAt: iso(c.approvedAt),
     cancelledBy: n.user(c.cancelledById), cancelledAt: iso(c.cancelledAt),
     lines, totals: { lines: lines.length, variance: qtyOut(varianceQty), varianceValue: moneyOut(varianceCents), uncounted: Number(uncounted) },

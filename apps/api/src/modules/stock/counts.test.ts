@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { product, productCategory } from '../../db/schema/index.ts';
+import { and, eq } from 'drizzle-orm';
+import { product, productCategory, productStore } from '../../db/schema/index.ts';
 import { expectLedgerMatchesStock, ledgerRows, sell, stockFixture, stockRequests, storeQty, type StockFixture } from './stock.fixtures.ts';
 import { COUNT_MESSAGES } from './counts.service.ts';
 
@@ -91,6 +91,26 @@ describe('stock counts while the shop sells', () => {
     await refused(() => post(`${C}/${count.id}/approve`, {}), 409);
     expect(await storeQty(f.t, A.id, main)).toBe(before);
     await expectLedgerMatchesStock(f.t);
+  });
+
+  it('a location count takes the products shelved there (its start, any case; % and _ literal); a location needs the location scope', async () => {
+    const { A, B, main } = f;
+    const shelve = (id: number, location: string) => f.t.app.db.update(productStore).set({ location }).where(and(eq(productStore.productId, id), eq(productStore.storeId, main)));
+    await shelve(A.id, 'a3-01');
+    await shelve(B.id, 'B1-02');
+    await refused(() => post(`${C}/create`, { store: main, scope: 'location' }), 422, ['location']);
+    await refused(() => post(`${C}/create`, { store: main, scope: 'location', location: '   ' }), 422, ['location']);
+    await refused(() => post(`${C}/create`, { store: main, scope: 'full', location: 'A3' }), 422, ['location']);
+    await refused(() => post(`${C}/create`, { store: main, scope: 'location', location: 'A3', scopeId: 1 }), 422, ['scopeId']);
+    const count = await open({ scope: 'location', location: 'A3-' });
+    expect(count).toMatchObject({ scope: 'location', location: 'A3-', scopeId: null });
+    expect((await post(`${C}/${count.id}/lines`, { lines: [{ product: A.id, quantity: 1 }] })).statusCode).toBe(200);
+    const out = await refused(() => post(`${C}/${count.id}/lines`, { lines: [{ product: B.id, quantity: 1 }] }), 422, ['lines[0].product']);
+    expect(out.violations[0].message).toBe(COUNT_MESSAGES.outOfScope);
+    // A wildcard is a character like any other: '%' is no location here.
+    const literal = await open({ scope: 'location', location: '%' });
+    await refused(() => post(`${C}/${literal.id}/lines`, { lines: [{ product: A.id, quantity: 1 }] }), 422, ['lines[0].product']);
+    for (const id of [count.id, literal.id]) expect((await post(`${C}/${id}/cancel`, {})).statusCode).toBe(200);
   });
 
   it('two approvals of one count at once: one books, the other is a 409', async () => {

@@ -59,7 +59,7 @@ export default async function stockRoutes(app: FastifyInstance) {
   const C = '/api/admin/stock/count';
   app.get(`${C}/list`, { config: user, schema: { tags, summary: 'Stock counts of the caller\'s stores, newest first: {list, total, count}' } },
     async (request) => listCounts(db, query(request), caller(request)));
-  app.post(`${C}/create`, { config: admin, schema: { tags, summary: 'Open a stock count (full, or by category, brand or supplier): {count}' } }, async (request, reply) => {
+  app.post(`${C}/create`, { config: admin, schema: { tags, summary: 'Open a stock count (full, or by category, brand, supplier or shelf location): {count}' } }, async (request, reply) => {
     const auth = caller(request);
     const id = await createCount(db, parseBody(countCreateBody, objectBody(request.body)), auth);
     reply.status(201);

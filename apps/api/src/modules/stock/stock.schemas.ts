@@ -48,12 +48,14 @@ export type TransferSendBody = z.infer<typeof transferSendBody>;
 export const transferReceiveBody = z.object({ lines: stepLines({ zeroOk: true }), lossReason: note(255) });
 export type TransferReceiveBody = z.infer<typeof transferReceiveBody>;
 
-export const COUNT_SCOPES = ['full', 'category', 'brand', 'supplier'] as const;
+export const COUNT_SCOPES = ['full', 'category', 'brand', 'supplier', 'location'] as const;
 export const countCreateBody = z.object({
   store: ref(),
   scope: z.enum(COUNT_SCOPES, { error: NOT_CHOICE }).default('full'),
   /** The category, brand or supplier of a partial count. */
   scopeId: optionalRef(),
+  /** A location count: the start of the shelf locations to count (issue 25.2). */
+  location: note(255),
   note: note(2000),
 });
 export type CountCreateBody = z.infer<typeof countCreateBody>;

@@ -42,7 +42,7 @@ export const useAdjustment = (id: number) =>
 
 export interface TransferBody { fromStore: number; toStore: number; note?: string; lines: { product: number; variant?: number | null; quantity: string }[] }
 export interface StepLine { id: number; quantity: string }
-export interface CountBody { store: number; scope: string; scopeId?: number | null; note?: string }
+export interface CountBody { store: number; scope: string; scopeId?: number | null; location?: string; note?: string }
 export interface AdjustmentBody { store: number; note?: string; lines: { product: number; variant?: number | null; quantity: string; reason: string; note?: string }[] }
 
 /** A transfer step (send, receive, cancel): the answer refreshes its page and the list. */

@@ -87,7 +87,7 @@ export function CountDetailPage({ id, picker }: { id: number; picker?: PickerSlo
       <StockTabs />
       <dl className="stock-meta">
         <div><dt>{t('common.store')}</dt><dd>{c.store.name}</dd></div>
-        <div><dt>{t('counts.scope')}</dt><dd>{t(`counts.scopes.${c.scope}`)}</dd></div>
+        <div><dt>{t('counts.scope')}</dt><dd>{t(`counts.scopes.${c.scope}`)}{c.scope === 'location' && c.location ? `: ${c.location}` : ''}</dd></div>
         <div><dt>{t('common.by')}</dt><dd>{c.createdBy?.displayName || c.createdBy?.username} {when(c.createdAt, store?.timeZone, i18n.language)}</dd></div>
         {c.approvedAt && <div><dt>{t('counts.statuses.approved')}</dt><dd>{c.approvedBy?.displayName || c.approvedBy?.username} {when(c.approvedAt, store?.timeZone, i18n.language)}</dd></div>}
         {c.note && <div><dt>{t('common.note')}</dt><dd>{c.note}</dd></div>}

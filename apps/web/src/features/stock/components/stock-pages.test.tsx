@@ -171,6 +171,24 @@ describe('stock counts', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/stock/counts/9'));
   });
 
+  it('a location count asks for the shelf location and sends it (issue 25.2)', async () => {
+    const api = fakeApi({
+      'POST /admin/stock/count/create': { count: { id: 10, number: 6, status: 'open', store: mall, scope: 'location', scopeId: null, location: 'A3' } },
+    });
+    const user = userEvent.setup();
+    const { router } = renderWithProviders(<CountNewPage />, { route: '/admin/stock/counts/new' });
+    await user.selectOptions(await screen.findByLabelText(/^Store/), '2');
+    await user.selectOptions(screen.getByLabelText(/^What to count/), 'location');
+    await user.click(screen.getByRole('button', { name: 'Start count' }));
+    expect(await screen.findByText('Please give the shelf location to count.')).toBeInTheDocument();
+    expect(api.find('POST', '/admin/stock/count/create')).toHaveLength(0);
+    await user.type(screen.getByLabelText(/^Shelf location/), ' A3 ');
+    await user.click(screen.getByRole('button', { name: 'Start count' }));
+    await waitFor(() => expect(api.find('POST', '/admin/stock/count/create')).toHaveLength(1));
+    expect(api.find('POST', '/admin/stock/count/create')[0].body).toEqual({ store: 2, scope: 'location', scopeId: null, location: 'A3' });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/stock/counts/10'));
+  });
+
   const line = (counted: number) => ({ id: 1, product: milk, expected: 8, counted, variance: counted - 8, cost: 2.5, varianceValue: (counted - 8) * 2.5, scans: 1, movedSinceFirstCount: -1 });
   const count = (over: Partial<StockCount> = {}): StockCount => ({
     id: 4, number: 2, status: 'open', store: main, scope: 'full', scopeId: null, createdBy: who, createdAt: '2026-11-27T08:00:00Z',

@@ -29,10 +29,12 @@ export type TransferForm = z.infer<typeof transferSchema>;
 
 export const countSchema = z.object({
   store: z.string().min(1, 'errors.store'),
-  scope: z.enum(['full', 'category', 'brand', 'supplier']),
+  scope: z.enum(['full', 'category', 'brand', 'supplier', 'location']),
   scopeId: z.string(),
+  location: z.string().max(255),
   note: z.string().max(2000),
-}).refine((v) => v.scope === 'full' || v.scopeId !== '', { path: ['scopeId'], message: 'errors.scopeId' });
+}).refine((v) => v.scope === 'full' || v.scope === 'location' || v.scopeId !== '', { path: ['scopeId'], message: 'errors.scopeId' })
+  .refine((v) => v.scope !== 'location' || v.location.trim() !== '', { path: ['location'], message: 'errors.location' });
 export type CountForm = z.infer<typeof countSchema>;
 
 /** The sign a reason allows: out-only reasons take stock out (negative), `found` puts it in, `correction` either. */

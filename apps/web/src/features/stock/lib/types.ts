@@ -38,7 +38,7 @@ export interface Transfer {
   totals?: { requested: number; sent: number; received: number; lost: number; inTransit: number };
 }
 
-export type CountScope = 'full' | 'category' | 'brand' | 'supplier';
+export type CountScope = 'full' | 'category' | 'brand' | 'supplier' | 'location';
 export type CountStatus = 'open' | 'approved' | 'cancelled';
 
 export interface CountLine {
@@ -62,6 +62,8 @@ export interface StockCount {
   store: StoreRef;
   scope: CountScope;
   scopeId: number | null;
+  /** A location count: the start of the shelf locations counted. */
+  location?: string | null;
   note?: string | null;
   createdBy?: Who | null;
   createdAt?: string | null;

@@ -1,0 +1,1 @@
+ALTER TABLE "stock_count" ADD COLUMN "scope_location" varchar(255);
