@@ -8,6 +8,7 @@ import { AdjustmentNewPage } from '@/features/stock/components/adjustment-form';
 import { CountDetailPage } from '@/features/stock/components/count-detail';
 import { CountNewPage } from '@/features/stock/components/count-form';
 import { AdjustmentsList, CountsList, TransfersList } from '@/features/stock/components/stock-lists';
+import { MovementsPage } from '@/features/stock/components/movements-page';
 import { TransferDetailPage } from '@/features/stock/components/transfer-detail';
 import { TransferNewPage } from '@/features/stock/components/transfer-form';
 import { useCan } from '@/lib/permissions';
@@ -55,6 +56,7 @@ export function AdminStockRoutes() {
       <Route path="adjustments" element={<AdjustmentsList />} />
       <Route path="adjustments/new" element={write(<AdjustmentNewPage picker={picker} />, '/admin/stock/adjustments', canAdjust)} />
       <Route path="adjustments/:id" element={<AdjustmentRoute />} />
+      <Route path="movements" element={<MovementsPage picker={picker} />} />
     </Routes>
   );
 }

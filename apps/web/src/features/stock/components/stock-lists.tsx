@@ -10,7 +10,7 @@ import { when } from '../lib/forms.ts';
 import type { Adjustment, StockCount, Transfer } from '../lib/types.ts';
 import { StatusBadge, StoreFilter, useStockStores } from './stock-common.tsx';
 
-/** Transfers, Counts, Adjustments: the stock pages' own tabs. */
+/** Transfers, Counts, Adjustments, Movements: the stock pages' own tabs. */
 export function StockTabs() {
   const { t } = useTranslation('stock');
   return (
@@ -18,6 +18,7 @@ export function StockTabs() {
       <NavLink to="/admin/stock/transfers" className="stock-tab">{t('tabs.transfers')}</NavLink>
       <NavLink to="/admin/stock/counts" className="stock-tab">{t('tabs.counts')}</NavLink>
       <NavLink to="/admin/stock/adjustments" className="stock-tab">{t('tabs.adjustments')}</NavLink>
+      <NavLink to="/admin/stock/movements" className="stock-tab">{t('tabs.movements')}</NavLink>
     </nav>
   );
 }
