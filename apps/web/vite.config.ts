@@ -51,7 +51,6 @@ const vendorGroups: Array<{ name: string; test: RegExp }> = [
   { name: 'i18n', test: /[\\/]node_modules[\\/](i18next|react-i18next|html-parse-stringify|void-elements)[\\/]/ },
   { name: 'forms', test: /[\\/]node_modules[\\/](react-hook-form|@hookform)[\\/]/ },
   { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]/ },
-  { name: 'dexie', test: /[\\/]node_modules[\\/]dexie[\\/]/ },
 ];
 
 // The browser runs our React components on Preact's React compatibility layer (preact/compat, 11):

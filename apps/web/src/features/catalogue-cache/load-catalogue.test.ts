@@ -78,8 +78,8 @@ describe('the loading sequence', () => {
     expect(server.calls).toContain('/payments?isActive=true');
     await first.flushed();
     // A few large chunks in IndexedDB, not one record per product, and the index columns.
-    expect(await db.productChunks.count()).toBeLessThan(10);
-    const stored = (await db.productChunks.get(INDEX_KEY))?.index;
+    expect(await db.chunkCount()).toBeLessThan(10);
+    const stored = (await db.chunk(INDEX_KEY))?.index;
     expect(new Int32Array(stored!.ids)).toHaveLength(2500);
     // Stored as bytes: a record turned into JSON (a check for a product's name) stays small.
     const texts = stored!.names.text.length + stored!.barcodes.text.length + stored!.scanKeys.text.length;
@@ -106,7 +106,7 @@ describe('the loading sequence', () => {
 
     // Refresh Browser Cache: the next start fetches again.
     await clearCatalogueCache(db);
-    expect(await db.productChunks.count()).toBe(0);
+    expect(await db.chunkCount()).toBe(0);
     const third = fakeServer(3);
     const fresh = await loadCatalogue({ db, get: third.get, products: sourceFor(third) });
     expect(fresh.catalogue.products.size).toBe(3);
@@ -142,6 +142,6 @@ describe('the loading sequence', () => {
     const failing = async () => { throw new Error('offline'); };
     const source = new WorkerProductSource(db, { url: '/api/catalogue/sync', userId: () => 7, token: () => null, fetch: failing as unknown as typeof fetch });
     await expect(loadCatalogue({ db, get: failing, products: source })).rejects.toThrow('offline');
-    expect(await db.productChunks.count()).toBe(0);
+    expect(await db.chunkCount()).toBe(0);
   });
 });

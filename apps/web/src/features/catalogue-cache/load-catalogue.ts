@@ -45,15 +45,6 @@ const LIST_STEPS: ListStep[] = [
   { step: 'Settings', key: 'settings', table: 'settingList', path: '/settings' },
 ];
 
-async function isComplete(db: CacheDb, key: ListKey): Promise<boolean> {
-  const meta = await db.meta.get(key);
-  return meta?.complete === true;
-}
-
-async function markComplete(db: CacheDb, key: ListKey, count: number) {
-  await db.meta.put({ key, complete: true, loadedAt: new Date().toISOString(), count });
-}
-
 const members = <T>(c: HydraCollection<T> | null | undefined): T[] => (Array.isArray(c?.['hydra:member']) ? c['hydra:member'] : []);
 
 const withParam = (path: string, param: string) => `${path}${path.includes('?') ? '&' : '?'}${param}`;
@@ -73,16 +64,8 @@ async function fetchList(opts: LoadOptions, path: string): Promise<unknown[]> {
 
 async function loadList(opts: LoadOptions, s: ListStep): Promise<unknown[]> {
   const { db } = opts;
-  const table = db[s.table];
-  if (!(await isComplete(db, s.table))) {
-    const list = await fetchList(opts, s.path);
-    await db.transaction('rw', table, db.meta, async () => {
-      await table.clear();
-      await (table as any).bulkPut(list);
-      await markComplete(db, s.table, list.length);
-    });
-  }
-  return table.toArray();
+  if (!(await db.isComplete(s.table))) await db.replaceList(s.table, await fetchList(opts, s.path));
+  return db.list(s.table);
 }
 
 /** Runs the sequence and returns the catalogue (from the cache or the network). Fetch failures are rethrown. */

@@ -116,11 +116,7 @@ export class WorkerProductSource implements ProductSource {
     if (persist.chunks) records.push(...chunks);
     // The index record carries the header's tag: a warm start uses it only with that header.
     if (persist.index && index) records.push({ key: INDEX_KEY, json: (JSON.parse(persist.header) as { indexTag?: string }).indexTag ?? '', index: packIndex(index) });
-    this.writes = this.writes.then(() => db.transaction('rw', db.productChunks, async () => {
-      if (persist.replaceAll) await db.productChunks.clear();
-      if (persist.chunks && drop.length) await db.productChunks.bulkDelete(drop);
-      await db.productChunks.bulkPut(records);
-    })).catch(() => {
+    this.writes = this.writes.then(() => db.writeChunks(records, { replaceAll: persist.replaceAll, drop: persist.chunks ? drop : [] })).catch(() => {
       /* storage full or blocked: the till still sells from memory; the next start loads again */
     });
   }

@@ -16,14 +16,14 @@ export type SyncReply =
   /** status null: no answer (offline, server down). `code` and `retryAfter` (seconds): a busy server's 503 BUSY. */
   | { id: number; type: 'error'; status: number | null; message: string; code?: string; retryAfter?: number | null };
 
-/** Key of the header record in productChunks (cache-db.ts HEADER_KEY; not imported: the worker stays without Dexie). */
+/** Key of the header record in productChunks (cache-db.ts HEADER_KEY; not imported: the worker stays without cache-db.ts). */
 export const HEADER_RECORD = -1;
 /** Key of the index record in productChunks (cache-db.ts INDEX_KEY). */
 export const INDEX_RECORD = -2;
 
 /**
  * Every record of the productChunks table, read with plain IndexedDB (the worker carries no
- * Dexie; cache-db.ts owns the schema). A database without the table (never written, or an older
+ * wrapper library; cache-db.ts owns the schema). A database without the table (never written, or an older
  * version still to be upgraded by the page) reads as empty; the connection is closed at once and
  * also when the page asks for an upgrade.
  */

@@ -24,7 +24,7 @@ describe('outbox and a busy server', () => {
     const r = await box.uploadPending();
     expect(r.sent).toEqual([]);
     expect(box).toMatchObject({ busy: true, reachable: true });
-    const row = await box.db.sales.get('rush-1');
+    const row = await box.db.sale('rush-1');
     expect(row).toMatchObject({ status: 'pending', lastStatus: 503 });
     // The server said 20 s: not before (the 2 s backoff alone would have been 1-2 s)...
     expect(row!.nextAttemptAt - clock).toBe(20_000);
@@ -36,7 +36,7 @@ describe('outbox and a busy server', () => {
     dice = 0.99;
     clock += 1_000;
     await box.uploadPending();
-    const later = await box.db.sales.get('rush-1');
+    const later = await box.db.sale('rush-1');
     expect(later!.nextAttemptAt - clock).toBeGreaterThan(29_000);
     expect(later!.nextAttemptAt - clock).toBeLessThanOrEqual(30_000);
 
@@ -44,7 +44,7 @@ describe('outbox and a busy server', () => {
     clock += 30_000;
     expect((await box.uploadPending()).sent).toEqual(['rush-1']);
     expect(box).toMatchObject({ busy: false, reachable: true });
-    expect(await box.db.sales.get('rush-1')).toMatchObject({ status: 'sent', orderId: 9 });
+    expect(await box.db.sale('rush-1')).toMatchObject({ status: 'sent', orderId: 9 });
     // The same Idempotency-Key every time: the server stores the sale once however often it was refused.
     expect(new Set(api.fetchMock.mock.calls.map(([, init]) => (init?.headers as Record<string, string>)['Idempotency-Key']))).toEqual(new Set(['rush-1']));
   });

@@ -85,7 +85,7 @@ describe('outbox', () => {
     const r = await box.uploadPending();
     expect(r.sent).toEqual(['a', 'b', 'c']);
     expect(server.calls).toEqual(['a', 'b', 'c']);
-    const rows = await box.db.sales.orderBy('seq').toArray();
+    const rows = await box.db.sales();
     expect(rows.map((x) => [x.status, x.orderId])).toEqual([['sent', 1], ['sent', 2], ['sent', 3]]);
     expect(await box.unsent()).toEqual([]);
   });
@@ -100,7 +100,7 @@ describe('outbox', () => {
     // No answer: the server counts as unreachable, the pass stops before 'y' (order kept).
     expect(first.unreachable).toBe(true);
     expect(server.calls).toEqual(['x']);
-    const x = await box.db.sales.get('x');
+    const x = await box.db.sale('x');
     expect(x?.status).toBe('pending');
     expect(x?.attempts).toBe(1);
     // Backoff: a plain trigger waits, a forced one (Retry, back online) goes now.
@@ -109,7 +109,7 @@ describe('outbox', () => {
     expect(second.sent).toEqual(['x', 'y']);
     expect(server.calls).toEqual(['x', 'x', 'y']);
     expect(server.orders.size).toBe(2);
-    expect((await box.db.sales.get('x'))?.orderId).toBe(1);
+    expect((await box.db.sale('x'))?.orderId).toBe(1);
   });
 
   it('server down: everything stays pending, nothing is lost; back up: all sent once', async () => {
@@ -138,7 +138,7 @@ describe('outbox', () => {
     const r = await box.uploadPending();
     expect(r.sent).toEqual(['ok1', 'ok2']);
     expect(r.rejected).toEqual(['bad']);
-    const bad = await box.db.sales.get('bad');
+    const bad = await box.db.sale('bad');
     expect(bad?.status).toBe('rejected');
     expect(bad?.lastError).toBe('payments: Credit limit of 100.00 exceeded');
     expect(bad?.lastStatus).toBe(422);
@@ -162,11 +162,11 @@ describe('outbox', () => {
     expect(await box.discard('p')).toBe(false);
     server.reject('p', new HttpError({ status: 409, message: 'This Idempotency-Key was already used for a different sale' }));
     await box.uploadPending();
-    const p = await box.db.sales.get('p');
+    const p = await box.db.sale('p');
     expect(p?.status).toBe('rejected');
     expect(p?.lastError).toBe('This Idempotency-Key was already used for a different sale');
     expect(await box.discard('p')).toBe(true);
-    expect(await box.db.sales.get('p')).toBeUndefined();
+    expect(await box.db.sale('p')).toBeUndefined();
   });
 
   it('a 500 keeps that sale pending (own backoff) and goes on with the next; 503 stops the pass', async () => {
@@ -178,7 +178,7 @@ describe('outbox', () => {
     const r = await box.uploadPending();
     expect(r.failed).toEqual(['boom']);
     expect(r.sent).toEqual(['fine']);
-    expect((await box.db.sales.get('boom'))?.status).toBe('pending');
+    expect((await box.db.sale('boom'))?.status).toBe('pending');
 
     await box.enqueue(body('later'), { terminalCode: 'T1' });
     server.reject('boom', new HttpError({ status: 503, message: 'Service Unavailable' }));
@@ -198,7 +198,7 @@ describe('outbox', () => {
     expect(r.unreachable).toBe(true);
     expect(box.busy).toBe(true);
     expect(box.reachable).toBe(true);
-    const row = await box.db.sales.get('rush');
+    const row = await box.db.sale('rush');
     expect(row?.status).toBe('pending');
     // First pause: 2 s doubled 0 times, half fixed + dice x half: 1 s with dice 0...
     expect(row!.nextAttemptAt - clock).toBe(1_000);
@@ -208,7 +208,7 @@ describe('outbox', () => {
     dice = 0.999;
     clock += 10_000;
     await box.uploadPending();
-    const again = await box.db.sales.get('rush');
+    const again = await box.db.sale('rush');
     expect(again!.nextAttemptAt - clock).toBeGreaterThan(3_900);
     expect(again!.nextAttemptAt - clock).toBeLessThanOrEqual(4_000);
     // A plain 503 from a proxy is "offline"; the server back: sent, neither busy nor offline.
@@ -254,8 +254,8 @@ describe('outbox', () => {
 
     // A tab died while uploading: its claim and lease expire, the other tab takes the sale over once.
     await tab1.enqueue(body('orphan'), { terminalCode: 'T1' });
-    await db1.sales.update('orphan', { status: 'uploading', claimedBy: 'dead', claimedAt: now });
-    await db1.meta.put({ key: 'pos-outbox-upload', value: 1, owner: 'dead', expiresAt: now + 60_000 });
+    await db1.update('orphan', { status: 'uploading', claimedBy: 'dead', claimedAt: now });
+    await (await db1.open()).put('meta', { key: 'pos-outbox-upload', value: 1, owner: 'dead', expiresAt: now + 60_000 });
     expect((await tab2.uploadPending({ force: true })).ran).toBe(false);
     now += 61_000;
     const r3 = await tab2.uploadPending({ force: true });

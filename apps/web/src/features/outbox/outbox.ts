@@ -61,15 +61,17 @@ export class Outbox {
   async enqueue(body: SaleBodyLike, opts: { terminalCode: string; summary?: OutboxSale['summary'] }): Promise<OutboxSale> {
     const { db } = this;
     const now = this.now();
-    const row = await db.transaction('rw', db.sales, db.meta, async () => {
-      const existing = await db.sales.get(body.uuid);
+    const row = await db.write(['sales', 'meta'], async (tx) => {
+      const sales = tx.objectStore('sales');
+      const meta = tx.objectStore('meta');
+      const existing = await sales.get(body.uuid);
       if (existing) return existing;
-      const seq = ((await db.meta.get('seq'))?.value ?? 0) + 1;
-      await db.meta.put({ key: 'seq', value: seq });
+      const seq = ((await meta.get('seq'))?.value ?? 0) + 1;
+      await meta.put({ key: 'seq', value: seq });
       const code = opts.terminalCode || `T${body.terminal ?? ''}`;
       const refKey = `ref:${code}:${dayStamp(now)}`;
-      const n = ((await db.meta.get(refKey))?.value ?? 0) + 1;
-      await db.meta.put({ key: refKey, value: n });
+      const n = ((await meta.get(refKey))?.value ?? 0) + 1;
+      await meta.put({ key: refKey, value: n });
       const sale: OutboxSale = {
         uuid: body.uuid,
         body: body as unknown as Record<string, unknown>,
@@ -88,7 +90,7 @@ export class Outbox {
         claimedAt: null,
         summary: opts.summary,
       };
-      await db.sales.add(sale);
+      await sales.add(sale);
       return sale;
     });
     return row;
@@ -108,8 +110,7 @@ export class Outbox {
 
   /** Unsent sales: pending, uploading and rejected (what the till's counter shows). */
   async unsent(): Promise<OutboxSale[]> {
-    const rows = await this.db.sales.where('status').anyOf(['pending', 'uploading', 'rejected']).toArray();
-    return rows.sort((a, b) => a.seq - b.seq);
+    return (await this.db.sales()).filter((r) => r.status !== 'sent');
   }
 
   /**
@@ -139,19 +140,19 @@ export class Outbox {
 
   /** Back in the queue at once (a rejected sale after the manager fixed the cause, or any pending one). */
   async retry(uuid: string): Promise<void> {
-    await this.db.sales.where('uuid').equals(uuid).modify((r) => {
-      if (r.status === 'rejected' || r.status === 'pending') {
-        r.status = 'pending';
-        r.nextAttemptAt = 0;
-      }
+    await this.db.write(['sales'], async (tx) => {
+      const r = await tx.objectStore('sales').get(uuid);
+      if (r && (r.status === 'rejected' || r.status === 'pending')) await tx.objectStore('sales').put({ ...r, status: 'pending', nextAttemptAt: 0 });
     });
   }
 
   /** Retry everything unsent now. */
   async retryAll(): Promise<PassResult> {
-    await this.db.sales.where('status').anyOf(['pending', 'rejected']).modify((r) => {
-      r.status = 'pending';
-      r.nextAttemptAt = 0;
+    await this.db.write(['sales'], async (tx) => {
+      const sales = tx.objectStore('sales');
+      for (const r of await sales.getAll()) {
+        if (r.status === 'pending' || r.status === 'rejected') await sales.put({ ...r, status: 'pending', nextAttemptAt: 0 });
+      }
     });
     this.pausedUntil = 0;
     return this.uploadPending({ force: true });
@@ -159,10 +160,10 @@ export class Outbox {
 
   /** A manager's decision: drop a REJECTED sale (never a pending one: it may be on its way). */
   async discard(uuid: string): Promise<boolean> {
-    return this.db.transaction('rw', this.db.sales, async () => {
-      const row = await this.db.sales.get(uuid);
+    return this.db.write(['sales'], async (tx) => {
+      const row = await tx.objectStore('sales').get(uuid);
       if (!row || row.status !== 'rejected') return false;
-      await this.db.sales.delete(uuid);
+      await tx.objectStore('sales').delete(uuid);
       return true;
     });
   }
@@ -178,9 +179,8 @@ export class Outbox {
     const done = new Set<string>();
     for (;;) {
       const now = this.now();
-      const candidates = (await this.db.sales.where('status').anyOf(['pending', 'uploading']).toArray())
-        .filter((r) => !done.has(r.uuid) && (force || r.nextAttemptAt <= now || r.status === 'uploading'))
-        .sort((a, b) => a.seq - b.seq);
+      const candidates = (await this.db.sales())
+        .filter((r) => (r.status === 'pending' || r.status === 'uploading') && !done.has(r.uuid) && (force || r.nextAttemptAt <= now || r.status === 'uploading'));
       const next = candidates[0];
       if (!next) break;
       done.add(next.uuid);
@@ -202,14 +202,14 @@ export class Outbox {
   /** Marks the sale 'uploading' for this tab unless another live tab has it (or it left the queue). */
   private async claim(uuid: string, exclusive: boolean): Promise<OutboxSale | null> {
     const { db } = this;
-    return db.transaction('rw', db.sales, async () => {
-      const row = await db.sales.get(uuid);
+    return db.write(['sales'], async (tx) => {
+      const row = await tx.objectStore('sales').get(uuid);
       if (!row) return null;
       const now = this.now();
       const stale = row.status === 'uploading' && (exclusive || row.claimedBy === this.tabId || (row.claimedAt ?? 0) < now - LEASE_MS);
       if (row.status !== 'pending' && !stale) return null;
       const claimed = { ...row, status: 'uploading' as const, claimedBy: this.tabId, claimedAt: now };
-      await db.sales.put(claimed);
+      await tx.objectStore('sales').put(claimed);
       return claimed;
     });
   }
@@ -232,7 +232,7 @@ export class Outbox {
         this.failures += 1;
         this.pausedUntil = now + this.backoff(this.failures, retryAfter);
       }
-      await db.sales.update(row.uuid, {
+      await db.update(row.uuid, {
         status: outcome === 'rejected' ? 'rejected' : 'pending',
         attempts,
         lastError: rejectionReason(error),
@@ -246,7 +246,7 @@ export class Outbox {
     this.failures = 0;
     this.pausedUntil = 0;
     this.setReachable(true);
-    await db.sales.update(row.uuid, {
+    await db.update(row.uuid, {
       status: 'sent',
       attempts: row.attempts + 1,
       lastError: null,
@@ -262,7 +262,11 @@ export class Outbox {
 
   private async prune(): Promise<void> {
     const cutoff = new Date(this.now() - KEEP_SENT_MS).toISOString();
-    await this.db.sales.where('sentAt').below(cutoff).filter((r) => r.status === 'sent').delete();
+    await this.db.write(['sales'], async (tx) => {
+      // Rows without sentAt are not in the index; only sent ones older than the cutoff go.
+      let cursor = await tx.objectStore('sales').index('sentAt').openCursor(IDBKeyRange.upperBound(cutoff, true));
+      for (; cursor; cursor = await cursor.continue()) if (cursor.value.status === 'sent') await cursor.delete();
+    });
   }
 
   // ---- the cross-tab lock ----
@@ -282,26 +286,27 @@ export class Outbox {
   /** Fallback lock: a lease row claimed in a transaction (IndexedDB transactions are serialised across tabs). */
   private async takeLease(): Promise<boolean> {
     const { db } = this;
-    return db.transaction('rw', db.meta, async () => {
-      const lease = await db.meta.get(UPLOAD_LOCK);
+    return db.write(['meta'], async (tx) => {
+      const lease = await tx.objectStore('meta').get(UPLOAD_LOCK);
       const now = this.now();
       if (lease && lease.owner !== this.tabId && (lease.expiresAt ?? 0) > now) return false;
-      await db.meta.put({ key: UPLOAD_LOCK, value: 1, owner: this.tabId, expiresAt: now + LEASE_MS });
+      await tx.objectStore('meta').put({ key: UPLOAD_LOCK, value: 1, owner: this.tabId, expiresAt: now + LEASE_MS });
       return true;
     });
   }
 
   private async renewLease(): Promise<void> {
-    await this.db.meta.where('key').equals(UPLOAD_LOCK).modify((l) => {
-      if (l.owner === this.tabId) l.expiresAt = this.now() + LEASE_MS;
+    await this.db.write(['meta'], async (tx) => {
+      const l = await tx.objectStore('meta').get(UPLOAD_LOCK);
+      if (l?.owner === this.tabId) await tx.objectStore('meta').put({ ...l, expiresAt: this.now() + LEASE_MS });
     });
   }
 
   private async releaseLease(): Promise<void> {
     const { db } = this;
-    await db.transaction('rw', db.meta, async () => {
-      const lease = await db.meta.get(UPLOAD_LOCK);
-      if (lease?.owner === this.tabId) await db.meta.delete(UPLOAD_LOCK);
+    await db.write(['meta'], async (tx) => {
+      const lease = await tx.objectStore('meta').get(UPLOAD_LOCK);
+      if (lease?.owner === this.tabId) await tx.objectStore('meta').delete(UPLOAD_LOCK);
     });
   }
 }

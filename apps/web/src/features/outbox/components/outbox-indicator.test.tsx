@@ -31,7 +31,7 @@ afterEach(() => {
 
 async function seed(uuid: string, patch: Partial<OutboxSale> = {}) {
   await box.enqueue({ uuid, terminal: 1 }, { terminalCode: 'T1', summary: { total: 12.5, lines: 1, customer: null, held: false } });
-  if (Object.keys(patch).length) await box.db.sales.update(uuid, patch);
+  if (Object.keys(patch).length) await box.db.update(uuid, patch);
 }
 
 const manager = { id: 1, username: 'admin', displayName: 'Admin', roles: ['ROLE_ADMIN', 'ROLE_USER'], stores: [] };
@@ -67,11 +67,11 @@ describe('OutboxIndicator', () => {
 
     await userEvent.click(within(dialog).getByRole('button', { name: 'Discard' }));
     await userEvent.click(await screen.findByRole('button', { name: 'No, wait' }));
-    expect(await box.db.sales.get('r')).toBeDefined();
+    expect(await box.db.sale('r')).toBeDefined();
 
     await userEvent.click(within(dialog).getByRole('button', { name: 'Discard' }));
     await userEvent.click(await screen.findByRole('button', { name: 'Yes, please' }));
-    await waitFor(async () => expect(await box.db.sales.get('r')).toBeUndefined());
+    await waitFor(async () => expect(await box.db.sale('r')).toBeUndefined());
     await waitFor(() => expect(screen.getByTestId('outbox-count')).toHaveTextContent('0'));
   });
 
@@ -87,12 +87,12 @@ describe('OutboxIndicator', () => {
       return { order: { id: 50, orderId: 5 } };
     });
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
-    await waitFor(async () => expect((await box.db.sales.get('bad'))?.status).toBe('rejected'));
+    await waitFor(async () => expect((await box.db.sale('bad'))?.status).toBe('rejected'));
     await waitFor(() => expect(screen.getByTestId('outbox-count')).toHaveTextContent('1'));
     expect(screen.getByText('(1 rejected)')).toBeInTheDocument();
     expect(screen.queryByTestId('outbox-offline')).not.toBeInTheDocument();
-    expect((await box.db.sales.get('bad'))?.lastError).toBe('store: Store not found');
-    expect((await box.db.sales.get('ok'))?.orderId).toBe(5);
+    expect((await box.db.sale('bad'))?.lastError).toBe('store: Store not found');
+    expect((await box.db.sale('ok'))?.orderId).toBe(5);
   });
 
   it('a server shedding load says "busy, sales kept" instead of "Offline", until it takes them', async () => {
@@ -108,5 +108,17 @@ describe('OutboxIndicator', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     await waitFor(() => expect(screen.getByTestId('outbox-count')).toHaveTextContent('0'));
     expect(screen.queryByTestId('outbox-busy')).not.toBeInTheDocument();
+  });
+
+  it('follows sales queued and sent by another tab of the till', async () => {
+    startSession(cashier);
+    renderWithProviders(<OutboxIndicator />);
+    await box.uploadPending(); // this tab's first pass (on mount) is over: the other tab uploads
+    // The other tab has its own connection to the same database; only its broadcast tells this one.
+    const otherTab = new Outbox({ db: new OutboxDb(box.db.name), send: async () => ({ order: { id: 60, orderId: 8 } }), locks: null });
+    await otherTab.enqueue({ uuid: 'elsewhere', terminal: 1 }, { terminalCode: 'T1' });
+    await waitFor(() => expect(screen.getByTestId('outbox-count')).toHaveTextContent('1'));
+    expect((await otherTab.uploadPending({ force: true })).sent).toEqual(['elsewhere']);
+    await waitFor(() => expect(screen.getByTestId('outbox-count')).toHaveTextContent('0'));
   });
 });

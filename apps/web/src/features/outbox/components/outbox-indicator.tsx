@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { liveQuery } from 'dexie';
 import { formatDateTime } from '@pos/domain/format';
 import { useMoney } from '@/lib/money';
 import { Button } from '@/components/ui/button';
@@ -16,11 +15,19 @@ import '@/features/outbox/outbox.css';
 function useOutboxRows(): OutboxSale[] {
   const [rows, setRows] = useState<OutboxSale[]>([]);
   useEffect(() => {
-    const sub = liveQuery(() => outbox().db.sales.orderBy('seq').toArray()).subscribe({
-      next: setRows,
-      error: () => setRows([]),
-    });
-    return () => sub.unsubscribe();
+    const { db } = outbox();
+    let live = true;
+    let reading = Promise.resolve();
+    // Re-read after every change (this tab's writes, other tabs' over a BroadcastChannel), one read at a time.
+    const read = () => {
+      reading = reading.then(() => db.sales()).then((r) => { if (live) setRows(r); }, () => { if (live) setRows([]); });
+    };
+    const stop = db.watch(read);
+    read();
+    return () => {
+      live = false;
+      stop();
+    };
   }, []);
   return rows;
 }
