@@ -78,7 +78,7 @@ describe('the production build', () => {
     expect(fs.readdirSync(path.join(dist, 'migrations')).filter((f) => f.endsWith('.sql')).length).toBeGreaterThan(0);
 
     const first = await startCompiled();
-    expect(first.health).toEqual({ status: 'ok', database: 'embedded' });
+    expect(first.health).toMatchObject({ status: 'ok', database: 'embedded' });
     // Plain node: no tsx loaded into the server process.
     const maps = fs.readFileSync(`/proc/${first.child.pid}/maps`, 'utf8') + fs.readFileSync(`/proc/${first.child.pid}/cmdline`, 'utf8');
     expect(maps).not.toMatch(/tsx/);
