@@ -188,6 +188,9 @@ test('ctrl+enter focuses the payment and adds a payment from it; alt+p+index pic
   await scan(page, BREAD);
   await expect(rows(page)).toHaveCount(1);
   await page.keyboard.press('Control+x');
+  // It asks first, with the answer focused: Enter clears (issue 23.3).
+  await expect(page.getByRole('dialog', { name: 'Clear' })).toBeVisible();
+  await page.keyboard.press('Enter');
   await expect(rows(page)).toHaveCount(0);
 });
 

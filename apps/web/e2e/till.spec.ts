@@ -49,6 +49,13 @@ async function scan(page: Page, code: string) {
 }
 
 const rows = (page: Page) => page.getByTestId('cart-row');
+
+/** Clear: a cart with lines asks first (issue 23.3); the cashier confirms. */
+async function clearCart(page: Page) {
+  const hadLines = (await rows(page).count()) > 0;
+  await page.getByRole('button', { name: 'Clear' }).click();
+  if (hadLines) await page.getByRole('dialog', { name: 'Clear' }).getByRole('button', { name: 'Clear' }).click();
+}
 const receipt = (page: Page) => page.getByRole('dialog', { name: /^Receipt/ });
 
 async function orderNumberOf(page: Page): Promise<string> {
@@ -98,7 +105,13 @@ test("an unknown code says so; a weighed barcode adds its measured quantity at i
   await expect(rows(page)).toHaveCount(1);
   await expect(rows(page).first().getByLabel('Quantity of Fresh Milk 1L')).toHaveValue('0.5');
   await expect(page.getByTestId('grand-total')).toHaveText('$1.25'); // 0.5 x 2.50
+  // Clearing a cart asks first (issue 23.3): "No, wait" keeps the sale.
   await page.getByRole('button', { name: 'Clear' }).click();
+  const ask = page.getByRole('dialog', { name: 'Clear' });
+  await expect(ask).toContainText('Clear this sale?');
+  await ask.getByRole('button', { name: 'No, wait' }).click();
+  await expect(rows(page)).toHaveCount(1);
+  await clearCart(page);
   await expect(rows(page)).toHaveCount(0);
 });
 
@@ -172,7 +185,7 @@ test('refund a completed order: the stock comes back', async ({ page }) => {
 
   await scan(page, BREAD);
   await expect(rows(page).first().getByTestId('stock')).toHaveText(String(before - 2));
-  await page.getByRole('button', { name: 'Clear' }).click();
+  await clearCart(page);
 
   await page.getByTestId('scan-input').fill(number);
   await page.getByRole('button', { name: 'Refund' }).click();
@@ -190,7 +203,7 @@ test('refund a completed order: the stock comes back', async ({ page }) => {
   await scan(page, BREAD);
   await expect(rows(page).first().getByTestId('stock')).toHaveText(String(before));
   // A second refund of the same order is refused.
-  await page.getByRole('button', { name: 'Clear' }).click();
+  await clearCart(page);
   await page.getByTestId('scan-input').fill(number);
   await page.getByRole('button', { name: 'Refund' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'only a completed sale can be refunded' })).toBeVisible();
@@ -269,7 +282,7 @@ test('a product changed on the server reaches the running till without a reload 
     await expect(rows(page).first()).toContainText(renamed);
     await expect(rows(page).first().getByLabel(`Rate of ${renamed}`)).toHaveValue('12.34');
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
-    await page.getByRole('button', { name: 'Clear' }).click();
+    await clearCart(page);
   } finally {
     await request.put(`/api/products/${milk.id}`, { headers, data: { name: milk.name, basePrice: String(milk.basePrice) } });
   }

@@ -188,14 +188,24 @@ describe('PaymentPanel', () => {
     expect(fetchMock.mock.calls[0][1]?.method).toBe('PUT');
   });
 
-  it('picks payment types by index (alt+p+index) and clears the cart (ctrl+x)', () => {
+  it('picks payment types by index (alt+p+index) and clears the cart (ctrl+x)', async () => {
     fillCart();
     const { ref } = renderPanel();
     act(() => ref.current!.selectType(1));
     expect(screen.getByRole('radio', { name: 'Credit Card' })).toHaveAttribute('aria-checked', 'true');
     act(() => ref.current!.selectType(2)); // credit: no customer, ignored
     expect(screen.getByRole('radio', { name: 'Credit Card' })).toHaveAttribute('aria-checked', 'true');
-    act(() => ref.current!.clear());
+    // ctrl+x asks first (issue 23.3): "No, wait" keeps the cart, "Clear" empties it.
+    let cleared: Promise<void> = Promise.resolve();
+    act(() => { cleared = ref.current!.clear(); });
+    await userEvent.click(await screen.findByRole('button', { name: 'No, wait' }));
+    await act(async () => { await cleared; });
+    expect(cartStore.get().added).toHaveLength(1);
+    act(() => { cleared = ref.current!.clear(); });
+    const ask = await screen.findByRole('dialog', { name: 'Clear' });
+    expect(ask).toHaveTextContent('Clear this sale?');
+    await userEvent.click(within(ask).getByRole('button', { name: 'Clear' }));
+    await act(async () => { await cleared; });
     expect(cartStore.get().added).toHaveLength(0);
   });
 

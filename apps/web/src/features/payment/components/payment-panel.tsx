@@ -5,6 +5,7 @@ import { canSettle, isPaymentTypeAvailable } from '@pos/domain/tender';
 import { CREDIT_NOT_ALLOWED_MESSAGE, creditCheck, customerBalance } from '@pos/domain/ledger';
 import { sumCents } from '@pos/domain/money';
 import { Button } from '@/components/ui/button';
+import { confirm } from '@/components/ui/confirm-dialog';
 import { MoneyInput } from '@/components/ui/money-input';
 import { toast } from '@/components/ui/toast';
 import { HttpError } from '@/lib/api-client';
@@ -33,8 +34,8 @@ export interface PaymentPanelHandle {
   focusPayment(): void;
   /** ctrl+s: settle (same as Done). */
   settle(): void;
-  /** ctrl+x: clear the cart (or cancel the order being edited). */
-  clear(): void;
+  /** ctrl+x: clear the cart (or cancel the order being edited), after asking when it has lines. */
+  clear(): Promise<void>;
   /** alt+p+index: pick the payment type at index. */
   selectType(index: number): void;
 }
@@ -173,11 +174,13 @@ export function PaymentPanel({
     setRows((r) => [...r, { key: `p${++rowSeq}`, type, receivedCents: amount }]);
   }, [type, field, rows, grand, t, parse, overTender]);
 
-  const clear = useCallback(() => {
+  const clear = useCallback(async () => {
+    // Nothing lost by one tap (issue 23.3): a cart with lines asks first.
+    if (cartStore.get().added.length && !(await confirm(t('payment.clearQ'), { title: t('payment.clear'), confirmLabel: t('payment.clear'), danger: true }))) return;
     cartStore.set(emptyCart(defaults));
     setRows([]);
     setNoteCounts({});
-  }, [defaults]);
+  }, [defaults, t]);
 
   const submit = useCallback(async (suspend: boolean) => {
     const cart = cartStore.get();
@@ -373,7 +376,7 @@ export function PaymentPanel({
         </Button>
         <div className="row">
           <Button variant="secondary" className="grow" disabled={!added.length || saving} onClick={() => void submit(true)}>{t('payment.hold')}</Button>
-          <Button variant="danger" className="grow" disabled={saving} onClick={clear}>
+          <Button variant="danger" className="grow" disabled={saving} onClick={() => void clear()}>
             {t('payment.clear')}
             {displayShortcuts && <kbd className="shortcut-hint">ctrl+x</kbd>}
           </Button>
