@@ -18,7 +18,7 @@ import { wireDate } from '@/features/list-table/lib/dates';
 import { usePreferences } from '@/features/sale/preferences-store';
 import { printReceipt } from '@/features/receipt/print-receipt';
 import { paymentKindName } from '@/lib/payment-type-name';
-import { printClosingReport } from '../api/closing-report.ts';
+import { sendClosingReport } from '../api/closing-report.ts';
 import { useClosingFigures, useOpenedClosing, useSaveClosing, type Closing, type ClosingBody } from '../api/closing.ts';
 import { closingFigures, countsOf, denominationsOf } from '../lib/closing-figures.ts';
 import { OverShort, overShortText } from './over-short.tsx';
@@ -100,15 +100,8 @@ function ClosingForm({ closing, state, onDone, onPast }: { closing: Closing; sta
       return;
     }
     setPrinting(true);
-    try {
-      const job = await printClosingReport(closing.id, printer.id);
-      if (job.status === 'printed') toast.success(t('closing.reportSent', { report: name, printer: printer.name }));
-      else toast.error(t('closing.reportProblem', { report: name, printer: printer.name, error: job.lastError ?? job.status }));
-    } catch (error) {
-      toast.error(errorText(error));
-    } finally {
-      setPrinting(false);
-    }
+    await sendClosingReport(closing.id, printer, name, t);
+    setPrinting(false);
   }
 
   async function submit(kind: 'start' | 'update' | 'close') {

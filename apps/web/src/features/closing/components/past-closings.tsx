@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@pos/domain/format';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
-import { toast } from '@/components/ui/toast';
 import { useMoney, type Money } from '@/lib/money';
 import { errorText } from '@/lib/form-errors';
 import { apiGet } from '@/features/list-table/api/http';
@@ -12,7 +11,7 @@ import { wireDate } from '@/features/list-table/lib/dates';
 import { usePreferences } from '@/features/sale/preferences-store';
 import { printReceipt } from '@/features/receipt/print-receipt';
 import { paymentKindName } from '@/lib/payment-type-name';
-import { printClosingReport } from '../api/closing-report.ts';
+import { sendClosingReport } from '../api/closing-report.ts';
 import type { Closing } from '../api/closing.ts';
 import { OverShort } from './over-short.tsx';
 
@@ -86,15 +85,8 @@ export function PastClosings({ storeId, terminalId, onBack }: { storeId?: number
       return;
     }
     setPrinting(day.id);
-    try {
-      const job = await printClosingReport(day.id, printer.id);
-      if (job.status === 'printed') toast.success(t('closing.reportSent', { report: title, printer: printer.name }));
-      else toast.error(t('closing.reportProblem', { report: title, printer: printer.name, error: job.lastError ?? job.status }));
-    } catch (error) {
-      toast.error(errorText(error));
-    } finally {
-      setPrinting(null);
-    }
+    await sendClosingReport(day.id, printer, title, t);
+    setPrinting(null);
   }
 
   return (
