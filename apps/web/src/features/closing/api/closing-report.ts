@@ -18,8 +18,8 @@ export const printClosingReport = (closingId: number, device: number) =>
 export async function sendClosingReport(closingId: number, printer: { id: number; name: string }, report: string, t: TFunction): Promise<void> {
   try {
     const job = await printClosingReport(closingId, printer.id);
-    if (job.status === 'printed') toast.success(t('closing.reportSent', { report, printer: printer.name }));
-    else toast.error(t('closing.reportProblem', { report, printer: printer.name, error: job.lastError ?? job.status }));
+    if (job.status === 'printed') toast.success(t('backoffice:closing.reportSent', { report, printer: printer.name }));
+    else toast.error(t('backoffice:closing.reportProblem', { report, printer: printer.name, error: job.lastError ?? job.status }));
   } catch (error) {
     toast.error(errorText(error));
   }
