@@ -18,7 +18,7 @@ export interface ClassLimit {
   concurrency: number;
   /** Requests of the class waiting for a slot; one more is shed at once. */
   queue: number;
-  /** Longest wait in the queue before the request is shed. */
+  /** Longest wait in the queue a request may be expected to have: one that would wait longer is shed on arrival. */
   maxWaitMs: number;
   /** Longest a single SQL statement of the class may run (lock waits included); 0: no limit. */
   statementTimeoutMs: number;
@@ -104,6 +104,9 @@ export function admissionLimits(env: NodeJS.ProcessEnv, overrides: AdmissionOver
 
 interface Waiter { admit: () => void; cancel: () => void }
 
+/** Weight of the newest hold time in the moving averages (a tenth: about the last 20 requests count). */
+const ALPHA = 0.1;
+
 /** One class's slots and queue (exported for its unit test). */
 export class Gate {
   active = 0;
@@ -113,22 +116,32 @@ export class Gate {
   timedOut = 0;
   /** Moving average of how long a request of the class holds its slot (ms); 0 until one finished. */
   serviceMs = 0;
+  /** Moving average of how far a hold time strays from that average (ms). */
+  serviceDevMs = 0;
   constructor(readonly cls: AdmissionClass, readonly limit: ClassLimit) {}
   /** Frees a slot (or passes it to the next in line); `heldMs`: how long it was held, when it served a request. */
   release(heldMs?: number) {
-    if (heldMs !== undefined) this.serviceMs = this.serviceMs ? this.serviceMs * 0.9 + heldMs * 0.1 : heldMs;
+    if (heldMs !== undefined) {
+      if (!this.serviceMs) this.serviceMs = heldMs;
+      else {
+        this.serviceDevMs += ALPHA * (Math.abs(heldMs - this.serviceMs) - this.serviceDevMs);
+        this.serviceMs += ALPHA * (heldMs - this.serviceMs);
+      }
+    }
     const next = this.waiting.shift();
     if (next) next.admit(); // the slot passes straight to the next in line
     else this.active--;
   }
   /**
-   * Whether one more request would wait longer than the class allows, judged on arrival: the queue
-   * ahead of it drains at `concurrency` requests per service time. Refusing at once (rather than
-   * after the wait) is what keeps a shed answer within milliseconds under overload.
+   * Whether one more request would wait longer than the class allows, judged on arrival — the only
+   * moment a request is ever refused, so a refusal is answered within milliseconds: the queue ahead
+   * of it drains at `concurrency` requests per service time, taken pessimistically (the average
+   * plus twice its spread, so a queue that looked short enough is almost never slower than allowed).
    */
   wouldWaitTooLong(): boolean {
+    const service = this.serviceMs + 2 * this.serviceDevMs;
     return this.waiting.length >= this.limit.queue
-      || ((this.waiting.length + 1) * this.serviceMs) / this.limit.concurrency > this.limit.maxWaitMs;
+      || ((this.waiting.length + 1) * service) / this.limit.concurrency > this.limit.maxWaitMs;
   }
 }
 
@@ -202,24 +215,23 @@ export function registerAdmission(app: FastifyInstance, limits: AdmissionLimits)
       shedReply(request, reply, gate);
       return;
     }
+    // Queued: it is served when a slot frees, however long that takes (the queue was judged short
+    // enough on arrival); it is never refused later, after it has waited.
     let settled = false;
     const waiter: Waiter = {
       admit: () => {
         if (settled) { gate.release(); return; }
         settled = true;
-        clearTimeout(timer);
         reply.raw.off('close', onGone);
         enter();
       },
       cancel: () => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
         const i = gate.waiting.indexOf(waiter);
         if (i >= 0) gate.waiting.splice(i, 1);
       },
     };
-    const timer = setTimeout(() => { waiter.cancel(); shedReply(request, reply, gate); }, gate.limit.maxWaitMs);
     // A client that gives up while queued leaves the queue (the response's 'close' before any answer;
     // the request's own 'close' only means its body was read).
     const onGone = () => { if (!reply.raw.writableEnded) waiter.cancel(); };
