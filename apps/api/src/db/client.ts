@@ -120,26 +120,51 @@ const txHandles = new WeakMap<object, Db>();
  * discarded, not returned to the pool. (A database without a pool, none today: `db.transaction`.)
  */
 export async function saleTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return lockedSaleTransaction(db, null, undefined, (tx) => fn(tx));
+}
+
+/**
+ * A saleTransaction that first takes a transaction-scoped advisory lock on `key` (null: none) and
+ * runs `lookup` (a statement with its values inlined, pg.escapeLiteral), all in the BEGIN's round
+ * trip: `begin; set local ...; select pg_advisory_xact_lock(k); <lookup>`. The look-up takes its
+ * snapshot after the lock is granted, so it sees what the holder before committed; the lock ends
+ * with the COMMIT, after this transaction's own writes are visible. Every process on the database
+ * that runs under the same key waits for the one before it: a sale's client id (sales.service.ts).
+ */
+export async function lockedSaleTransaction<T, R = Record<string, unknown>>(db: Db, key: string | null, lookup: string | undefined,
+  fn: (tx: Tx, found: R[]) => Promise<T>): Promise<T> {
+  const prefix = `${key == null ? '' : `select pg_advisory_xact_lock(${advisoryKey(key)});`}${lookup ?? ''}`;
   const held = heldClients.get(db);
-  if (held) return transactionOn(held, db, fn, () => {});
+  if (held) {
+    // Already in a transaction on this connection: the lock and look-up join it (no second BEGIN).
+    const res = prefix ? await held.query(prefix) : null;
+    return fn(db as unknown as Tx, lookup ? rowsOfLast<R>(res) : []);
+  }
   const factory = txFactories.get(db);
   const pool = (db as unknown as { session?: { client?: any } }).session?.client;
-  if (!factory || !pool || typeof pool.connect !== 'function') return db.transaction(fn);
+  if (!factory || !pool || typeof pool.connect !== 'function') {
+    return db.transaction(async (tx) => fn(tx, lookup ? (await tx.execute(sql.raw(lookup)) as unknown as { rows: R[] }).rows : []));
+  }
   const client = await pool.connect();
   let broken: unknown;
   try {
-    return await transactionOn(client, handleOf(factory, client), fn, (err) => { broken = err; });
+    return await transactionOn(client, handleOf(factory, client), prefix, Boolean(lookup), fn, (err) => { broken = err; });
   } finally {
     client.release(broken as Error | undefined);
   }
 }
 
+/** The rows of the last statement of a simple query (one result, or one per statement). */
+const rowsOfLast = <R>(res: unknown): R[] => (Array.isArray(res) ? (res.at(-1) as { rows?: R[] } | undefined)?.rows : (res as { rows?: R[] } | null)?.rows) ?? [];
+
 type PgClient = { query: (text: string) => Promise<unknown>; release: (err?: Error) => void };
 
-async function transactionOn<T>(client: PgClient, handle: Db, fn: (tx: Tx) => Promise<T>, broke: (err: unknown) => void): Promise<T> {
-  await client.query('begin; set local plan_cache_mode = force_generic_plan').catch((err: unknown) => { broke(err); throw err; });
+async function transactionOn<T, R>(client: PgClient, handle: Db, prefix: string, withLookup: boolean, fn: (tx: Tx, found: R[]) => Promise<T>, broke: (err: unknown) => void): Promise<T> {
+  const res = await client.query(`begin; set local plan_cache_mode = force_generic_plan;${prefix}`).catch((err: unknown) => { broke(err); throw err; });
   try {
-    const result = await fn(handle as unknown as Tx);
+    // A simple query of several statements answers one result per statement: the look-up is the last.
+    const found = withLookup ? rowsOfLast<R>(res) : [];
+    const result = await fn(handle as unknown as Tx, found);
     await client.query('commit');
     return result;
   } catch (e) {
@@ -154,42 +179,9 @@ function handleOf(factory: (client: unknown) => Db, client: object): Db {
   return handle;
 }
 
-/** The connection under a handle given out by withKeyLock (saleTransaction runs on it). */
+/** The connection under a transaction's handle: a saleTransaction asked for on it joins that transaction. */
 const heldClients = new WeakMap<Db, PgClient>();
 
 /** A signed 64-bit advisory lock key for a text (sha256, first 8 bytes): inlined, never a bind value. */
 export const advisoryKey = (text: string) => BigInt.asIntN(64, BigInt(`0x${crypto.createHash('sha256').update(text).digest('hex').slice(0, 16)}`)).toString();
 
-/**
- * Runs `fn` on ONE pooled connection that holds a session advisory lock on `key` for its whole
- * duration (released after `fn`, committed or not): every process that writes under the same key
- * waits for the one before it, and a statement it runs after the lock sees what that one committed
- * (a fresh snapshot). Statements on the handle run each in its own transaction unless wrapped in
- * saleTransaction (which then runs on this same connection). `lookup`, a statement with its values
- * inlined (pg.escapeLiteral), runs right after the lock in the same round trip; `fn` gets its rows.
- * A connection whose unlock failed is discarded (the lock ends with it). With no pool (none today)
- * `fn` runs on `db` unlocked.
- */
-export async function withKeyLock<T, R = Record<string, unknown>>(db: Db, key: string, fn: (conn: Db, found: R[]) => Promise<T>, lookup?: string): Promise<T> {
-  const factory = txFactories.get(db);
-  const pool = (db as unknown as { session?: { client?: any } }).session?.client;
-  if (!factory || !pool || typeof pool.connect !== 'function') {
-    return fn(db, lookup ? (await db.execute(sql.raw(lookup)) as unknown as { rows: R[] }).rows : []);
-  }
-  const k = advisoryKey(key);
-  const client = await pool.connect();
-  let broken: unknown;
-  try {
-    // The lock and the look-up in one round trip (a simple query of two statements: the second
-    // takes its snapshot after the lock is granted).
-    const res = await client.query(`select pg_advisory_lock(${k});${lookup ?? ''}`).catch((err: unknown) => { broken = err; throw err; });
-    const found = lookup ? (res as { rows: R[] }[])[1].rows : [];
-    try {
-      return await fn(handleOf(factory, client), found);
-    } finally {
-      await client.query(`select pg_advisory_unlock(${k})`).catch((err: unknown) => { broken = err; });
-    }
-  } finally {
-    client.release(broken as Error | undefined);
-  }
-}

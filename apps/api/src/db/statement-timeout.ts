@@ -6,7 +6,7 @@ import type pg from 'pg';
  *
  * The admission hook runs each admitted request inside `withStatementTimeout(ms, ...)`; whenever
  * that request's code takes a connection from the pool (a plain query, `db.transaction`,
- * `saleTransaction`, `withKeyLock`: all go through `pool.connect`), the connection's
+ * `saleTransaction`, `lockedSaleTransaction`: all go through `pool.connect`), the connection's
  * `statement_timeout` is set to the class's limit first, unless the connection already has it
  * (it is a session setting, remembered per connection, so a run of requests of one class pays
  * the `SET` once per connection, not per statement). Work outside any request (migrations,

@@ -58,20 +58,13 @@ export function saleNeeds(input: SaleInput, priced: PricedSale, limitPercent: nu
   return needs;
 }
 
-/** True when a sale body might need a permission: such sales run in a transaction (approval and audit with the write). */
-export function mayNeedPermission(input: SaleInput): boolean {
-  return input.refundingFrom != null || input.approval != null || input.discountId != null
-    || input.items.some((l) => l.priceOverride || (l.discount != null && Number(l.discount) !== 0));
-}
-
 /**
- * Checks the needs on the sale's transaction `tx` (null: the sale runs on the pool and
- * mayNeedPermission said it needs nothing) and returns the audit writer to call once the order exists.
+ * Checks the needs on the sale's transaction `tx` (an approval is used there) and returns the audit
+ * writer to call once the order exists (the audit rows commit with the order).
  */
-export async function authoriseSale(tx: Tx | null, input: SaleInput, priced: PricedSale, actor: AuthInfo, limitPercent: number): Promise<(orderId: number) => Promise<void>> {
+export async function authoriseSale(tx: Tx, input: SaleInput, priced: PricedSale, actor: AuthInfo, limitPercent: number): Promise<(orderId: number) => Promise<void>> {
   const needs = saleNeeds(input, priced, limitPercent);
   if (!needs.length) return async () => undefined;
-  if (!tx) throw new Error('a sale that needs a permission must run in a transaction (mayNeedPermission)');
   const lacking = [...new Set(needs.filter((n) => !can(actor, n.permission)).map((n) => n.permission))];
   let approver: { userId: number; displayName: string } | null = null;
   if (lacking.length) {

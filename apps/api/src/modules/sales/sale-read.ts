@@ -2,28 +2,16 @@ import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { validationError } from '@pos/domain/errors';
 import { parseRate } from '@pos/domain/money';
 import { type SaleInput } from '@pos/domain/schemas/sale';
+import type { FactTaxAmount } from '@pos/domain/sale-facts';
 import { preparedQuery, type Tx } from '../../db/client.ts';
 import { order, orderDiscount, orderPayment, orderProduct, orderProductTax, orderTax, paymentType, product, productPrice, productVariant, tax } from '../../db/schema/index.ts';
 import { callerColumns, callerOf, invalidCaller, type AuthInfo, type CallerRow } from '../../plugins/auth.ts';
 import { opaque } from '../../db/raw.ts';
 import { storeSettingsJson, type StoreSettingsJson } from '../../lib/present.ts';
-import { type Cents, type OrderRow, notFoundRef, parseJson, pgIntArray } from './sale-support.ts';
+import { type OrderRow, notFoundRef, parseJson, pgIntArray } from './sale-support.ts';
 
-export interface LineTax { taxId: number; rate: number /* hundredths of a percent */; amount?: string }
-
-/** A line as priced (catalogue or return). */
-export interface PricedLine {
-  productId: number;
-  variantId: number | null;
-  productName: string;
-  manageInventory: boolean;
-  qtyMilli: number;
-  priceCents: Cents;
-  /** Requested discount (the domain caps it). */
-  discountCents: Cents;
-  taxes: LineTax[];
-  costCents: Cents;
-}
+/** A tax of an original order's line, as stored (hundredths of a percent). */
+export type LineTax = FactTaxAmount;
 
 export interface OriginalOrder {
   row: OrderRow;
@@ -39,14 +27,13 @@ export async function loadOriginal(tx: Tx, id: number, lock: boolean): Promise<O
   const q = tx.select().from(order).where(eq(order.id, id));
   const [row] = lock ? await q.for('update') : await q;
   if (!row) return null;
-  const [lines, disc, tx2, payments, returnedPayments] = await Promise.all([
-    tx.select().from(orderProduct).where(eq(orderProduct.orderId, id)).orderBy(asc(orderProduct.id)),
-    tx.select().from(orderDiscount).where(eq(orderDiscount.orderId, id)),
-    tx.select().from(orderTax).where(eq(orderTax.orderId, id)),
-    tx.select().from(orderPayment).where(eq(orderPayment.orderId, id)).orderBy(asc(orderPayment.id)),
-    tx.select({ typeId: orderPayment.typeId, total: sql<string>`sum(${orderPayment.total})::text` }).from(orderPayment)
-      .innerJoin(order, eq(order.id, orderPayment.orderId)).where(eq(order.returnedFromId, id)).groupBy(orderPayment.typeId),
-  ]);
+  // One after the other: a transaction's statements share its connection.
+  const lines = await tx.select().from(orderProduct).where(eq(orderProduct.orderId, id)).orderBy(asc(orderProduct.id));
+  const disc = await tx.select().from(orderDiscount).where(eq(orderDiscount.orderId, id));
+  const tx2 = await tx.select().from(orderTax).where(eq(orderTax.orderId, id));
+  const payments = await tx.select().from(orderPayment).where(eq(orderPayment.orderId, id)).orderBy(asc(orderPayment.id));
+  const returnedPayments = await tx.select({ typeId: orderPayment.typeId, total: sql<string>`sum(${orderPayment.total})::text` }).from(orderPayment)
+    .innerJoin(order, eq(order.id, orderPayment.orderId)).where(eq(order.returnedFromId, id)).groupBy(orderPayment.typeId);
   const lineTaxes = lines.length
     ? await tx.select().from(orderProductTax).where(inArray(orderProductTax.orderProductId, lines.map((l) => l.id))).orderBy(asc(orderProductTax.taxId))
     : [];

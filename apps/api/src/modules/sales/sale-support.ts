@@ -1,7 +1,5 @@
 import crypto from 'node:crypto';
-import { PrecisionError } from '@pos/domain/money';
 import { sql } from 'drizzle-orm';
-import { validationError, type Violation } from '@pos/domain/errors';
 import { order } from '../../db/schema/index.ts';
 import { pgArray } from '../../db/raw.ts';
 
@@ -57,17 +55,8 @@ export function linkedToStore(link: { ownerId: any; storeId: any } & object, own
     or not exists (select 1 from ${link} where ${link.ownerId} = ${ownerCol}))`;
 }
 
-export const fail = (v: Violation[]) => { if (v.length) throw validationError(v); };
-export const notFoundRef = (label: string, id: number) => `'${label}' with ID '${id}' not found`;
-
-export function safe<T>(f: () => T, v: Violation[], propertyPath: string, message = 'This value should be a valid number.'): T | undefined {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof RangeError) { v.push({ propertyPath, message: e instanceof PrecisionError ? e.message : message }); return undefined; }
-    throw e;
-  }
-}
+/** Violations named by field, shared with the domain's pricing. */
+export { fail, notFoundRef, safe } from '@pos/domain/sale-facts';
 
 /** Both drivers parse json; a string is parsed here just in case. */
 export const parseJson = <T>(v: T | string): T => (typeof v === 'string' ? JSON.parse(v) : v);

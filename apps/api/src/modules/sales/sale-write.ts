@@ -193,7 +193,7 @@ export async function writeContent(tx: Tx, orderId: number, priced: PricedSale):
 }
 
 /**
- * A new order in ONE statement, its own transaction when run outside one (a plain sale): the stock
+ * A new order in ONE statement of the sale's transaction: the stock
  * moves and their ledger rows (lib/stock stockMoveCtes), the content (contentCtes), for a return
  * the original marked Returned (:returned_from), then the store's next number (:numbered) and the
  * header with its figures. Everything or nothing is written. The order's id is drawn first (`o`)

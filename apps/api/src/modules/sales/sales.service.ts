@@ -3,7 +3,7 @@ import pg from 'pg';
 import { conflict, forbidden, notFound, validationError, type Violation } from '@pos/domain/errors';
 import { minorToString, parseQuantity, quantityToString } from '@pos/domain/money';
 import { ORDER_STATUS, type OrderStatus, type SaleInput } from '@pos/domain/schemas/sale';
-import { preparedQuery, saleTransaction, withKeyLock, type Db, type Tx } from '../../db/client.ts';
+import { lockedSaleTransaction, preparedQuery, saleTransaction, type Db, type Tx } from '../../db/client.ts';
 import { order, orderProduct } from '../../db/schema/index.ts';
 import { can, requireCaller, type AuthInfo } from '../../plugins/auth.ts';
 import { moveStocks, stockMoveParams } from '../../lib/stock.ts';
@@ -13,7 +13,7 @@ import { withRetry } from '../../db/retry.ts';
 import { type OriginalOrder, loadOriginal, type Pricing, type Place, readOrder, type SaleCaller } from './sale-read.ts';
 import { priceSale, type PricedSale } from './sale-pricing.ts';
 import { pgArray } from '../../db/raw.ts';
-import { authoriseSale, mayNeedPermission } from './sale-authorise.ts';
+import { authoriseSale } from './sale-authorise.ts';
 import { consumeApproval } from '../staff/approvals.service.ts';
 import { audit } from '../../lib/audit.ts';
 import { nextOrderNumber, applyMoves, saleMoves, ledgerOf, type ContentRow, type SaleHeader, contentParams, writtenOf, writeContent, SALE_WRITE, clearContent, saleDto } from './sale-write.ts';
@@ -87,12 +87,12 @@ async function lockOrder(tx: Tx, id: number, actor: AuthInfo): Promise<OrderRow>
 }
 
 /**
- * A new order (a sale, or a return when refundingFrom is set) on `q`: the pool for a plain sale
- * (each statement its own transaction: one read, one write), a saleTransaction when the order needs
- * row locks (a return locks its original; a customer's credit is checked under a lock on them).
+ * A new order (a sale, or a return when refundingFrom is set) in the sale's transaction `q`: one
+ * read (readOrder), pricing (sale-pricing.ts: one @pos/domain call), one write (SALE_WRITE). A
+ * return locks its original; a customer's credit is checked under a lock on them.
  */
 async function createOrderOn(q: Tx, input: SaleInput, who: SaleCaller, clientId: string | null,
-  opts: SaleOptions & { trustPaymentTypes?: boolean; skipTotalCheck?: boolean; inTx: boolean }, seen: { actor?: AuthInfo }): Promise<SaleResult> {
+  opts: SaleOptions & { trustPaymentTypes?: boolean; skipTotalCheck?: boolean }, seen: { actor?: AuthInfo }): Promise<SaleResult> {
   const now = opts.now ?? new Date();
   const { actor, place, pricing } = await readOrder(q, input, who, Boolean(opts.trustPaymentTypes));
   seen.actor = actor;
@@ -124,7 +124,7 @@ async function createOrderOn(q: Tx, input: SaleInput, who: SaleCaller, clientId:
 }
 
 /** Prices the order, then writes all of it (SALE_WRITE: one statement) and answers it. */
-async function writeOrder(q: Tx, input: SaleInput, actor: AuthInfo, clientId: string | null, opts: SaleOptions & { trustPaymentTypes?: boolean; skipTotalCheck?: boolean; inTx: boolean },
+async function writeOrder(q: Tx, input: SaleInput, actor: AuthInfo, clientId: string | null, opts: SaleOptions & { trustPaymentTypes?: boolean; skipTotalCheck?: boolean },
   now: Date, original: OriginalOrder | null, place: Place, pricing: Pricing): Promise<SaleResult> {
   const held = input.status === ORDER_STATUS.ON_HOLD;
   const completed = input.status === ORDER_STATUS.COMPLETED;
@@ -132,7 +132,7 @@ async function writeOrder(q: Tx, input: SaleInput, actor: AuthInfo, clientId: st
     storeId: input.storeId, now, status: input.status, original,
     skipTotalCheck: opts.skipTotalCheck, pricing, settings: place.store, actor,
   });
-  const audited = await authoriseSale(opts.inTx ? q : null, input, priced, actor, place.store.maxDiscountPercent);
+  const audited = await authoriseSale(q, input, priced, actor, place.store.maxDiscountPercent);
   const figures = { customerId: priced.customerId, customerName: priced.customerName ?? null, description: input.notes ?? null, ...orderFigures(priced) };
   const returned = priced.returned;
   const stock = stockMoveParams(completed ? saleMoves(input.storeId, priced.lines) : []);
@@ -175,29 +175,21 @@ async function writeOrder(q: Tx, input: SaleInput, actor: AuthInfo, clientId: st
  */
 export async function createSale(db: Db, input: SaleInput, who: SaleCaller, opts: SaleOptions): Promise<SaleResult> {
   const clientId = opts.clientId ?? input.clientId ?? null;
-  if (!clientId) return createOnce(db, input, who, null, opts);
-  // One submission of a client id at a time, in every process on this database: the key's lock is
-  // held until the order is committed, and the look-up after it sees every earlier submission. A
-  // retry is answered from the stored order and never reaches the insert, so no unique-key error
-  // is ever raised (order_client_id_uq stays the last guard).
-  return withKeyLock<SaleResult, Prior>(db, `sale-client:${clientId}`, async (conn, [prior]) => {
-    if (prior) return replay(prior, opts.requestHash, await resolveCaller(conn, who));
-    return createOnce(conn, input, who, clientId, opts);
-  }, `${BY_CLIENT} ${pg.escapeLiteral(clientId)}`);
-}
-
-async function createOnce(db: Db, input: SaleInput, who: SaleCaller, clientId: string | null, opts: SaleOptions): Promise<SaleResult> {
   const seen: { actor?: AuthInfo } = {};
   try {
-    // A plain sale needs no row lock: its read and its one write are each a transaction of their
-    // own (READ COMMITTED reads nothing more inside one). Returns and customers' sales take locks.
-    // A sale that may need a permission (discounts, price overrides, returns, an approval) also runs
-    // in one: the approval is used and the audit written with the order.
-    const locks = input.refundingFrom != null || input.customerId != null || mayNeedPermission(input);
-    const result = await withRetry(() => (locks
-      ? saleTransaction(db, (tx) => createOrderOn(tx, input, who, clientId, { ...opts, inTx: true }, seen))
-      : createOrderOn(db as unknown as Tx, input, who, clientId, { ...opts, inTx: false }, seen)));
-    return { ...result, actor: seen.actor };
+    // ONE transaction: (the client id's lock and look-up,) the read, pricing, the write. One
+    // submission of a client id at a time, in every process on this database: the key's lock is
+    // held until the order is committed, and the look-up after it sees every earlier submission. A
+    // retry is answered from the stored order and never reaches the insert, so no unique-key error
+    // is ever raised (order_client_id_uq stays the last guard).
+    const result = await withRetry(() => lockedSaleTransaction<SaleResult, Prior>(
+      db, clientId == null ? null : `sale-client:${clientId}`, clientId == null ? undefined : `${BY_CLIENT} ${pg.escapeLiteral(clientId)}`,
+      async (tx, [prior]) => {
+        if (prior) return replay(prior, opts.requestHash, await resolveCaller(tx as unknown as Db, who));
+        return createOrderOn(tx, input, who, clientId, opts, seen);
+      },
+    ));
+    return { ...result, actor: result.replayed ? undefined : seen.actor };
   } catch (e) {
     if (e instanceof Replay) return { id: e.id, replayed: true };
     throw e;
@@ -253,8 +245,8 @@ export async function updateSale(db: Db, id: number, input: SaleInput, actor: Au
 /**
  * Refunds what is left of an order in one call (POST /api/admin/order/refund/{id}): creates the
  * return order (every line's remaining quantity negated at its sold price, with its exact share of
- * discounts, taxes and adjustment: sale-return.ts), the money back to the original tenders in
- * proportion (sale-payments.ts), gives the stock back, marks the original Returned. Nothing left
+ * discounts, taxes and adjustment: @pos/domain/sale-lines), the money back to the original tenders in
+ * proportion (@pos/domain/sale-settle), gives the stock back, marks the original Returned. Nothing left
  * is a 422. Answers the return order.
  */
 export async function refundSale(db: Db, id: number, actor: AuthInfo, approval: string | null = null): Promise<SaleResult> {
@@ -284,7 +276,7 @@ export async function refundSale(db: Db, id: number, actor: AuthInfo, approval: 
   };
   try {
     return await withRetry(() => saleTransaction(db, (tx) => createOrderOn(tx, input, actor, null, {
-      requestHash: requestHash({ refund: o.id, left: left.map((x) => [x.l.id, x.qty]) }), trustPaymentTypes: true, skipTotalCheck: true, inTx: true,
+      requestHash: requestHash({ refund: o.id, left: left.map((x) => [x.l.id, x.qty]) }), trustPaymentTypes: true, skipTotalCheck: true,
     }, {})));
   } catch (e) {
     if (e instanceof Replay) throw validationError([{ propertyPath: 'id', message: `Order #${o.orderId} has already been returned` }]);
