@@ -5,7 +5,7 @@
  *   node --import tsx bench/api-bench.ts [--quick] [--keep]
  *
  * Everything runs on this machine over loopback: PostgreSQL (throwaway databases, dropped at the
- * end unless --keep), the API server as its own process (apps/api/src/server.ts, production mode),
+ * end unless --keep), the API server as its own process (apps/api/dist/server.js, production mode),
  * and the load generator (this process). Results go to bench/out/api.json; scripts/bench.mjs
  * turns them into bench/results.md.
  */

@@ -2,7 +2,7 @@
  * Shared helpers of the benchmark: throwaway PostgreSQL databases, the API server as a child
  * process, a keep-alive HTTP client, percentiles and the result format read by scripts/bench.mjs.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -217,15 +217,31 @@ export function rssOf(pid: number): number {
   } catch { return NaN; }
 }
 
+let apiBuilt = false;
 /**
- * Starts apps/api/src/server.ts (the production entry) on a free loopback port, in its own process
- * (`node --import tsx`, so the pid is the server itself), production mode, request logs at `warn`.
+ * The server a shop runs (`npm start`): the compiled apps/api/dist, built once per bench run (not
+ * the sources through tsx, whose loader alone holds ~55 MB and would count in the memory figures).
+ */
+function builtApi(): string {
+  const entry = path.join(ROOT, 'apps/api/dist/server.js');
+  if (!apiBuilt) {
+    const r = spawnSync('npm', ['run', 'build', '-w', '@pos/api'], { cwd: ROOT, stdio: 'ignore' });
+    if (r.status !== 0) throw new Error('npm run build -w @pos/api failed');
+    apiBuilt = true;
+  }
+  return entry;
+}
+
+/**
+ * Starts apps/api/dist/server.js (the production build, as `npm start` runs it) on a free loopback
+ * port, in its own process (plain node, so the pid is the server itself), production mode, request
+ * logs at `warn`.
  */
 export async function startServer(databaseUrl: string, env: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
   // BENCH_SERVER_NODE_ARGS: extra node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=bench/out/prof".
   const extraArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...extraArgs, '--import', 'tsx', path.join(ROOT, 'apps/api/src/server.ts')], {
+  const child = spawn(process.execPath, [...extraArgs, '--enable-source-maps', builtApi()], {
     cwd: ROOT,
     env: {
       ...process.env,

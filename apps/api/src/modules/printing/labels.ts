@@ -5,8 +5,9 @@
  * (one label per unit received), or the items whose price changed since a time (new shelf-edge
  * labels after a price change), in a store of the caller.
  */
-import bwipjs from 'bwip-js/node';
-import PDFDocument from 'pdfkit';
+import type BwipJs from 'bwip-js/node';
+import type PDFKitDocument from 'pdfkit';
+import { lazyModule } from '../../lib/lazy-module.ts';
 import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { notFound, validationError } from '@pos/domain/errors';
@@ -19,6 +20,10 @@ import { product, productVariant, purchase, purchaseItem, store } from '../../db
 import type { AuthInfo } from '../../plugins/auth.ts';
 import { layoutField, resolveLayout, type LabelLayout } from './label-layout.ts';
 import { MM } from './receipt-pdf.ts';
+
+/** Loaded on the first label sheet (lib/lazy-module.ts). */
+const bwip = lazyModule<typeof BwipJs>('bwip-js/node');
+const pdfkit = lazyModule<typeof PDFKitDocument>('pdfkit');
 
 const id = z.number().int().positive().max(2147483647);
 export const labelsBody = z.object({
@@ -76,11 +81,12 @@ async function collect(db: Db, input: z.infer<typeof labelsBody>, currency: stri
 
 async function barcodePng(code: string): Promise<Buffer> {
   const ean = /^\d{13}$/.test(code) && !gs1Problem(code, 'ean13');
-  return bwipjs.toBuffer({ bcid: ean ? 'ean13' : 'code128', text: code, scale: 3, height: 9, includetext: true, textxalign: 'center' });
+  return bwip().toBuffer({ bcid: ean ? 'ean13' : 'code128', text: code, scale: 3, height: 9, includetext: true, textxalign: 'center' });
 }
 
 function render(labels: Label[], layout: LabelLayout, images: Map<string, Buffer>): Promise<Buffer> {
   const perPage = layout.columns * layout.rows;
+  const PDFDocument = pdfkit();
   const pdf = new PDFDocument({ size: [layout.pageWidth * MM, layout.pageHeight * MM], margin: 0, autoFirstPage: false, info: { Title: 'Labels' } });
   const chunks: Buffer[] = [];
   pdf.on('data', (c: Buffer) => chunks.push(c));

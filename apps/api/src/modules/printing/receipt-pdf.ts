@@ -4,10 +4,15 @@
  * Arabic, proportional, when the receipt has Arabic: receipt-lines.ts), the order
  * number as a Code 128 barcode rendered by bwip-js. pdfkit (maintained) writes the PDF.
  */
-import bwipjs from 'bwip-js/node';
-import PDFDocument from 'pdfkit';
+import type BwipJs from 'bwip-js/node';
+import type PDFKitDocument from 'pdfkit';
+import { lazyModule } from '../../lib/lazy-module.ts';
 import { docText, type ReceiptDoc } from './receipt-doc.ts';
 import { FONT_FILES, layoutLines, needsShaping, visualRuns, type Line } from './receipt-lines.ts';
+
+/** Loaded on the first PDF receipt (lib/lazy-module.ts). */
+const bwip = lazyModule<typeof BwipJs>('bwip-js/node');
+const pdfkit = lazyModule<typeof PDFKitDocument>('pdfkit');
 
 /** PDF points per millimetre. */
 export const MM = 72 / 25.4;
@@ -22,8 +27,9 @@ const BARCODE_H = 14 * MM;
 /** A receipt with Arabic (receipt-lines.ts): Noto Naskh Arabic embedded, laid out like the paper's raster. */
 async function shapedPdf(doc: ReceiptDoc): Promise<Buffer> {
   const barcode = doc.blocks.find((b) => b.t === 'barcode');
-  const png = barcode ? await bwipjs.toBuffer({ bcid: 'code128', text: barcode.value, scale: 2, height: 10, includetext: true }) : null;
+  const png = barcode ? await bwip().toBuffer({ bcid: 'code128', text: barcode.value, scale: 2, height: 10, includetext: true }) : null;
   const BIG = SIZE * 1.4;
+  const PDFDocument = pdfkit();
   const pdf = new PDFDocument({ size: [WIDTH, 2000], margin: MARGIN, autoFirstPage: false, info: { Title: 'Receipt' } });
   pdf.registerFont('naskh', FONT_FILES.regular);
   pdf.registerFont('naskh-bold', FONT_FILES.bold);
@@ -74,11 +80,12 @@ async function shapedPdf(doc: ReceiptDoc): Promise<Buffer> {
 export async function receiptPdf(doc: ReceiptDoc): Promise<Buffer> {
   if (needsShaping(doc)) return shapedPdf(doc);
   const barcode = doc.blocks.find((b) => b.t === 'barcode');
-  const png = barcode ? await bwipjs.toBuffer({ bcid: 'code128', text: barcode.value, scale: 2, height: 10, includetext: true }) : null;
+  const png = barcode ? await bwip().toBuffer({ bcid: 'code128', text: barcode.value, scale: 2, height: 10, includetext: true }) : null;
   const logo = doc.blocks.find((b) => b.t === 'logo');
   const LOGO_H = logo ? 16 * MM : 0;
   const lines = docText({ ...doc, blocks: doc.blocks.filter((b) => b.t !== 'barcode' && b.t !== 'logo') }, PDF_COLUMNS).split('\n');
   const height = 2 * MARGIN + lines.length * LINE + (png ? BARCODE_H + LINE : 0) + LOGO_H;
+  const PDFDocument = pdfkit();
   const pdf = new PDFDocument({ size: [WIDTH, height], margin: MARGIN, info: { Title: 'Receipt' } });
   const chunks: Buffer[] = [];
   pdf.on('data', (c: Buffer) => chunks.push(c));

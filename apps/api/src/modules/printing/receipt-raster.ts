@@ -5,7 +5,8 @@
  * Arabic letters, right-to-left runs; MIT, its native build shipped in the npm package), then
  * printed by escpos.ts as an ESC/POS raster image (GS v 0), one dot per pixel.
  */
-import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
+import type { SKRSContext2D } from '@napi-rs/canvas';
+import { lazyModule } from '../../lib/lazy-module.ts';
 import { FONT_FILES, layoutLines, type Line } from './receipt-lines.ts';
 import type { ReceiptDoc } from './receipt-doc.ts';
 
@@ -13,12 +14,17 @@ const FAMILY = 'Receipt Naskh';
 /** Font A of an ESC/POS printer is 24 dots high: the text matches it; a title is half as big again. */
 export const RASTER = { size: 24, big: 34, line: 38, bigLine: 52, rule: 16, gap: 16 } as const;
 
+/** The canvas (a native Skia build) is loaded on the first Arabic receipt (lib/lazy-module.ts). */
+const canvasModule = lazyModule<typeof import('@napi-rs/canvas')>('@napi-rs/canvas');
 let registered = false;
-function fonts(): void {
-  if (registered) return;
-  GlobalFonts.registerFromPath(FONT_FILES.regular, FAMILY);
-  GlobalFonts.registerFromPath(FONT_FILES.bold, FAMILY);
-  registered = true;
+function canvas(): typeof import('@napi-rs/canvas') {
+  const c = canvasModule();
+  if (!registered) {
+    c.GlobalFonts.registerFromPath(FONT_FILES.regular, FAMILY);
+    c.GlobalFonts.registerFromPath(FONT_FILES.bold, FAMILY);
+    registered = true;
+  }
+  return c;
 }
 
 /** The printable width in dots of 58 or 80 mm paper. */
@@ -35,8 +41,7 @@ function measurer(ctx: SKRSContext2D) {
 
 /** The receipt's lines at `dots` wide: barcodes and the logo stay printer commands, the rest is text to draw. */
 export function rasterLayout(doc: ReceiptDoc, dots: number): Line[] {
-  fonts();
-  return layoutLines(doc, dots, measurer(createCanvas(8, 8).getContext('2d')), RASTER.gap);
+  return layoutLines(doc, dots, measurer(canvas().createCanvas(8, 8).getContext('2d')), RASTER.gap);
 }
 
 export interface Raster { width: number; height: number; data: Uint8ClampedArray }
@@ -45,10 +50,8 @@ const heightOf = (l: Line) => (l.t === 'rule' ? RASTER.rule : l.t === 'text' ? (
 
 /** Text and rule lines drawn black on white, `dots` wide (RGBA, as the encoder takes images). */
 export function drawLines(lines: Line[], dots: number): Raster {
-  fonts();
   const height = Math.max(1, lines.reduce((h, l) => h + heightOf(l), 0));
-  const canvas = createCanvas(dots, height);
-  const ctx = canvas.getContext('2d');
+  const ctx = canvas().createCanvas(dots, height).getContext('2d');
   ctx.fillStyle = '#fff';
   ctx.fillRect(0, 0, dots, height);
   ctx.fillStyle = '#000';
