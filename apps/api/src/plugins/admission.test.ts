@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
-import { admissionClass, admissionLimits, DEFAULT_ADMISSION, Gate } from './admission.ts';
+import { admissionClass, admissionLimits, DEFAULT_ADMISSION, Gate, salesStruggling } from './admission.ts';
 
 /**
  * Sales first, bounded queues (issue 30, point 2), over real HTTP. Back-office reads get one slot
@@ -105,6 +105,20 @@ describe('admission by class', () => {
     gate.waiting.push(waiter);
     expect(gate.wouldWaitTooLong()).toBe(true);
     expect(fits).toBeLessThan(4); // on the average alone (≈ 72 ms) four would have fitted
+  });
+
+  it('sales first by what sales feel: many slow sales at once refuse the other classes; one slow sale or an old one does not', () => {
+    const sale = new Gate('sale', { concurrency: 10, queue: 20, maxWaitMs: 100, statementTimeoutMs: 3000 });
+    const now = 50_000;
+    sale.release(80); // sales finishing in 80 ms: above half the 100 ms wait
+    sale.lastDoneAt = now - 200;
+    sale.active = 4;
+    expect(salesStruggling(sale, 50, now)).toBe(false); // 4 of 10 slots: not busy
+    sale.active = 5;
+    expect(salesStruggling(sale, 50, now)).toBe(true); // half the slots busy and slow
+    expect(salesStruggling(sale, 50, now + 1_500)).toBe(false); // no sale finished for a second: let go
+    sale.serviceMs = 30;
+    expect(salesStruggling(sale, 50, now)).toBe(false); // busy but quick
   });
 
   it('a full read class answers 503 + Retry-After at once, queues one, and still sells', async () => {

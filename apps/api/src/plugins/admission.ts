@@ -118,10 +118,13 @@ export class Gate {
   serviceMs = 0;
   /** Moving average of how far a hold time strays from that average (ms). */
   serviceDevMs = 0;
+  /** When a request of the class last finished (performance.now()), 0: never. */
+  lastDoneAt = 0;
   constructor(readonly cls: AdmissionClass, readonly limit: ClassLimit) {}
   /** Frees a slot (or passes it to the next in line); `heldMs`: how long it was held, when it served a request. */
   release(heldMs?: number) {
     if (heldMs !== undefined) {
+      this.lastDoneAt = performance.now();
       if (!this.serviceMs) this.serviceMs = heldMs;
       else {
         this.serviceDevMs += ALPHA * (Math.abs(heldMs - this.serviceMs) - this.serviceDevMs);
@@ -143,6 +146,18 @@ export class Gate {
     return this.waiting.length >= this.limit.queue
       || ((this.waiting.length + 1) * service) / this.limit.concurrency > this.limit.maxWaitMs;
   }
+}
+
+/**
+ * Sales first, by what sales feel: while many sales run at once (half their slots or more) and the
+ * ones finishing now take longer than `slowMs` on average (the machine is short of CPU or
+ * connections), other classes are refused on arrival even with free slots of their own — a
+ * back-office search costs the CPU of two or three sales — and come back after Retry-After. A
+ * single slow sale (a quiet shop on a slow machine) never triggers it, and only recent sales count:
+ * without a sale for a second the rule lets go.
+ */
+export function salesStruggling(sale: Gate, slowMs: number, now = performance.now()): boolean {
+  return sale.active >= Math.max(2, sale.limit.concurrency / 2) && sale.serviceMs > slowMs && now - sale.lastDoneAt < 1_000;
 }
 
 export interface AdmissionStats {
@@ -195,6 +210,10 @@ export function registerAdmission(app: FastifyInstance, limits: AdmissionLimits)
     const cls = admissionClass(request.method, request.routeOptions.url, request.routeOptions.config?.admission);
     if (!cls) { done(); return; }
     const gate = gates[cls];
+    if (cls !== 'sale' && salesStruggling(gates.sale, limits.sale.maxWaitMs / 2)) {
+      shedReply(request, reply, gate);
+      return;
+    }
     // Everything the request runs from here (its handler, its queries) carries its class's
     // statement timeout (db/statement-timeout.ts).
     const enter = () => {
