@@ -36,8 +36,8 @@ test('sales by hour for yesterday: the chart, the 10:00 row and the CSV', async 
   await signIn(page, 'admin');
   await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Reports' }).click();
   await expect(page.getByRole('heading', { name: 'Reports', level: 1 })).toBeVisible();
-  await page.getByLabel('Sales by').selectOption('hour');
-  await page.getByLabel('Store').selectOption(String(ids.store));
+  await page.getByLabel('Sales by', { exact: true }).selectOption('hour');
+  await page.getByLabel('Store', { exact: true }).selectOption(String(ids.store));
   await page.getByRole('button', { name: 'Show' }).click();
 
   const chart = page.getByTestId('report-chart');
