@@ -4,7 +4,6 @@ import { order } from '../../db/schema/index.ts';
 import { pgArray } from '../../db/raw.ts';
 
 export type OrderRow = typeof order.$inferSelect;
-export type Cents = number;
 
 // ---------------------------------------------------------------------------------------------
 // Small infrastructure: errors from either driver, retries, idempotency hash
@@ -56,7 +55,7 @@ export function linkedToStore(link: { ownerId: any; storeId: any } & object, own
 }
 
 /** Violations named by field, shared with the domain's pricing. */
-export { fail, notFoundRef, safe } from '@pos/domain/sale-facts';
+export { fail, notFoundRef } from '@pos/domain/sale-facts';
 
 /** Both drivers parse json; a string is parsed here just in case. */
 export const parseJson = <T>(v: T | string): T => (typeof v === 'string' ? JSON.parse(v) : v);
