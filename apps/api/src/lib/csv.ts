@@ -1,6 +1,6 @@
 /**
  * RFC 4180 CSV: parse and format, plus the checks an upload needs (UTF-8 validity, formula
- * neutralisation). No dependency; the whole file is in memory (imports are capped at 50 MB).
+ * neutralisation). Uploads are parsed as a stream by csv-stream.ts (csv-parse).
  */
 
 export interface ParsedCsv {

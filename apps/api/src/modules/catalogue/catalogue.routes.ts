@@ -15,6 +15,9 @@ import { createTerminal, deleteTerminal, getTerminalDto, presentTerminalDtos, te
 import { createUser, deleteUser, getUserDto, presentUserDtos, updateUser, userCreateBody, userUpdateBody } from './users.service.ts';
 import { exportProducts } from './product-csv.export.ts';
 import { importProducts } from './product-csv.import.ts';
+import { loadLookups, templateRows } from './product-csv.common.ts';
+import { parseMapping } from './product-csv.columns.ts';
+import { formatRow } from '../../lib/csv.ts';
 import { presentVariant } from './products.presenter.ts';
 
 /** Imports must be smaller than 50 MB (a file of 50 MB or more is refused with 422). */
@@ -251,23 +254,44 @@ export default async function catalogueRoutes(app: FastifyInstance) {
     return reply.send(Readable.from(exportProducts(app.db, ctx)));
   });
 
+  /** The import template: every column the caller's file may have and one example product with a variant. */
+  app.get('/api/products/import/template', { config: { auth: 'products.manage' }, schema: { ...pTags, summary: 'CSV import template' } }, async (request, reply) => {
+    const lk = await loadLookups(app.db, ctxOf(request));
+    reply.header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="products-template.csv"')
+      .header('cache-control', 'no-store');
+    return '\uFEFF' + templateRows(lk.stores).map((r) => formatRow(r)).join('');
+  });
+
+  const tooLarge = () => validationError([{ propertyPath: 'file', message: `The file is too large. It must be smaller than ${IMPORT_MAX_BYTES / 1024 / 1024} MB.` }], 'The file is too large; nothing was imported.');
+  /** The upload is read as a stream; ?dryRun=1 answers a preview, ?mapping={...} renames columns, ?unknownIds=create copies a catalogue. */
   const importHandler = async (request: FastifyRequest) => {
     const ctx = ctxOf(request);
-    let buf: Buffer;
+    const q = request.query as Query;
+    const mapping = parseMapping(q1(q, 'mapping'));
+    if ('error' in mapping) throw validationError([{ propertyPath: 'mapping', message: String(mapping.error) }]);
+    const flag = (key: string, yes = ['1', 'true']) => yes.includes((q1(q, key) ?? '').toLowerCase());
+    let part;
     try {
-      const part = await request.file({ limits: { fileSize: IMPORT_MAX_BYTES - 1, files: 1 } });
-      if (!part) throw validationError([{ propertyPath: 'file', message: BLANK }]);
-      buf = await part.toBuffer();
+      part = await request.file({ limits: { fileSize: IMPORT_MAX_BYTES - 1, files: 1 } });
     } catch (e: any) {
-      if (e?.code === 'FST_REQ_FILE_TOO_LARGE' || e?.part?.file?.truncated) {
-        throw validationError([{ propertyPath: 'file', message: 'The file is too large. It must be smaller than 50 MB.' }], 'The file is too large; nothing was imported.');
-      }
       if (e?.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw validationError([{ propertyPath: 'file', message: BLANK }]);
       throw e;
     }
-    return importProducts(app.db, buf, ctx);
+    if (!part) throw validationError([{ propertyPath: 'file', message: BLANK }]);
+    const file = part.file;
+    try {
+      const result = await importProducts(app.db, file, ctx, { dryRun: flag('dryRun'), mapping: mapping as Record<string, string>, createUnknown: flag('unknownIds', ['create']) });
+      if (file.truncated) throw tooLarge();
+      return result;
+    } catch (e: any) {
+      if (file.truncated || e?.code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+      throw e;
+    } finally {
+      if (!file.readableEnded) file.resume();
+    }
   };
-  const importOpts = { ...products, schema: { ...pTags, summary: 'Import products from a CSV (multipart field file); all or nothing' } };
+  const importOpts = { ...products, schema: { ...pTags, summary: 'Import products from a CSV (multipart field file); all or nothing; ?dryRun=1 previews, ?mapping= renames columns' } };
   app.post('/api/products/import', importOpts, importHandler);
   app.post('/api/admin/product/import', importOpts, importHandler);
 

@@ -21,14 +21,33 @@ import { inIds, scopes, type LinkTable } from './shared.ts';
  *   what the caller sees is written 'Name #id' (also accepted on import; '#id' alone too).
  * - Store cells: empty = leave that store's row as it is; a quantity sets the stock, the difference
  *   going to the stock ledger with reason 'import'.
- * - Variants and price rules are not in the file (an update keeps them; a created product has none).
+ * - Variants (columns Variant of, Attribute Name, Attribute Value, after the store columns): each
+ *   variant is one more row directly under its product's row. On a variant row, 'Variant of' holds
+ *   the product's ID as written in the product row above (or 'new' when that row has no ID), 'ID'
+ *   is the variant's own ID (empty = create it), and Name, Barcode, SKU, Sale price (empty = the
+ *   product's price), Purchase price (may be empty) and Available Quantity (the variant's stock, global
+ *   across stores; a difference goes to the ledger) are the variant's; Attribute Name / Value are
+ *   its attribute; every other cell stays empty. When the file has the 'Variant of' column, the
+ *   variant rows under a product are all its variants (one not listed is removed); without that
+ *   column a product's variants are left as they are. Price rules are not in the file.
+ * - Option unknownIds=create (copying a catalogue into another database): a product or variant ID
+ *   that does not exist creates a new one instead of being an error.
+ * - Column mapping: a header that differs only in case is recognised; the option
+ *   mapping={"<file header>":"<column>"} names what a differently named column holds ('' = ignore it).
+ * - Template: GET /api/products/import/template (token in the header only), the header with every column of the caller and
+ *   one example product with a variant.
+ * - Dry run (?dryRun=1): everything is checked and the import is run in a transaction that is rolled
+ *   back; the answer has the column mapping, the row count, the first rows, the errors with their row
+ *   and file line, and what the import would do (created / updated / unchanged).
  * - Encoding: UTF-8 (a BOM is written on export and skipped on import), RFC 4180 quoting, CRLF.
  *   Cells starting with = + - @ are written with a leading apostrophe; import removes it again.
- * - Import is all or nothing: any error gives 422 {violations:[{propertyPath:'row 3.Sale price', message}]}
- *   (row 1 is the header) and nothing is written.
+ * - Import is all or nothing: any error gives 422 {violations:[{propertyPath:'row 3.Sale price', message, line}]}
+ *   (row 1 is the header; blank lines are not counted; line = the file line the row starts on) and
+ *   nothing is written. The upload is read as a stream (csv-parse) and must be under 50 MB.
  */
 export const BASE_COLUMNS = ['ID', 'Name', 'Barcode', 'Is Available?', 'Purchase price', 'Sale price', 'Available Quantity', 'Purchase Unit', 'Sale Unit'] as const;
 export const EXTRA_COLUMNS = ['SKU', 'Department', 'Categories', 'Brands', 'Suppliers', 'Taxes', 'Manage Inventory?', 'Is Active?'] as const;
+export const VARIANT_COLUMNS = ['Variant of', 'Attribute Name', 'Attribute Value'] as const;
 export const STORE_COLUMN = /^(Quantity|Location|Re-order Level) \[(.*)#(\d+)\]$/;
 export const LIST_SEPARATOR = ' | ';
 export const BATCH = 2000;
@@ -70,7 +89,7 @@ export class NameIndex {
   }
 }
 
-interface Lookups {
+export interface Lookups {
   stores: (typeof store.$inferSelect)[];
   department: NameIndex;
   category: NameIndex;
@@ -97,7 +116,22 @@ export const storeLabel = (s: { id: number; name: string }) => `${s.name.replace
 const storeHeaders = (s: { id: number; name: string }) => [`Quantity [${storeLabel(s)}]`, `Location [${storeLabel(s)}]`, `Re-order Level [${storeLabel(s)}]`];
 
 export function exportHeader(stores: { id: number; name: string }[]): string[] {
-  return [...BASE_COLUMNS, ...EXTRA_COLUMNS, ...stores.flatMap(storeHeaders)];
+  return [...BASE_COLUMNS, ...EXTRA_COLUMNS, ...stores.flatMap(storeHeaders), ...VARIANT_COLUMNS];
+}
+
+/** The template: the header and one example product with one variant (the store cells of the first store). */
+export function templateRows(stores: { id: number; name: string }[]): string[][] {
+  const header = exportHeader(stores);
+  const product: Record<string, string> = {
+    Name: 'T-shirt', Barcode: '2000000000017', 'Is Available?': '1', 'Purchase price': '4.50', 'Sale price': '9.99', 'Purchase Unit': 'pcs', 'Sale Unit': 'pcs',
+    SKU: 'TS-1', 'Manage Inventory?': '1', 'Is Active?': '1',
+  };
+  if (stores[0]) Object.assign(product, { [`Quantity [${storeLabel(stores[0])}]`]: '10', [`Location [${storeLabel(stores[0])}]`]: 'Aisle 1', [`Re-order Level [${storeLabel(stores[0])}]`]: '2' });
+  const variant: Record<string, string> = {
+    'Variant of': 'new', Name: 'T-shirt red', Barcode: '2000000000024', 'Sale price': '10.99', 'Available Quantity': '5', SKU: 'TS-1-R',
+    'Attribute Name': 'Colour', 'Attribute Value': 'Red',
+  };
+  return [header, header.map((h) => product[h] ?? ''), header.map((h) => variant[h] ?? '')];
 }
 
 export async function linksOf(db: Db | Tx, link: LinkTable, ids: number[]) {

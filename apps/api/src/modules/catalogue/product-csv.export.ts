@@ -2,7 +2,7 @@ import { moneyText } from '../../lib/present.ts';
 import { and, asc, gt, inArray, lte } from 'drizzle-orm';
 import { parseQuantity, quantityToString } from '@pos/domain/money';
 import type { Db } from '../../db/client.ts';
-import { product, productBrand, productCategory, productStore, productSupplier, productTax } from '../../db/schema/index.ts';
+import { product, productVariant, productBrand, productCategory, productStore, productSupplier, productTax } from '../../db/schema/index.ts';
 import type { ResourceCtx } from '../../resources/engine.ts';
 import { formatRow } from '../../lib/csv.ts';
 import { scopes, trimDecimal } from './shared.ts';
@@ -25,6 +25,9 @@ export async function* exportProducts(db: Db, ctx: ResourceCtx): AsyncGenerator<
     const stocks = lk.stores.length
       ? await db.select().from(productStore).where(and(gt(productStore.productId, first), lte(productStore.productId, after), inArray(productStore.storeId, lk.stores.map((s) => s.id))))
       : [];
+    const variants = await db.select().from(productVariant).where(and(gt(productVariant.productId, first), lte(productVariant.productId, after))).orderBy(asc(productVariant.productId), asc(productVariant.id));
+    const variantsBy = new Map<number, (typeof variants)[number][]>();
+    for (const v of variants) variantsBy.set(v.productId, [...(variantsBy.get(v.productId) ?? []), v]);
     const stockBy = new Map<number, (typeof stocks)[number][]>();
     for (const s of stocks) stockBy.set(s.productId, [...(stockBy.get(s.productId) ?? []), s]);
     let chunk = '';
@@ -41,7 +44,15 @@ export async function* exportProducts(db: Db, ctx: ResourceCtx): AsyncGenerator<
           const row = mine.find((x) => x.storeId === s.id);
           return row ? [trimDecimal(row.quantity), row.location, trimDecimal(row.reOrderLevel)] : ['', '', ''];
         }),
+        '', '', '',
       ]);
+      // Each variant is one more row under its product (columns: product-csv.common.ts).
+      for (const v of variantsBy.get(p.id) ?? []) {
+        chunk += formatRow([
+          v.id, v.name, v.barcode, '', v.purchasePrice == null ? '' : moneyText(v.purchasePrice), v.price == null ? '' : moneyText(v.price), trimDecimal(v.quantity), '', '',
+          v.sku, '', '', '', '', '', '', '', ...lk.stores.flatMap(() => ['', '', '']), p.id, v.attributeName, v.attributeValue,
+        ]);
+      }
     }
     yield chunk;
     if (rows.length < EXPORT_BATCH) break;

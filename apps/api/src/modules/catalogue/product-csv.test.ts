@@ -45,7 +45,7 @@ function edit(csv: string, changes: { id: number; column: string; value: string 
   const rows = parseCsv(csv.replace(/^\uFEFF/, '')).rows.map((r) => r.map(unneutralise));
   const header = rows[0];
   for (const c of changes) {
-    const row = rows.find((r) => r[0] === String(c.id))!;
+    const row = rows.find((r) => r[0] === String(c.id) && !r[header.indexOf('Variant of')])!; // a product's row, not a variant's
     row[header.indexOf(c.column)] = c.value;
   }
   for (const a of append) rows.push(header.map((h) => a[h] ?? ''));
@@ -61,7 +61,9 @@ describe('product CSV export', () => {
     expect(res.headers['content-disposition']).toContain('products.csv');
     expect(res.body.startsWith('\uFEFFID,Name,Barcode,Is Available?,Purchase price,Sale price,Available Quantity,Purchase Unit,Sale Unit,SKU,Department,Categories,Brands,Suppliers,Taxes,Manage Inventory?,Is Active?,Quantity [Main Street #1],')).toBe(true);
     const rows = parseCsv(res.body.slice(1)).rows;
-    expect(rows).toHaveLength(201);
+    const variantRows = rows.filter((r) => r[rows[0].indexOf('Variant of')] !== '' && r !== rows[0]);
+    expect(variantRows.length).toBe((await t.app.db.select().from(productVariant)).length);
+    expect(rows).toHaveLength(201 + variantRows.length);
     expect(rows[2].slice(0, 9)).toEqual(['2', 'Fresh Bread Loaf', '5000000000002', '1', '12.60', '21.00', '42', 'pcs', 'pcs']);
   });
 
@@ -142,7 +144,7 @@ describe('product CSV import', () => {
   });
 
   describe('a bad file gets 422 naming row and column, and writes nothing', () => {
-    const cases: [string, () => Promise<Buffer | string>, string][] = [
+    const cases: [string, () => Promise<Buffer | string>, string | (() => Promise<string>)][] = [
       ['a missing column', async () => (await exportCsv()).replace(',Sale price,', ',Sale prize,'), 'row 1.Sale prize'],
       ['an unknown column', async () => 'ID,Name,Barcode,Is Available?,Purchase price,Sale price,Available Quantity,Purchase Unit,Sale Unit,Colour\r\n,X,,1,1,2,,pcs,pcs,red\r\n', 'row 1.Colour'],
       ['a bad number', async () => edit(await exportCsv(), [{ id: 2, column: 'Sale price', value: '12,5x' }]), 'row 3.Sale price'],
@@ -152,7 +154,7 @@ describe('product CSV import', () => {
       ['a duplicate barcode', async () => edit(await exportCsv(), [{ id: 9, column: 'Barcode', value: '5000000000010' }]), 'row 10.Barcode'],
       ['a blank name', async () => edit(await exportCsv(), [{ id: 1, column: 'Name', value: '' }]), 'row 2.Name'],
       ['a short row', async () => (await exportCsv()).replace(/\r\n3,[^\r]*/, '\r\n3,Too short'), 'row 4'],
-      ['an unterminated quote', async () => `${(await exportCsv()).trimEnd()}\r\n,"Broken,1\r\n`, 'row 203.Name'], // 201 products by then
+      ['an unterminated quote', async () => `${(await exportCsv()).trimEnd()}\r\n,"Broken,1\r\n`, async () => `row ${203 + (await t.app.db.select().from(productVariant)).length}.Name`], // 201 products by then
       ['invalid UTF-8', async () => {
         const csv = edit(await exportCsv(), [{ id: 2, column: 'Name', value: 'Bread XX' }]);
         const buf = Buffer.from(csv, 'utf8');
@@ -168,7 +170,7 @@ describe('product CSV import', () => {
         const res = await importCsv(content);
         expect(res.statusCode).toBe(422);
         expect(Array.isArray(res.json().violations)).toBe(true);
-        expect(paths(res)).toContain(path);
+        expect(paths(res)).toContain(typeof path === 'string' ? path : await path());
         expect(await dbState()).toBe(state);
       });
     }
@@ -178,7 +180,8 @@ describe('product CSV import', () => {
       const csv = edit(await exportCsv(), [{ id: 1, column: 'Sale price', value: '99' }, { id: 200, column: 'Purchase price', value: '-3' }]);
       const res = await importCsv(csv);
       expect(res.statusCode).toBe(422);
-      expect(res.json().violations).toEqual([{ propertyPath: 'row 201.Purchase price', message: 'This value should be either positive or zero.' }]);
+      const row = parseCsv(csv).rows.findIndex((r, i) => i > 0 && r[0] === '200' && r[r.length - 3] === '') + 1;
+      expect(res.json().violations).toEqual([{ propertyPath: `row ${row}.Purchase price`, message: 'This value should be either positive or zero.', line: row }]);
       expect(await dbState()).toBe(state);
     });
 
@@ -190,6 +193,7 @@ describe('product CSV import', () => {
       const res = await importCsv(big);
       expect(res.statusCode).toBe(422);
       expect(paths(res)).toEqual(['file']);
+      expect(res.json().violations[0].message).toBe('The file is too large. It must be smaller than 50 MB.');
       expect(await dbState()).toBe(state);
     });
 
