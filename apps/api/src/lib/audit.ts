@@ -9,7 +9,7 @@ import type { AuthInfo } from '../plugins/auth.ts';
 export type AuditAction = `${string}.${string}` & (
   | 'auth.login' | 'auth.loginFailed' | 'auth.passwordChanged' | 'auth.passwordReset'
   | 'product.created' | 'product.updated' | 'product.deleted' | 'product.imported'
-  | 'sale.discountOverLimit' | 'sale.priceOverride' | 'sale.voided' | 'sale.restored' | 'sale.refunded' | 'sale.cashRefundOfCard'
+  | 'sale.discountOverLimit' | 'sale.priceOverride' | 'sale.voided' | 'sale.restored' | 'sale.heldDeleted' | 'sale.heldResumed' | 'sale.refunded' | 'sale.cashRefundOfCard'
   | 'approval.granted' | 'approval.refused'
   | 'closing.edited' | 'closing.closed'
   | 'drawer.opened' | 'labels.printed'

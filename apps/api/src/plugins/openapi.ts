@@ -47,7 +47,7 @@ export function registerOpenApi(app: FastifyInstance) {
           Error: { description: 'Error', content: { 'application/json': { schema: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } } } } } },
           Validation: { description: 'Validation failed', content: { 'application/json': { schema: { type: 'object', properties: {
             code: { type: 'string' }, message: { type: 'string' }, errorMessage: { type: ['string', 'null'] },
-            violations: { type: 'array', items: { type: 'object', properties: { propertyPath: { type: 'string' }, message: { type: 'string' } } } },
+            violations: { type: 'array', items: { type: 'object', properties: { propertyPath: { type: 'string' }, message: { type: 'string' }, line: { type: 'integer', description: 'CSV imports: the file line of the row' } } } },
           } } } } },
         },
       },

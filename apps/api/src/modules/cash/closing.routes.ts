@@ -5,6 +5,7 @@ import { caller } from '../../plugins/auth.ts';
 import { parseBody, parseId } from '../../resources/engine.ts';
 import { getClosing, listClosings, openedClosing, updateClosing } from './closing.service.ts';
 import { objectBody, queryIds } from './cash.http.ts';
+import { openTills } from './open-tills.ts';
 
 const money = optionalDecimal({ min: 0 });
 /** Denomination counts: {"<note value>": count}; anything else is refused. */
@@ -40,6 +41,9 @@ export default async function closingRoutes(app: FastifyInstance) {
     const { store: storeId, terminal: terminalId } = queryIds((request.query ?? {}) as Record<string, unknown>, ['store', 'terminal']);
     return { closing: await openedClosing(db, { storeId, terminalId }, caller(request)) };
   });
+
+  app.get('/api/admin/closing/open', { config: user, schema: { tags, summary: "The tills whose day is started and not closed, in the caller's stores, oldest first: {list: [{closing, store, terminal, openedAt, openedBy}], count}" } }, async (request) =>
+    openTills(db, caller(request)));
 
   app.get('/api/admin/closing/list', { config: user, schema: { tags, summary: "Closed days of one of the caller's stores (terminal optional), newest first, with their figures: {list, total, count}" } }, async (request) => {
     const query = (request.query ?? {}) as Record<string, unknown>;

@@ -138,7 +138,9 @@ export const customersResource: ResourceDef<CustomerRow> = {
     q: (v, ctx, name = 'q') => {
       const text = searchText(v, name);
       if (text === undefined) return undefined;
-      return or(textMatch(customer.name, text), textMatch(customer.phone, text), can(ctx.auth, 'customer.creditTerms') ? textMatch(customer.cnic, text) : undefined);
+      // The customer number (the till's customer box finds by name, phone or number: issue 23.2).
+      const number = /^\d{1,9}$/.test(text.trim()) ? eq(customer.id, Number(text.trim())) : undefined;
+      return or(textMatch(customer.name, text), textMatch(customer.phone, text), can(ctx.auth, 'customer.creditTerms') ? textMatch(customer.cnic, text) : undefined, number);
     },
   }),
   sorts: {

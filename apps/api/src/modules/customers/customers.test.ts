@@ -150,6 +150,17 @@ describe('customers', () => {
     expect(byPhone.json()['hydra:member'].map((c: any) => c.name)).toEqual(['Listy One']);
   });
 
+  it("the till's customer box: a cashier creates one with name and phone, and q finds it by name, phone or customer number", async () => {
+    const made = await inject('POST', '/api/customers', { name: 'Quick Qadir', phone: '0300 555 7781', cnic: '', email: '', openingBalance: '0', allowCredit: false, creditLimit: null });
+    expect(made.statusCode, made.body).toBe(201);
+    const id = made.json().customer.id as number;
+    const names = async (q: string) => (await inject('GET', `/api/customers?q=${encodeURIComponent(q)}&itemsPerPage=8`)).json()['hydra:member'].map((c: any) => c.id);
+    expect(await names('qadir')).toEqual([id]);
+    expect(await names('555 778')).toEqual([id]);
+    expect(await names(String(id))).toContain(id);
+    expect(await names(String(id + 100000))).not.toContain(id);
+  });
+
   it('embeds only orders of the caller\'s stores; figures stay shop-wide', async () => {
     const c = await newCustomer();
     await sale(c.id, 1, [{ received: 10, type: credit }], admin, { store: mall, terminal: m1 });

@@ -1,7 +1,7 @@
 /** A sale after it is created: held and pending orders settled by edit, delete, restore, dispatch and returns. */
 import { describe, expect, it } from 'vitest';
-import { asc, eq } from 'drizzle-orm';
-import { stockMovement } from '../../db/schema/index.ts';
+import { and, asc, eq } from 'drizzle-orm';
+import { auditLog, stockMovement } from '../../db/schema/index.ts';
 import { t, admin, main, t1, pay, gst, disc, A, B, C, cust, inject, body, cashPaid, create, storeQty, assertLedgerMatchesStock, maxNumber, sell, openSalesShop } from './sales.fixtures.ts';
 
 openSalesShop();
@@ -67,6 +67,26 @@ describe('delete, restore, dispatch', () => {
     const sale = await sell([{ p: A, qty: 1 }], cashPaid(10));
     const denied = await inject('DELETE', `/api/admin/order/${sale.id}`);
     expect(denied.statusCode).toBe(403);
+  });
+
+  it('a held order deleted is on the audit log (sale.heldDeleted); one resumed in the till is recorded as resumed', async () => {
+    const entries = (id: number) => t.app.db.select().from(auditLog).where(and(eq(auditLog.entity, 'order'), eq(auditLog.entityId, String(id))));
+    const thrown = await sell([{ p: A, qty: 2 }], { isSuspended: true, payments: [] });
+    const bad = await inject('DELETE', `/api/admin/order/${thrown.id}`, { unsuspend: 'yes' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().violations[0].propertyPath).toBe('unsuspend');
+    expect(await entries(thrown.id)).toHaveLength(0);
+    expect((await inject('DELETE', `/api/admin/order/${thrown.id}`)).json()).toMatchObject({ removed: true });
+    const [gone] = await entries(thrown.id);
+    expect(gone).toMatchObject({ action: 'sale.heldDeleted', actorName: expect.any(String), storeId: main, before: { status: 'On Hold', terminalId: t1 } });
+    expect(Number((gone.before as any).total)).toBe(20);
+    // Visible on the audit page's list for an administrator.
+    const listed = await inject('GET', '/api/audit_log?action=sale.heldDeleted', undefined, admin);
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(JSON.stringify(listed.json())).toContain(`"entityId":"${thrown.id}"`);
+    const resumed = await sell([{ p: A, qty: 1 }], { isSuspended: true, payments: [] });
+    expect((await inject('DELETE', `/api/admin/order/${resumed.id}`, { unsuspend: true })).json()).toMatchObject({ removed: true });
+    expect((await entries(resumed.id)).map((e) => e.action)).toEqual(['sale.heldResumed']);
   });
 
   it('delete of a completed sale gives the stock back; restore takes it again; the ledger follows', async () => {

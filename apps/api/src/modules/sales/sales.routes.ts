@@ -38,6 +38,16 @@ function approvalOf(request: FastifyRequest): string | null {
   return v;
 }
 
+/** `{unsuspend: true}` in a DELETE's body: the held order goes back into the till's cart (audited as resumed, not deleted). */
+function resumedOf(request: FastifyRequest): boolean {
+  const raw = request.body;
+  if (raw == null || typeof raw !== 'object' || Array.isArray(raw)) return false;
+  const v = (raw as Record<string, unknown>).unsuspend;
+  if (v == null) return false;
+  if (typeof v !== 'boolean') throw validationError([{ propertyPath: 'unsuspend', message: 'This value should be of type bool.' }]);
+  return v;
+}
+
 /** Sales: create / edit / list / actions (reference client 2.5), plus /api/orders and /api/order_products. */
 export default async function salesRoutes(app: FastifyInstance) {
   const { db } = app;
@@ -86,13 +96,13 @@ export default async function salesRoutes(app: FastifyInstance) {
     return { order: await presentOrderById(db, id) };
   });
 
-  app.delete('/api/admin/order/:id', { config: user, schema: { tags, summary: "Delete (or unsuspend a held order); a completed one needs 'sale.void' or a manager's approval ({approval} in the body): {order, removed}" } }, async (request) => {
+  app.delete('/api/admin/order/:id', { config: user, schema: { tags, summary: "Delete (or unsuspend a held order: {unsuspend: true}); a completed one needs 'sale.void' or a manager's approval ({approval} in the body); held orders and voids are audited: {order, removed}" } }, async (request) => {
     const auth = caller(request);
     const id = parseId((request.params as any).id);
     const approval = approvalOf(request);
     await assertOrderVisible(db, id, auth);
     const before = await presentOrderById(db, id);
-    const { removed } = await deleteOrder(db, id, auth, approval);
+    const { removed } = await deleteOrder(db, id, auth, approval, resumedOf(request));
     return { order: removed ? before : await presentOrderById(db, id), removed };
   });
 

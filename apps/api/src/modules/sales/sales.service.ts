@@ -285,19 +285,27 @@ export async function refundSale(db: Db, id: number, actor: AuthInfo, approval: 
 }
 
 /**
- * Deletes an order (DELETE /api/admin/order/{id}). A held order is removed outright (unsuspend:
- * the till reloads its lines). Otherwise the order is kept as Deleted (status remembered for
- * restore) and, if its stock was taken, the ledger gives it back. Cashiers may delete held and
- * pending orders; completed and dispatched ones need 'sale.void' or a manager's approval for it
- * (`approval`, consumed in this transaction and recorded with both names). Returns and returned
+ * Deletes an order (DELETE /api/admin/order/{id}). A held order is removed outright and recorded
+ * in the audit log with its lines: `sale.heldResumed` when the till takes it back into a cart
+ * (`{unsuspend: true}`, `resumed`), else `sale.heldDeleted`. Otherwise the order is kept as Deleted
+ * (status remembered for restore) and, if its stock was taken, the ledger gives it back. Cashiers may
+ * delete held and pending orders; completed and dispatched ones need 'sale.void' or a manager's
+ * approval for it (`approval`, consumed in this transaction and recorded with both names). Returns and returned
  * orders are not deletable (their stock is already accounted for by the return).
  */
-export async function deleteOrder(db: Db, id: number, actor: AuthInfo, approval: string | null = null): Promise<{ removed: boolean }> {
+export async function deleteOrder(db: Db, id: number, actor: AuthInfo, approval: string | null = null, resumed = false): Promise<{ removed: boolean }> {
   return withRetry(() => db.transaction(async (tx) => {
     const row = await lockOrder(tx, id, actor);
     const label = `Order #${row.orderId ?? row.id}`;
     if (row.status === ORDER_STATUS.ON_HOLD) {
+      // Nothing lost unseen (issue 23.3): the audit log keeps what the held order held, and whether it went back into a cart.
+      const lines = await tx.select({ productId: orderProduct.productId, variantId: orderProduct.variantId, quantity: orderProduct.quantity, price: orderProduct.price, discount: orderProduct.discount })
+        .from(orderProduct).where(eq(orderProduct.orderId, row.id));
       await tx.delete(order).where(eq(order.id, row.id));
+      await audit(tx, {
+        action: resumed ? 'sale.heldResumed' : 'sale.heldDeleted', actor, storeId: row.storeId, entity: 'order', entityId: row.id,
+        before: { status: row.status, total: row.total, terminalId: row.terminalId, customerName: row.customerName, lines },
+      });
       return { removed: true };
     }
     if (row.status === ORDER_STATUS.DELETED) throw validationError([{ propertyPath: 'status', message: `${label} is already deleted` }]);
