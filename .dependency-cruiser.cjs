@@ -1,4 +1,4 @@
-/** Import rules checked by `npm run lint` (scripts/deps.mjs): no cycle between files, none between folders. */
+/** Import rules checked by `npm run lint` (its `lint:deps` step, package.json: depcruise with this file): no cycle between files, none between folders. */
 module.exports = {
   forbidden: [
     {

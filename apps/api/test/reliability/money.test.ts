@@ -1,16 +1,16 @@
 /**
  * Issue 11: money. For random carts (prices, quantities, line discounts, item taxes included or
  * not, an order tax, a fixed or percent order discount, a rounding adjustment) the totals the
- * server stores equal the till's (packages/domain/src/cart.ts) to the cent, and a refund mirrors
- * its sale exactly: negated totals, negated payments, and stock put back movement for movement.
+ * server stores equal, to the cent, those of a small BigInt reference written in this file from
+ * the spec's rules (legacy tax base, cart.ts header; issue 22.2d: not the domain code the server
+ * itself prices with), and a refund mirrors its sale exactly: negated totals, negated payments,
+ * and stock put back movement for movement.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import crypto from 'node:crypto';
 import { asc, sql } from 'drizzle-orm';
-import { computeOrderTotals, resolveOrderDiscount } from '@pos/domain/cart';
-import { parseMoney, parseQuantity, parseRate, toDecimal } from '@pos/domain/money';
-import { roundingAdjustment } from '@pos/domain/tender';
+import { toDecimal } from '@pos/domain/money';
 import { createTestApp, type TestApp } from '../helpers.ts';
 import { discount, tax } from '../../src/db/schema/index.ts';
 import { shopFacts, type ShopFacts } from '../security/fixtures.ts';
@@ -25,12 +25,12 @@ let hasSales = false;
 const RUNS = FUZZ_RUNS ? Math.max(100, Math.floor(FUZZ_RUNS / 50)) : 40;
 const rowsOf = (res: any): any[] => res.rows ?? res;
 
-interface Product { id: number; priceCents: number; taxRates: number[]; stocked: boolean }
+interface Product { id: number; priceCents: number; rateTexts: string[]; stocked: boolean }
 let products: Product[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
-  // The carts are priced the reference client's way (cart.ts computeOrderTotals): legacy tax base stores (issue 19).
+  // The carts are priced the reference client's way (the legacy tax base, issue 19): what refLegacyOrder computes.
   await t.app.db.execute(sql`update store set legacy_tax_base = true`);
   facts = await shopFacts(t.app.db);
   taxes = await t.app.db.select({ id: tax.id, name: tax.name, rate: tax.rate }).from(tax).orderBy(asc(tax.id));
@@ -45,11 +45,58 @@ beforeAll(async () => {
       and not exists (select 1 from product_variant v where v.product_id = p.id)
     order by p.id limit 60`));
   products = rows.map((r: any) => ({
-    id: r.id, priceCents: parseMoney(r.base_price), stocked: r.manage_inventory,
-    taxRates: (typeof r.rates === 'string' ? JSON.parse(r.rates) : r.rates).map((x: unknown) => parseRate(x as string)),
+    id: r.id, priceCents: Number(refScaled(String(r.base_price), 2)), stocked: r.manage_inventory,
+    rateTexts: (typeof r.rates === 'string' ? JSON.parse(r.rates) : r.rates).map((x: unknown) => String(x)),
   }));
 });
 afterAll(async () => { await t?.close(); });
+
+// ---- An independent reference of the legacy-base order arithmetic (plain BigInt, not @pos/domain) ----
+// Spec rules: cents, quantities in thousandths, rates in hundredths of a percent; every amount is
+// rounded once, half away from zero; item tax is rate % of the line gross (before the line
+// discount); the order tax is rate % of the sum of (gross - line discount); the order discount is
+// a fixed amount capped to subTotal + orderTax or a percent of it; the cash adjustment moves the
+// total to the nearest 10 currency units (5 rounds up).
+const big = BigInt;
+/** round(n / d) half away from zero, d > 0. */
+function refRound(n: bigint, d: bigint): bigint {
+  const q = n / d;
+  const r = n % d;
+  if (r === 0n) return q;
+  if ((r < 0n ? -r : r) * 2n >= d) return n < 0n ? q - 1n : q + 1n;
+  return q;
+}
+type RefDiscount = { kind: 'none' } | { kind: 'fixed'; cents: bigint } | { kind: 'percent'; rate: bigint };
+interface RefLine { price: bigint; qtyMilli: bigint; discount: bigint; taxed: boolean; rates: bigint[] }
+interface RefTotals { subTotalCents: number; itemTaxesCents: number; orderTaxCents: number; discountTotalCents: number; totalCents: number; adjustmentCents: number; grandTotalCents: number }
+function refLegacyOrder(lines: RefLine[], orderTaxRate: bigint | null, discount: RefDiscount, rounded: boolean): RefTotals {
+  let subTotal = 0n, taxable = 0n, itemTaxes = 0n;
+  for (const l of lines) {
+    const gross = refRound(l.price * l.qtyMilli, 1000n);
+    const disc = l.discount < 0n ? 0n : l.discount > gross ? gross : l.discount; // sale lines: gross >= 0
+    const taxes = l.taxed ? l.rates.reduce((s, r) => s + refRound(gross * r, 10000n), 0n) : 0n;
+    subTotal += gross - disc + taxes;
+    taxable += gross - disc;
+    itemTaxes += taxes;
+  }
+  const orderTax = orderTaxRate ? refRound(taxable * orderTaxRate, 10000n) : 0n;
+  const base = subTotal + orderTax;
+  let off = 0n;
+  if (discount.kind === 'fixed') off = discount.cents < 0n ? 0n : discount.cents > base ? base : discount.cents;
+  if (discount.kind === 'percent') off = refRound(base * (discount.rate > 10000n ? 10000n : discount.rate), 10000n);
+  const total = subTotal + orderTax - off;
+  const adjustment = rounded ? refRound(total, 1000n) * 1000n - total : 0n;
+  const n = Number;
+  return { subTotalCents: n(subTotal), itemTaxesCents: n(itemTaxes), orderTaxCents: n(orderTax), discountTotalCents: n(off), totalCents: n(total), adjustmentCents: n(adjustment), grandTotalCents: n(total + adjustment) };
+}
+/** A decimal text ("12.50", "16") scaled by 10^digits, exactly (the database stores at most that many digits). */
+function refScaled(text: string, digits: number): bigint {
+  const [int, frac = ''] = String(text).split('.');
+  const kept = frac.padEnd(digits, '0');
+  if (/[^0]/.test(kept.slice(digits))) throw new Error(`more than ${digits} digits: ${text}`);
+  const v = big(int.replace('-', '')) * 10n ** big(digits) + big(kept.slice(0, digits) || '0');
+  return int.startsWith('-') ? -v : v;
+}
 
 interface Line { product: Product; qty: number; discountCents: number; taxIncluded: boolean }
 interface Cart {
@@ -78,7 +125,7 @@ const cartArb = () => fc.record({
   refundBy: fc.constantFrom('endpoint' as const, 'till' as const),
 });
 
-/** The wire body of a cart and the till's own figures for it (reference client 2.5a, cart.ts). */
+/** The wire body of a cart and the reference's figures for it. */
 function wire(cart: Cart) {
   const items = cart.lines.map((l) => ({
     item: { id: l.product.id, '@id': `/api/products/${l.product.id}` },
@@ -91,21 +138,24 @@ function wire(cart: Cart) {
   const orderTax = cart.orderTaxIdx == null ? null : taxes[cart.orderTaxIdx];
   const open = discounts.find((d) => d.scope === 'open');
   let discountFields: Record<string, unknown> = { discount: null, discountAmount: 0 };
-  let tillDiscount = resolveOrderDiscount({ discount: null });
+  // The order discount the reference applies (reference client 4.3: a typed amount wins; else the
+  // entity's rate, a percent or a fixed amount; a zero rate is no discount).
+  let refDiscount: RefDiscount = { kind: 'none' };
   if (cart.discount.kind === 'entity') {
     const d = discounts[cart.discount.idx];
     discountFields = { discount: { id: d.id, '@id': `/api/discounts/${d.id}`, name: d.name, rate: Number(d.rate), rateType: d.rateType, scope: d.scope }, discountAmount: 0 };
-    tillDiscount = resolveOrderDiscount({ discount: { rateType: d.rateType, scope: d.scope, rate: d.rate } });
+    const rate = refScaled(d.rate!, 2);
+    if (rate !== 0n && d.rateType === 'percent') refDiscount = { kind: 'percent', rate };
+    else if (rate !== 0n && (d.rateType === 'fixed' || (!d.rateType && d.scope === 'exact'))) refDiscount = { kind: 'fixed', cents: rate };
   } else if (open && cart.discount.kind === 'open-fixed') {
     discountFields = { discount: { id: open.id, scope: 'open', rateType: open.rateType, rate: null }, discountAmount: toDecimal(cart.discount.cents), discountRateType: 'fixed' };
-    tillDiscount = resolveOrderDiscount({ discount: { scope: 'open', rateType: open.rateType, rate: null }, discountAmount: toDecimal(cart.discount.cents), discountRateType: 'fixed' });
+    refDiscount = { kind: 'fixed', cents: big(cart.discount.cents) };
   } else if (open && cart.discount.kind === 'open-percent') {
     discountFields = { discount: { id: open.id, scope: 'open', rateType: open.rateType, rate: null }, discountAmount: cart.discount.rate, discountRateType: 'percent' };
-    tillDiscount = resolveOrderDiscount({ discount: { scope: 'open', rateType: open.rateType, rate: null }, discountAmount: cart.discount.rate, discountRateType: 'percent' });
+    refDiscount = { kind: 'percent', rate: big(cart.discount.rate) * 100n };
   }
-  const lines = cart.lines.map((l) => ({ priceCents: l.product.priceCents, qtyMilli: parseQuantity(l.qty), discountCents: l.discountCents, taxIncluded: l.taxIncluded, taxRates: l.product.taxRates }));
-  const before = computeOrderTotals({ lines, orderTaxRate: orderTax ? parseRate(orderTax.rate) : null, discount: tillDiscount });
-  const till = computeOrderTotals({ lines, orderTaxRate: orderTax ? parseRate(orderTax.rate) : null, discount: tillDiscount, adjustmentCents: cart.rounded ? roundingAdjustment(before.totalCents) : 0 });
+  const lines: RefLine[] = cart.lines.map((l) => ({ price: big(l.product.priceCents), qtyMilli: big(Math.round(l.qty * 1000)), discount: big(l.discountCents), taxed: l.taxIncluded, rates: l.product.rateTexts.map((r) => refScaled(r, 2)) }));
+  const till = refLegacyOrder(lines, orderTax ? refScaled(orderTax.rate, 2) : null, refDiscount, cart.rounded);
   const paid = toDecimal(till.grandTotalCents);
   return {
     till,
@@ -143,11 +193,11 @@ async function stored(id: number) {
   return { o, moves };
 }
 
-const cents = (v: unknown) => (v == null ? 0 : parseMoney(String(v)));
+const cents = (v: unknown) => (v == null ? 0 : Number(refScaled(String(v), 2)));
 const neg = (v: unknown) => 0 - cents(v) || 0;
 
 describe('money: server totals equal the till to the cent', () => {
-  it('random carts: stored total, sub total, item taxes, discount, order tax, adjustment and payments match cart.ts; refunds mirror them', { timeout: 600_000 }, async () => {
+  it('random carts: stored total, sub total, item taxes, discount, order tax, adjustment and payments match an independent BigInt reference; refunds mirror them', { timeout: 600_000 }, async () => {
     expect(hasSales, 'POST /api/admin/order/create is registered').toBe(true);
     let carts = 0;
     let refunds = 0;
@@ -169,7 +219,7 @@ describe('money: server totals equal the till to the cent', () => {
       const got = { total: cents(o.total), subTotal: cents(o.sub_total), itemTaxes: cents(o.item_taxes), adjustment: cents(o.adjustment), paid: cents(o.paid), discount: cents(o.discount), orderTax: cents(o.order_tax) };
       const want = { total: till.totalCents, subTotal: till.subTotalCents, itemTaxes: till.itemTaxesCents, adjustment: till.adjustmentCents, paid: till.grandTotalCents, discount: till.discountTotalCents, orderTax: till.orderTaxCents };
       expect(got, JSON.stringify(cart)).toEqual(want);
-      expect(parseMoney(String(order.total ?? 0)), 'wire total').toBe(till.totalCents);
+      expect(cents(order.total ?? 0), 'wire total').toBe(till.totalCents);
 
       // The refund mirrors it, whether the server builds it or the till sends the negated cart.
       const r = cart.refundBy === 'endpoint'

@@ -179,11 +179,21 @@ describe('store isolation (a record of another store is a 404)', () => {
     const facts = await shopFacts(app.db);
     const knownB = knownBodies(facts, 2);
     const seeded: string[] = [];
+    /** The ids of the records this test made in store B, by the list route that lists them. */
+    const madeInB = new Map<string, number[]>();
+    const madeIn = (list: string, id: number | null) => { if (id != null) madeInB.set(list, [...(madeInB.get(list) ?? []), id]); };
     for (const key of ['post /api/admin/order/create', 'post /api/purchases', 'post /api/purchase_orders', 'post /api/admin/expense/create']) {
       const [method, url] = key.split(' ');
       if (!routes.some((r) => r.method === method && r.url === url)) continue;
       const res = await inject(app, method, url, P.adminB.headers, knownB[key]());
-      if (res.statusCode < 300) seeded.push(url); else failures.push(`could not create a store-B record with ${key}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      if (res.statusCode < 300) {
+        seeded.push(url);
+        const list = url.replace(/\/create$/, '/list');
+        if (!routes.some((r) => r.method === 'get' && r.url === list)) failures.push(`no list route ${list} for the store-B record of ${key}`);
+        const id = idOf(recordOf(res.json()));
+        if (id == null) failures.push(`no id in the answer to ${key}: ${res.body.slice(0, 200)}`);
+        madeIn(list, id);
+      } else failures.push(`could not create a store-B record with ${key}: ${res.statusCode} ${res.body.slice(0, 200)}`);
     }
     // A day opened at a till of store B.
     const closingOpen = routes.find((r) => r.method === 'get' && r.url === '/api/admin/closing/opened');
@@ -203,6 +213,7 @@ describe('store isolation (a record of another store is a 404)', () => {
       }
     }
     figures.push(`created in store B first: ${seeded.join(', ')}`);
+    const absenceChecked = new Set<string>();
 
     for (const list of lists) {
       const base = list.url.replace(/\/list$/, '');
@@ -218,6 +229,25 @@ describe('store isolation (a record of another store is a 404)', () => {
       if (create && template) {
         const res = await inject(app, 'post', create.url, P.adminB.headers, cloneForStore(template, 2));
         if (res.statusCode < 300) created = idOf(recordOf(res.json()));
+        // A record of a collection that belongs to a store (it has a store or a list of stores).
+        if ('store' in template || 'stores' in template) madeIn(list.url, created);
+      }
+
+      // The records made in store B are absent from what store A's admin and the cashier list, whole
+      // lists and lists filtered on store B (a leak fails here, whatever the lists look like).
+      const ofB = madeInB.get(list.url) ?? [];
+      if (ofB.length) absenceChecked.add(list.url);
+      for (const caller of ofB.length ? [P.adminA, P.cashierA] : []) {
+        for (const query of ['', '&store=2&store.id=2&storeId=2']) {
+          const res = await inject(app, 'get', `${list.url}?itemsPerPage=10000&limit=10000${query}`, caller.headers);
+          checks++;
+          if (res.statusCode >= 500) { failures.push(`GET ${list.url}${query ? ' (store 2)' : ''} as ${caller.name}: ${res.statusCode}`); continue; }
+          if (res.statusCode !== 200) continue; // refused to this caller altogether: nothing listed
+          const members = membersOf(res.json());
+          if (!members) { failures.push(`GET ${list.url} as ${caller.name}: 200 without a list`); continue; }
+          const leaked = members.map(idOf).filter((id) => id != null && ofB.includes(id));
+          if (leaked.length) failures.push(`GET ${list.url}${query ? ' (store 2)' : ''} as ${caller.name} lists store-B records ${leaked.join(',')}`);
+        }
       }
 
       for (const [mine, theirs, callers] of [
@@ -228,8 +258,9 @@ describe('store isolation (a record of another store is a 404)', () => {
         const other = await listAs(list.url, theirs);
         if (!own || !other || !other.complete) continue;
         const visibleToOther = new Set(other.members.map(idOf));
-        const foreign = own.members.map((m) => idOf(m)).filter((id): id is number => id != null && !visibleToOther.has(id));
-        if (mine === P.adminB) figures.push(`${base}: ${foreign.length} store-B-only${created ? ' (1 created)' : ''}`);
+        // The records made in B are probed whether or not A's list shows them (a leak must not hide them).
+        const foreign = [...new Set([...(mine === P.adminB ? ofB : []), ...own.members.map((m) => idOf(m)).filter((id): id is number => id != null && !visibleToOther.has(id))])];
+        if (mine === P.adminB) figures.push(`${base}: ${foreign.length} store-B-only (${ofB.length} made in B and checked absent from A's lists)`);
         for (const id of foreign.slice(0, 3)) {
           const ownView = await inject(app, 'get', fillPath(`${base}/:id`, id), mine.headers);
           for (const caller of callers) {
@@ -278,6 +309,9 @@ describe('store isolation (a record of another store is a 404)', () => {
     }
     report(`store isolation: ${checks} cross-store requests; ${figures.join('; ')}`);
     expect(failures).toEqual([]);
+    // Every list that got a record made in store B was checked for it (a skipped list cannot pass).
+    expect([...madeInB.keys()].filter((l) => !absenceChecked.has(l)), 'lists with store-B records never checked').toEqual([]);
+    expect(absenceChecked.size, 'lists checked for store-B records').toBeGreaterThanOrEqual(seeded.filter((u) => u !== '/api/admin/closing/opened').length);
     expect(checks).toBeGreaterThan(0);
   });
 });

@@ -10,7 +10,9 @@
  * For each GET route: hostile path parameters and query strings (paging, sorting, filters).
  * Invariants: never a 5xx; every refusal is a 4xx in the error shape; a refused write leaves every
  * table's row count unchanged and the targeted record as it was; the server still answers after.
- * FUZZ_RUNS scales the fast-check runs (npm run soak: 50 000).
+ * FUZZ_RUNS scales the fast-check runs (npm run soak: 50 000) and turns on soak mode, where every
+ * route gets at least FUZZ_MIN_PER_ROUTE cases (default 1 000). Every failure names the
+ * FUZZ_SEED=<n> (and the FUZZ_ROUTES=<regex> of its route) that replays it.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -36,6 +38,17 @@ const writeRoutes = routes.filter((r) => (r.method === 'post' || r.method === 'p
 const readRoutes = routes.filter((r) => r.method === 'get' && picked(r));
 /** The seed of this run's sampling and fast-check properties (FUZZ_SEED replays a run). */
 const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
+/**
+ * A route's own offset for the seed, from its method and URL (not its position in the list), so that
+ * FUZZ_SEED with FUZZ_ROUTES narrowed to one route replays the same cases for it.
+ */
+function routeOffset(route: Route): number {
+  let h = 0;
+  for (const ch of `${route.method} ${route.url}`) h = (h * 31 + ch.charCodeAt(0)) % 1_000_003;
+  return h;
+}
+/** What to put on the command line to replay a failure of this route. */
+const replay = (route: Route) => `FUZZ_SEED=${SEED} FUZZ_ROUTES='^${route.method.toUpperCase()} ${route.url}$'`;
 const facts = await shopFacts(app.db);
 const known = knownBodies(facts, 1);
 const fuzzUser = await ensureUser(app.db, 'sec_fuzz', ['ROLE_ADMIN', 'ROLE_USER'], [1, 2]);
@@ -45,12 +58,15 @@ const asCashier = { authorization: `Bearer ${await app.tokens.sign({ id: cashier
 
 /**
  * Cases per route. npm test: about 2 500 write cases and 1 000 read cases in all, spread over the
- * routes (each route gets at least 30); npm run soak: FUZZ_RUNS write cases and a fifth as many reads.
+ * routes (each route gets at least 30 writes / 8 reads); npm run soak: FUZZ_RUNS write cases and a
+ * fifth as many reads spread the same way, but never fewer than FUZZ_MIN_PER_ROUTE (default 1 000)
+ * cases on any route, so a soak cannot thin out as routes are added.
  */
 const WRITE_BUDGET = FUZZ_RUNS || 2500;
 const READ_BUDGET = FUZZ_RUNS ? Math.ceil(FUZZ_RUNS / 5) : 1000;
-const PER_WRITE_ROUTE = Math.max(30, Math.ceil(WRITE_BUDGET / Math.max(1, writeRoutes.length)));
-const PER_READ_ROUTE = Math.max(8, Math.ceil(READ_BUDGET / Math.max(1, readRoutes.length)));
+const SOAK_MIN_PER_ROUTE = Number(process.env.FUZZ_MIN_PER_ROUTE ?? 1000) || 1000;
+const PER_WRITE_ROUTE = Math.max(SOAK ? SOAK_MIN_PER_ROUTE : 30, Math.ceil(WRITE_BUDGET / Math.max(1, writeRoutes.length)));
+const PER_READ_ROUTE = Math.max(SOAK ? SOAK_MIN_PER_ROUTE : 8, Math.ceil(READ_BUDGET / Math.max(1, readRoutes.length)));
 
 interface Ledger { cases: number; refused: number; accepted: number; dbGaps: Set<string>; failures: string[] }
 const totals = { write: 0, read: 0, refused: 0, accepted: 0, routes: 0 };
@@ -114,13 +130,16 @@ async function attempt(ledger: Ledger, route: Route, url: string, payload: strin
   return res;
 }
 
-/** Runs a fast-check property; a counterexample is recorded with the other failures (shrunk first). */
-async function property(ledger: Ledger, prop: fc.IAsyncProperty<any>, params: fc.Parameters<any>) {
+/**
+ * Runs a fast-check property; a counterexample is recorded with the other failures (shrunk first),
+ * with the run's FUZZ_SEED (the property's own seed is derived from it and the route).
+ */
+async function property(ledger: Ledger, route: Route, prop: fc.IAsyncProperty<any>, params: fc.Parameters<any>) {
   try {
     await fc.assert(prop, params);
   } catch (e) {
     const text = String((e as Error).message ?? e);
-    ledger.failures.push(`fast-check: ${/Counterexample: .*/.exec(text)?.[0]?.slice(0, 300) ?? text.slice(0, 300)} (seed ${params.seed})`);
+    ledger.failures.push(`fast-check: ${/Counterexample: .*/.exec(text)?.[0]?.slice(0, 300) ?? text.slice(0, 300)} (replay: ${replay(route)})`);
   }
 }
 
@@ -197,7 +216,7 @@ describe('fuzzing the JSON write routes', () => {
       const valid = await validCase(route, n++);
       const paths = fieldPaths(valid.body);
       const values: unknown[] = [...HOSTILE_CORE, ...HOSTILE_EXTRA, REMOVE];
-      const routeIndex = writeRoutes.indexOf(route);
+      const routeIndex = routeOffset(route);
 
       // 1. The valid body itself (it may be refused, e.g. a duplicate number: still no 5xx).
       await attempt(ledger, route, valid.url, payloadText(valid.body), 'valid body');
@@ -229,19 +248,21 @@ describe('fuzzing the JSON write routes', () => {
       }
       await attempt(ledger, route, valid.url, payloadText({ ...(valid.body as object), isAdmin: true, roles: ['ROLE_ADMIN'], store: 999999, __extra: BIG.slice(0, 1000) }), 'extra fields');
 
-      // 4. fast-check: arbitrary JSON, and the valid keys with arbitrary values (fields missing at random).
+      // 4. fast-check: arbitrary JSON, and the valid keys with arbitrary values (fields missing at random);
+      //    together they bring the route up to PER_WRITE_ROUTE cases.
       const fcRuns = Math.max(6, PER_WRITE_ROUTE - ledger.cases);
       const keys = valid.body && typeof valid.body === 'object' && !Array.isArray(valid.body) ? Object.keys(valid.body) : [];
-      await property(ledger, fc.asyncProperty(fc.anything({ maxDepth: 4, maxKeys: 8 }), async (body) => {
+      const anythingRuns = keys.length ? Math.ceil(fcRuns / 2) : fcRuns;
+      await property(ledger, route, fc.asyncProperty(fc.anything({ maxDepth: 4, maxKeys: 8 }), async (body) => {
         const res = await attempt(ledger, route, valid.url, payloadText(body), 'fc.anything');
         return res.statusCode < 500;
-      }), { numRuns: Math.ceil(fcRuns / 2), seed: SEED + routeIndex });
+      }), { numRuns: anythingRuns, seed: (SEED + routeIndex) % 2 ** 31 });
       if (keys.length) {
         const recordArb = fc.record(Object.fromEntries(keys.map((k) => [k, hostileArb])), { requiredKeys: [] });
-        await property(ledger, fc.asyncProperty(recordArb, fc.dictionary(fc.string({ maxLength: 10 }), hostileArb, { maxKeys: 2 }), async (body, extra) => {
+        await property(ledger, route, fc.asyncProperty(recordArb, fc.dictionary(fc.string({ maxLength: 10 }), hostileArb, { maxKeys: 2 }), async (body, extra) => {
           const res = await attempt(ledger, route, valid.url, payloadText({ ...extra, ...body }), 'fc.record');
           return res.statusCode < 500;
-        }), { numRuns: Math.ceil(fcRuns / 2), seed: SEED + 7919 * (routeIndex + 1) });
+        }), { numRuns: fcRuns - anythingRuns, seed: (SEED + 7919 * (routeIndex + 1)) % 2 ** 31 });
       }
 
       // Still alive.
@@ -253,7 +274,8 @@ describe('fuzzing the JSON write routes', () => {
       totals.refused += ledger.refused;
       totals.accepted += ledger.accepted;
       for (const g of ledger.dbGaps) allGaps.add(g);
-      expect(ledger.failures.slice(0, 15), `${ledger.failures.length} failures in ${ledger.cases} cases (FUZZ_SEED=${SEED})`).toEqual([]);
+      expect(ledger.failures.slice(0, 15), `${ledger.failures.length} failures in ${ledger.cases} cases (replay: ${replay(route)})`).toEqual([]);
+      expect(ledger.cases, `cases sent to ${route.method.toUpperCase()} ${route.url} (${replay(route)})`).toBeGreaterThanOrEqual(PER_WRITE_ROUTE);
     });
   }
 });
@@ -274,8 +296,10 @@ describe('fuzzing the read routes (path parameters and query strings)', () => {
   it('every GET route answers hostile parameters without a 5xx, in the error shape', { timeout: 600_000 }, async () => {
     const ledger: Ledger = { cases: 0, refused: 0, accepted: 0, dbGaps: new Set(), failures: [] };
     await heal();
-    for (const [routeIndex, route] of readRoutes.entries()) {
+    const thin: string[] = [];
+    for (const route of readRoutes) {
       if (route.url === '/api/docs' || route.url === '/api/docs.json') continue;
+      const routeIndex = routeOffset(route);
       const base = route.url.replace(/\/:[^/]+.*$/, '');
       const id = paramNames(route.url).length ? ((await firstId(base)) ?? 1) : null;
       const url = id == null ? route.url : fillPath(route.url, id);
@@ -285,17 +309,19 @@ describe('fuzzing the read routes (path parameters and query strings)', () => {
       for (const p of params) await attempt(ledger, route, fillPath(route.url, decodeURIComponent(p)), undefined, `param ${p.slice(0, 20)}`);
       const queries = HOSTILE_QUERIES.filter((_, i) => SOAK || (i + routeIndex + SEED) % 4 === 0);
       for (const [k, q] of queries.entries()) await attempt(ledger, route, `${url}?${q}`, undefined, q.slice(0, 40), { headers: k % 2 ? asCashier : asAdmin });
-      await property(ledger, fc.asyncProperty(fc.array(fc.tuple(keyArb, valueArb), { maxLength: 5 }), async (pairs) => {
+      await property(ledger, route, fc.asyncProperty(fc.array(fc.tuple(keyArb, valueArb), { maxLength: 5 }), async (pairs) => {
         const qs = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
         const res = await attempt(ledger, route, `${url}?${qs}`, undefined, 'fc query');
         return res.statusCode < 500;
-      }), { numRuns: Math.max(4, PER_READ_ROUTE - (ledger.cases - start)), seed: SEED + routeIndex });
+      }), { numRuns: Math.max(4, PER_READ_ROUTE - (ledger.cases - start)), seed: (SEED + routeIndex) % 2 ** 31 });
+      if (ledger.cases - start < PER_READ_ROUTE) thin.push(`GET ${route.url}: ${ledger.cases - start} cases`);
     }
     totals.read += ledger.cases;
     totals.refused += ledger.refused;
     totals.accepted += ledger.accepted;
     for (const g of ledger.dbGaps) allGaps.add(g);
-    expect(ledger.failures.slice(0, 20), `${ledger.failures.length} failures in ${ledger.cases} cases`).toEqual([]);
+    expect(ledger.failures.slice(0, 20), `${ledger.failures.length} failures in ${ledger.cases} cases (replay: FUZZ_SEED=${SEED}; each failure names its route)`).toEqual([]);
+    expect(thin, `read routes under ${PER_READ_ROUTE} cases (FUZZ_SEED=${SEED})`).toEqual([]);
   });
 });
 
@@ -329,7 +355,8 @@ const REGRESSIONS: [string, (string | number)[], unknown][] = [
 describe('replayed findings (every run, whatever the seed)', () => {
   for (const [key, path, value] of REGRESSIONS) {
     const [method, url] = key.split(' ');
-    const route = writeRoutes.find((r) => r.method === method && r.url === url);
+    // Among all routes (not only those FUZZ_ROUTES picked): the findings are replayed on every run.
+    const route = routes.find((r) => r.method === method && r.url === url);
     it(`${method.toUpperCase()} ${url} ${pathText(path)}=${JSON.stringify(value)?.slice(0, 30)}`, async () => {
       // A finding whose route was renamed or removed must be moved with it, not skipped.
       expect(route, `${key} is still a route`).toBeDefined();
