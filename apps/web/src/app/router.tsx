@@ -30,6 +30,8 @@ export const routes: RouteObject[] = [
     element: <RootLayout />,
     children: [
       { index: true, element: <LoginRoute /> },
+      // The sign-in page's other address (issue 23: /login, for bookmarks and links).
+      { path: 'login', element: <LoginRoute /> },
       { path: 'forgot-password', element: lazyScreen(async () => (await import('./routes/forgot-password')).ForgotPasswordRoute) },
       { path: 'setup', element: lazyScreen(async () => (await import('./routes/setup')).SetupRoute) },
       { path: 'reset-password/*', element: lazyScreen(async () => (await import('./routes/reset-password')).ResetPasswordRoute) },

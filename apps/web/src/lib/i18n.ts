@@ -3,6 +3,7 @@ import { setDisplayLocale } from '@pos/domain/format';
 import { initReactI18next } from 'react-i18next';
 import { apiFetch } from './api-client';
 import { readToken } from './cookies';
+import { getSession, subscribeSession } from './session';
 
 export const LANGUAGES = ['en', 'ar'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -97,8 +98,62 @@ export async function setLanguage(lng: Language): Promise<void> {
     // private mode: the choice lasts for this page only
   }
   if (readToken()) void apiFetch('/locale', { method: 'POST', body: { locale: lng } }).catch(() => undefined);
+  else rememberDoorChoice(lng);
   await i18n.changeLanguage(lng);
 }
+
+/** A language picked on the login page (signed out): the next user to sign in here gets it. */
+const DOOR_KEY = 'locale-chosen-signed-out';
+function rememberDoorChoice(lng: Language): void {
+  try {
+    sessionStorage.setItem(DOOR_KEY, lng);
+  } catch {
+    // private mode
+  }
+}
+function takeDoorChoice(): Language | null {
+  try {
+    const lng = sessionStorage.getItem(DOOR_KEY);
+    sessionStorage.removeItem(DOOR_KEY);
+    return (LANGUAGES as readonly string[]).includes(lng ?? '') ? (lng as Language) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A user's own language (issue 23): the server keeps the last choice per user (POST /api/locale,
+ * user_account.locale) and /auth/info sends it back, so it survives a sign-out and follows the
+ * user to the next sign-in (on any device). Applied when a different user is signed in (login or
+ * app start); a user with no choice yet keeps this device's language.
+ */
+export function applyUserLanguage(locale: string | null | undefined): void {
+  if (!locale || !(LANGUAGES as readonly string[]).includes(locale) || locale === i18n.language) return;
+  try {
+    localStorage.setItem(LOCALE_STORAGE_KEY, locale);
+  } catch {
+    // private mode
+  }
+  void i18n.changeLanguage(locale);
+}
+
+let languageOf: number | null = null;
+subscribeSession(() => {
+  const user = getSession().user;
+  if (!user) {
+    languageOf = null;
+    return;
+  }
+  if (user.id === languageOf) return;
+  languageOf = user.id;
+  // A language picked on the login page just before signing in is the user's choice: it stays and
+  // becomes their own; otherwise the language they chose last time, anywhere, comes back.
+  const door = takeDoorChoice();
+  if (door) {
+    void apiFetch('/locale', { method: 'POST', body: { locale: door } }).catch(() => undefined);
+    if (door !== i18n.language) void i18n.changeLanguage(door);
+  } else applyUserLanguage(user.locale);
+});
 
 /** The language to format numbers and dates with ('en' | 'ar'). */
 export const currentLanguage = (): Language => ((LANGUAGES as readonly string[]).includes(i18n.resolvedLanguage ?? '') ? (i18n.resolvedLanguage as Language) : 'en');

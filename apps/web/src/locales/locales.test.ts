@@ -234,8 +234,8 @@ describe('the key extractor and checker (self-test)', () => {
       const { t } = useTranslation('admin');
       const { t: tc } = useTranslation('common');
       i18n.t('common:networkError');
-      return [t('profile.title'), t(on ? 'users.title' : 'users.create'), t(kind === 'x' ? 'profile.saved' : 'profile.submit'),
-        t(\`dashboard.statuses.\${kind}\`), tc('save'), t('auth:login.title'), t('no.such.key'), t(\`\${kind}.add\`), t(list[kind])];
+      return [t('profile.title'), t(on ? 'staff.title' : 'sidebar.staff'), t(kind === 'x' ? 'profile.saved' : 'profile.submit'),
+        t(\`sidebar.\${kind}\`), tc('save'), t('auth:login.title'), t('no.such.key'), t(\`\${kind}.add\`), t(list[kind])];
     }`;
   const found = extractKeyUsages('fixture.tsx', fixture);
 
@@ -243,11 +243,11 @@ describe('the key extractor and checker (self-test)', () => {
     expect(found.map((u) => `${u.chains.map((c) => c.join('>')).join('|')} ${u.kind} ${u.key}`)).toEqual([
       'common key networkError',
       'admin>common|common key profile.title',
-      'admin>common|common key users.title',
-      'admin>common|common key users.create',
+      'admin>common|common key staff.title',
+      'admin>common|common key sidebar.staff',
       'admin>common|common key profile.saved',
       'admin>common|common key profile.submit',
-      'admin>common|common prefix dashboard.statuses',
+      'admin>common|common prefix sidebar',
       'admin>common|common key save',
       'auth>common key login.title',
       'admin>common|common key no.such.key',

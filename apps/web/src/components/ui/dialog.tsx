@@ -18,6 +18,8 @@ export interface DialogProps {
   closable?: boolean;
   /** Element to focus on open; defaults to the first [autofocus] or focusable element. */
   initialFocus?: RefObject<HTMLElement | null>;
+  /** 'home': on close focus goes to the screen's home control (the scan box after a sale's receipt, issue 29.1), not the opener. */
+  returnFocus?: 'opener' | 'home';
   className?: string;
 }
 
@@ -31,7 +33,7 @@ const stack: string[] = [];
  * is trapped while open and returns to the opener on close (or the screen's `data-focus-home`
  * control when the opener is gone or was <body>). Nested dialogs stack.
  */
-export function Dialog({ open, onClose, title, children, footer, size = 'md', closable = true, initialFocus, className }: DialogProps) {
+export function Dialog({ open, onClose, title, children, footer, size = 'md', closable = true, initialFocus, returnFocus = 'opener', className }: DialogProps) {
   const { t } = useTranslation('common');
   const id = useId();
   const panel = useRef<HTMLDivElement>(null);
@@ -42,7 +44,7 @@ export function Dialog({ open, onClose, title, children, footer, size = 'md', cl
 
   useEffect(() => {
     if (!open) return;
-    const opener = document.activeElement as HTMLElement | null;
+    const opener = returnFocus === 'home' ? null : document.activeElement as HTMLElement | null;
     stack.push(id);
     document.body.classList.add('has-modal');
     const node = panel.current;
@@ -84,7 +86,7 @@ export function Dialog({ open, onClose, title, children, footer, size = 'md', cl
       else if (opener && document.contains(opener)) opener.focus();
     };
     // Deliberately not on initialFocus/onClose: focus moves once per opening.
-  }, [open, id, closable]);
+  }, [open, id, closable, returnFocus]);
 
   if (!open) return null;
   return createPortal(

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect } from 'react';
+import { Suspense, lazy, useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Route, Routes } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -17,10 +17,19 @@ import { AdminProfileRoute } from './admin-profile';
 import { AdminAuditRoute } from './admin-audit';
 import { AdminReorderRoute } from './admin-reorder';
 import { AdminReportsRoute } from './admin-reports';
-import { AdminUserCreateRoute, AdminUserEditRoute, AdminUsersRoute } from './admin-users';
+import { AdminUsersRoute } from './admin-users';
 
 // Stock pages (issue 25): a chunk of their own, loaded when one is opened.
 const AdminStockRoutes = lazy(() => import('./admin-stock'));
+// Catalogue and purchasing (issue 23.1): the till's forms as pages, each a chunk of its own.
+const AdminCatalogueRoutes = lazy(() => import('./admin-catalogue'));
+const AdminPurchasingRoutes = lazy(() => import('./admin-purchasing'));
+// Customers, Staff and Settings (issue 23): chunks of their own too.
+const AdminCustomers = lazy(() => import('./admin-customers').then((m) => ({ default: m.AdminCustomersRoute })));
+const AdminCustomer = lazy(() => import('./admin-customers').then((m) => ({ default: m.AdminCustomerRoute })));
+const AdminSettings = lazy(() => import('./admin-settings').then((m) => ({ default: m.AdminSettingsRoute })));
+const AdminStaff = lazy(() => import('./admin-settings').then((m) => ({ default: m.AdminStaffRoute })));
+const page = (element: ReactNode) => <Suspense fallback={<FullScreenSpinner />}>{element}</Suspense>;
 
 /**
  * /admin/*: the admin shell (spec 1 and 2.1, admin variant), one lazy chunk served by the same
@@ -50,10 +59,14 @@ export function AdminApp() {
           <Route path="stock/reorder" element={<AdminReorderRoute />} />
           <Route path="reports" element={<AdminReportsRoute />} />
           <Route path="backups" element={<AdminBackupsRoute />} />
+          <Route path="catalogue/*" element={<Suspense fallback={<FullScreenSpinner />}><AdminCatalogueRoutes /></Suspense>} />
+          <Route path="purchasing/*" element={<Suspense fallback={<FullScreenSpinner />}><AdminPurchasingRoutes /></Suspense>} />
           <Route path="stock/*" element={<Suspense fallback={<FullScreenSpinner />}><AdminStockRoutes /></Suspense>} />
-          <Route path="users" element={<AdminUsersRoute />} />
-          <Route path="users/create" element={<AdminUserCreateRoute />} />
-          <Route path="users/edit/:id" element={<AdminUserEditRoute />} />
+          <Route path="customers" element={page(<AdminCustomers />)} />
+          <Route path="customers/:id" element={page(<AdminCustomer />)} />
+          <Route path="staff/:tab?" element={page(<AdminStaff />)} />
+          <Route path="settings/:tab?" element={page(<AdminSettings />)} />
+          <Route path="users/*" element={<AdminUsersRoute />} />
         </Route>
         <Route path="*" element={<NotFoundRoute />} />
       </Routes>

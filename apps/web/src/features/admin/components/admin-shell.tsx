@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
-import { LanguageSwitch } from '@/components/layout/language-switch';
+import { UserMenu } from '@/components/layout/user-menu';
 import type { User } from '@/lib/session';
 import { can } from '@/lib/permissions';
 import '../admin.css';
@@ -14,31 +14,40 @@ export interface AdminShellProps {
 }
 
 /**
- * The admin shell's chrome (spec 2.1, admin variant): a header with the language switch, a link to
- * the profile and Sign Out; a sidebar (Dashboard, Backups); the page in the main area. Below the
- * 1224px breakpoint the sidebar becomes a bar under the header.
+ * The back office's chrome (spec 2.1 admin variant, issue 23): a header with the way to the till,
+ * the profile link, the user menu (language) and Sign Out; a sidebar with the pages the user's
+ * permissions open, in the order Dashboard, Catalogue, Stock, Purchasing, Customers, Staff,
+ * Reports, Settings; the page in the main area. Below the 1224px breakpoint the sidebar becomes a
+ * bar under the header.
  */
 export function AdminShell({ user, signOut, children }: AdminShellProps) {
-  const { t } = useTranslation(['admin', 'backup']);
+  const { t } = useTranslation(['admin', 'backup', 'common']);
+  const name = user.displayName || user.username;
   return (
     <div className="admin-shell">
       <header className="admin-header">
         <Link to="/admin/dashboard" className="admin-brand">{t('brand')}</Link>
         <span className="grow" />
-        <LanguageSwitch />
+        <Link to="/pos" className="btn btn-ghost btn-sm">{t('common:places.till')}</Link>
         <NavLink to="/admin/profile" className="btn btn-ghost btn-sm admin-profile-link">
           <span className="visually-hidden">{t('header.profile')}: </span>
           <span aria-hidden="true" className="admin-avatar">{(user.displayName || user.username).slice(0, 1).toLocaleUpperCase()}</span>
-          {user.displayName || user.username}
+          {name}
         </NavLink>
+        <UserMenu name={name} />
         {signOut}
       </header>
       <aside className="admin-sidebar">
         <nav aria-label={t('sidebar.label')}>
           <NavLink to="/admin/dashboard" className="admin-nav-link">{t('sidebar.dashboard')}</NavLink>
+          {can(user, 'products.manage') && <NavLink to="/admin/catalogue" className="admin-nav-link">{t('sidebar.catalogue')}</NavLink>}
           <NavLink to="/admin/stock" className="admin-nav-link">{t('sidebar.stock')}</NavLink>
           {can(user, 'purchasing') && <NavLink to="/admin/stock/reorder" className="admin-nav-link">{t('sidebar.reorder')}</NavLink>}
+          {can(user, 'purchasing') && <NavLink to="/admin/purchasing" className="admin-nav-link">{t('sidebar.purchasing')}</NavLink>}
+          <NavLink to="/admin/customers" className="admin-nav-link">{t('sidebar.customers')}</NavLink>
+          {can(user, 'users') && <NavLink to="/admin/staff" className="admin-nav-link">{t('sidebar.staff')}</NavLink>}
           {can(user, 'reports.view') && <NavLink to="/admin/reports" className="admin-nav-link">{t('sidebar.reports')}</NavLink>}
+          {(can(user, 'settings') || can(user, 'products.manage')) && <NavLink to="/admin/settings" className="admin-nav-link">{t('sidebar.settings')}</NavLink>}
           {can(user, 'audit.view') && <NavLink to="/admin/audit" className="admin-nav-link">{t('sidebar.audit')}</NavLink>}
           {can(user, 'settings') && <NavLink to="/admin/backups" className="admin-nav-link">{t('backup:nav')}</NavLink>}
         </nav>

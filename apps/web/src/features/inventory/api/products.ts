@@ -13,3 +13,13 @@ export function useProductKeywords() {
 
 /** GET /products/{id}: cost, purchase unit and variants for a new line. */
 export const getProduct = (id: number | string) => apiGet<ProductBrief>(`/products/${id}`);
+
+/**
+ * GET /products?barcode=<code>: the product whose barcode, or one of whose variants' barcodes, is
+ * exactly the code (the server's exact match, indexed), then the product as a new line needs it; null when none.
+ */
+export async function findByBarcode(code: string): Promise<ProductBrief | null> {
+  const page = await apiGet<{ 'hydra:member'?: ProductBrief[] }>('/products', { barcode: code, itemsPerPage: 1 });
+  const first = page?.['hydra:member']?.[0];
+  return first ? getProduct(first.id) : null;
+}

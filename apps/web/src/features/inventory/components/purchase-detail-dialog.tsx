@@ -28,7 +28,7 @@ export function PurchaseDetailDialog({ purchase, onClose }: { purchase: Purchase
       title={title}
       footer={
         <Button onClick={() => body.current && printElement(body.current, title)}>
-          <span aria-hidden="true">🖶</span> {t('common.print')}
+          {t('common.print')}
         </Button>
       }
     >

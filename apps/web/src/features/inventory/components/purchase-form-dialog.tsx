@@ -7,6 +7,7 @@ import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { toast } from '@/components/ui/toast';
 import { useSession } from '@/lib/session';
+import { useWorkingStore } from '@/lib/working-store';
 import { FormDialog } from '@/features/list-table/components/form-dialog';
 import { FormSelect } from '@/features/list-table/components/form-select';
 import { toOptions, useOptionList } from '@/features/list-table/hooks/use-options';
@@ -16,7 +17,7 @@ import { toDateTimeLocal } from '@/features/list-table/lib/dates';
 import { ItemPicker } from './item-picker.tsx';
 import { asLineForm, LineGrid } from './line-grid.tsx';
 import { PURCHASE_MODES, purchasePayload, purchaseSchema, type PurchaseForm } from '../lib/forms.ts';
-import { linesFromOrder, linesFromPurchase, newLine } from '../lib/lines.ts';
+import { addScanned, findScanned, linesFromOrder, linesFromPurchase, newLine } from '../lib/lines.ts';
 import type { PaymentTypeBrief, Purchase, PurchaseOrder, Supplier } from '../lib/types.ts';
 
 const FIELDS = ['createdAt', 'purchaseNumber', 'purchaseMode', 'purchaseOrder', 'supplier', 'paymentType', 'updateStocks', 'updatePrice', 'items'];
@@ -25,18 +26,21 @@ export interface PurchaseFormDialogProps {
   open: boolean;
   onClose: () => void;
   purchase: Purchase | null;
+  /** The back office's /admin/purchasing/receipts/new and /:id: the same form as a page. */
+  asPage?: boolean;
 }
 
 const iriOr = (collection: string, x: { '@id'?: string; id: number } | null | undefined) => (x ? (x['@id'] ?? `/api/${collection}/${x.id}`) : '');
 
 /** "Create new purchase" / "Update purchase". Receiving against a PO marks it Used and raises stock (server). */
-export function PurchaseFormDialog({ open, onClose, purchase }: PurchaseFormDialogProps) {
+export function PurchaseFormDialog({ open, onClose, purchase, asPage }: PurchaseFormDialogProps) {
   const { t } = useTranslation('backoffice');
-  const { store, user } = useSession();
+  const { user } = useSession();
+  const store = useWorkingStore();
   const suppliers = useOptionList<Supplier>('/suppliers', {});
   const paymentTypes = useOptionList<PaymentTypeBrief>('/payments', { store: store?.id });
   const orders = useOptionList<PurchaseOrder>('/purchase_orders', { store: store?.id });
-  const { register, handleSubmit, setError, setValue, getValues, control, formState } = useForm<PurchaseForm>({
+  const { register, handleSubmit, setError, setValue, getValues, setFocus, control, formState } = useForm<PurchaseForm>({
     resolver: zodResolver(purchaseSchema),
     defaultValues: {
       createdAt: toDateTimeLocal(purchase ? new Date(purchase.createdAt) : new Date()),
@@ -73,6 +77,7 @@ export function PurchaseFormDialog({ open, onClose, purchase }: PurchaseFormDial
   return (
     <FormDialog
       open={open}
+      asPage={asPage}
       onClose={onClose}
       size="full"
       title={purchase ? t('purchases.update') : t('purchases.create')}
@@ -132,9 +137,21 @@ export function PurchaseFormDialog({ open, onClose, purchase }: PurchaseFormDial
         <Checkbox label={t('purchases.updateStocks')} {...register('updateStocks')} />
         <Checkbox label={t('purchases.updatePrice')} {...register('updatePrice')} />
       </div>
-      {!poMode && (
+      {poMode ? (
+        // Against an order the lines are the order's: a scan finds its line and selects the received quantity.
+        <ItemPicker
+          scanOnly
+          onPick={() => undefined}
+          onScan={(p, variant) => {
+            const at = findScanned(getValues('items'), p, variant);
+            if (at.line < 0) toast.error(t('inventory.notOnOrder', { name: p.name }));
+            else setFocus(at.variant >= 0 ? `items.${at.line}.variants.${at.variant}.quantity` : `items.${at.line}.quantity`, { shouldSelect: true });
+          }}
+        />
+      ) : (
         <ItemPicker
           onPick={(p) => setValue('items', [...getValues('items'), newLine(p)], { shouldValidate: formState.isSubmitted })}
+          onScan={(p, variant) => setValue('items', addScanned(getValues('items'), p, variant), { shouldValidate: formState.isSubmitted })}
         />
       )}
       <LineGrid {...asLineForm(control, register)} errors={e} showRequested={poMode} costLabel={t('purchases.purchasePrice')} />

@@ -5,7 +5,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/toast';
-import { useSession } from '@/lib/session';
+import { useWorkingStore } from '@/lib/working-store';
 import { FormDialog } from '@/features/list-table/components/form-dialog';
 import { FormSelect } from '@/features/list-table/components/form-select';
 import { toOptions, useOptionList } from '@/features/list-table/hooks/use-options';
@@ -16,7 +16,7 @@ import { ItemPicker } from './item-picker.tsx';
 import { asLineForm, LineGrid } from './line-grid.tsx';
 import { SupplierFormDialog } from './supplier-form-dialog.tsx';
 import { purchaseOrderPayload, purchaseOrderSchema, type PurchaseOrderForm } from '../lib/forms.ts';
-import { linesFromOrder, newLine } from '../lib/lines.ts';
+import { addScanned, linesFromOrder, newLine } from '../lib/lines.ts';
 import type { PurchaseOrder, Supplier } from '../lib/types.ts';
 
 const FIELDS = ['createdAt', 'poNumber', 'supplier', 'items'];
@@ -25,12 +25,14 @@ export interface PurchaseOrderDialogProps {
   open: boolean;
   onClose: () => void;
   order: PurchaseOrder | null;
+  /** The back office's /admin/purchasing/orders/new and /:id: the same form as a page. */
+  asPage?: boolean;
 }
 
 /** "Create purchase order" / "Update purchase order" (full size). */
-export function PurchaseOrderDialog({ open, onClose, order }: PurchaseOrderDialogProps) {
+export function PurchaseOrderDialog({ open, onClose, order, asPage }: PurchaseOrderDialogProps) {
   const { t } = useTranslation('backoffice');
-  const { store } = useSession();
+  const store = useWorkingStore();
   const suppliers = useOptionList<Supplier>('/suppliers', {});
   const [addSupplier, setAddSupplier] = useState(false);
   const { register, handleSubmit, setError, setValue, getValues, control, formState } = useForm<PurchaseOrderForm>({
@@ -50,6 +52,7 @@ export function PurchaseOrderDialog({ open, onClose, order }: PurchaseOrderDialo
     <>
       <FormDialog
         open={open}
+        asPage={asPage}
         onClose={onClose}
         size="full"
         title={order ? t('purchaseOrders.update') : t('purchaseOrders.create')}
@@ -79,6 +82,7 @@ export function PurchaseOrderDialog({ open, onClose, order }: PurchaseOrderDialo
             const items = getValues('items');
             setValue('items', [...items, newLine(p)], { shouldValidate: formState.isSubmitted });
           }}
+          onScan={(p, variant) => setValue('items', addScanned(getValues('items'), p, variant), { shouldValidate: formState.isSubmitted })}
         />
         <LineGrid {...asLineForm(control, register)} errors={e} costLabel={t('purchaseOrders.unitCost')} />
       </FormDialog>

@@ -7,16 +7,21 @@ import { Button } from '@/components/ui/button';
 import { confirm } from '@/components/ui/confirm-dialog';
 import { toast } from '@/components/ui/toast';
 import { errorText } from '@/lib/form-errors';
-import { useSession } from '@/lib/session';
+import { useWorkingStore } from '@/lib/working-store';
 import { apiDelete } from '@/features/list-table/api/http';
 import { ListTable } from '@/features/list-table/components/list-table';
 import { PurchaseOrderDialog } from './purchase-order-dialog.tsx';
 import type { PurchaseOrder } from '../lib/types.ts';
 
+/** The back office opens records by URL (/admin/purchasing/...): Add and Edit call this instead of opening a dialog. */
+export interface PurchaseOrdersTabProps {
+  onOpen?: (id: number | 'new') => void;
+}
+
 /** Purchase orders of the current store: edit and delete only while Open (spec 4). */
-export function PurchaseOrdersTab() {
+export function PurchaseOrdersTab({ onOpen }: PurchaseOrdersTabProps = {}) {
   const { t } = useTranslation('backoffice');
-  const { store } = useSession();
+  const store = useWorkingStore();
   const client = useQueryClient();
   const [form, setForm] = useState<{ order: PurchaseOrder | null } | null>(null);
 
@@ -44,7 +49,7 @@ export function PurchaseOrdersTab() {
         cell: ({ row }) =>
           row.original.isUsed ? null : (
             <div className="row-actions">
-              <Button size="sm" variant="secondary" aria-label={t('common.editNamed', { name: row.original.poNumber })} onClick={() => setForm({ order: row.original })}>
+              <Button size="sm" variant="secondary" aria-label={t('common.editNamed', { name: row.original.poNumber })} onClick={() => (onOpen ? onOpen(row.original.id) : setForm({ order: row.original }))}>
                 <span aria-hidden="true">✎</span> {t('common.edit')}
               </Button>
               <Button
@@ -62,13 +67,13 @@ export function PurchaseOrdersTab() {
                   }
                 }}
               >
-                <span aria-hidden="true">🗑</span> {t('common.delete')}
+                {t('common.delete')}
               </Button>
             </div>
           ),
       },
     ],
-    [t, client],
+    [t, client, onOpen],
   );
 
   return (
@@ -79,7 +84,7 @@ export function PurchaseOrdersTab() {
         params={{ store: store?.id }}
         defaultSort={{ id: 'createdAt', desc: true }}
         columns={columns}
-        toolbar={<Button onClick={() => setForm({ order: null })}><span aria-hidden="true">+</span> {t('purchaseOrders.add')}</Button>}
+        toolbar={<Button onClick={() => (onOpen ? onOpen('new') : setForm({ order: null }))}><span aria-hidden="true">+</span> {t('purchaseOrders.add')}</Button>}
       />
       {form && <PurchaseOrderDialog key={form.order?.id ?? 'new'} open order={form.order} onClose={() => setForm(null)} />}
     </>

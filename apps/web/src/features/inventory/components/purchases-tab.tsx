@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button';
 import { confirm } from '@/components/ui/confirm-dialog';
 import { toast } from '@/components/ui/toast';
 import { errorText } from '@/lib/form-errors';
-import { useSession } from '@/lib/session';
+import { useWorkingStore } from '@/lib/working-store';
 import { apiDelete } from '@/features/list-table/api/http';
 import { ListTable } from '@/features/list-table/components/list-table';
 import { money } from '@/features/list-table/lib/amounts';
@@ -15,10 +15,15 @@ import { PurchaseDetailDialog } from './purchase-detail-dialog.tsx';
 import { PurchaseFormDialog } from './purchase-form-dialog.tsx';
 import type { Purchase } from '../lib/types.ts';
 
+/** The back office opens records by URL (/admin/purchasing/...): Add and Edit call this instead of opening a dialog. */
+export interface PurchasesTabProps {
+  onOpen?: (id: number | 'new') => void;
+}
+
 /** Purchase list of the current store (spec 2.5 Inventory dialog). */
-export function PurchasesTab() {
+export function PurchasesTab({ onOpen }: PurchasesTabProps = {}) {
   const { t, i18n } = useTranslation('backoffice');
-  const { store } = useSession();
+  const store = useWorkingStore();
   const client = useQueryClient();
   const [form, setForm] = useState<{ purchase: Purchase | null } | null>(null);
   const [detail, setDetail] = useState<Purchase | null>(null);
@@ -56,7 +61,7 @@ export function PurchasesTab() {
         enableHiding: false,
         cell: ({ row }) => (
           <div className="row-actions">
-            <Button size="sm" variant="secondary" aria-label={t('common.editNamed', { name: row.original.purchaseNumber })} onClick={() => setForm({ purchase: row.original })}>
+            <Button size="sm" variant="secondary" aria-label={t('common.editNamed', { name: row.original.purchaseNumber })} onClick={() => (onOpen ? onOpen(row.original.id) : setForm({ purchase: row.original }))}>
               <span aria-hidden="true">✎</span> {t('common.edit')}
             </Button>
             <Button
@@ -73,13 +78,13 @@ export function PurchasesTab() {
                 }
               }}
             >
-              <span aria-hidden="true">🗑</span> {t('common.delete')}
+              {t('common.delete')}
             </Button>
           </div>
         ),
       },
     ],
-    [t, lng, client],
+    [t, lng, client, onOpen],
   );
 
   return (
@@ -90,7 +95,7 @@ export function PurchasesTab() {
         params={{ store: store?.id }}
         defaultSort={{ id: 'createdAt', desc: true }}
         columns={columns}
-        toolbar={<Button onClick={() => setForm({ purchase: null })}><span aria-hidden="true">+</span> {t('purchases.add')}</Button>}
+        toolbar={<Button onClick={() => (onOpen ? onOpen('new') : setForm({ purchase: null }))}><span aria-hidden="true">+</span> {t('purchases.add')}</Button>}
       />
       {form && <PurchaseFormDialog key={form.purchase?.id ?? 'new'} open purchase={form.purchase} onClose={() => setForm(null)} />}
       {detail && <PurchaseDetailDialog purchase={detail} onClose={() => setDetail(null)} />}

@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Input } from '@/components/ui/input';
 import { MoneyInput } from '@/components/ui/money-input';
 import { toast } from '@/components/ui/toast';
-import { useSession } from '@/lib/session';
+import { useWorkingStore } from '@/lib/working-store';
 import { FormDialog } from '@/features/list-table/components/form-dialog';
 import { MultiSelect } from '@/features/list-table/components/multi-select';
 import { toOptions, useOptionList } from '@/features/list-table/hooks/use-options';
@@ -21,12 +21,14 @@ export interface SupplierFormDialogProps {
   supplier: Supplier | null;
   /** Called with the saved supplier (the PO form selects it). */
   onSaved?: (supplier: Supplier) => void;
+  /** The back office's /admin/purchasing/suppliers/new and /:id: the same form as a page. */
+  asPage?: boolean;
 }
 
 /** "Create Supplier" serves create and update. */
-export function SupplierFormDialog({ open, onClose, supplier, onSaved }: SupplierFormDialogProps) {
+export function SupplierFormDialog({ open, onClose, supplier, onSaved, asPage }: SupplierFormDialogProps) {
   const { t } = useTranslation('backoffice');
-  const { store } = useSession();
+  const store = useWorkingStore();
   const stores = toOptions(useOptionList<{ id: number; name: string }>('/stores', {}).data, (s) => s.name);
   const { register, handleSubmit, setError, formState, control } = useForm<SupplierForm>({
     resolver: zodResolver(supplierSchema),
@@ -43,6 +45,7 @@ export function SupplierFormDialog({ open, onClose, supplier, onSaved }: Supplie
   return (
     <FormDialog
       open={open}
+      asPage={asPage}
       onClose={onClose}
       title={supplier ? t('suppliers.update') : t('suppliers.create')}
       saving={save.isPending}

@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { confirm } from '@/components/ui/confirm-dialog';
 import { toast } from '@/components/ui/toast';
 import { errorText } from '@/lib/form-errors';
-import { useSession } from '@/lib/session';
+import { useWorkingStore } from '@/lib/working-store';
 import { apiDelete } from '@/features/list-table/api/http';
 import { ListTable } from '@/features/list-table/components/list-table';
 import { money } from '@/features/list-table/lib/amounts';
@@ -14,10 +14,15 @@ import { SupplierFormDialog } from './supplier-form-dialog.tsx';
 import { SupplierLedgerDialog } from './supplier-ledger-dialog.tsx';
 import type { Supplier } from '../lib/types.ts';
 
+/** The back office opens records by URL (/admin/purchasing/...): Add and Edit call this instead of opening a dialog. */
+export interface SuppliersTabProps {
+  onOpen?: (id: number | 'new') => void;
+}
+
 /** Suppliers of the current store: edit, delete (with its purchases and POs), ledger. */
-export function SuppliersTab() {
+export function SuppliersTab({ onOpen }: SuppliersTabProps = {}) {
   const { t, i18n } = useTranslation('backoffice');
-  const { store } = useSession();
+  const store = useWorkingStore();
   const client = useQueryClient();
   const [form, setForm] = useState<{ supplier: Supplier | null } | null>(null);
   const [ledger, setLedger] = useState<Supplier | null>(null);
@@ -46,7 +51,7 @@ export function SuppliersTab() {
           const s = row.original;
           return (
             <div className="row-actions">
-              <Button size="sm" variant="secondary" aria-label={t('common.editNamed', { name: s.name })} onClick={() => setForm({ supplier: s })}>
+              <Button size="sm" variant="secondary" aria-label={t('common.editNamed', { name: s.name })} onClick={() => (onOpen ? onOpen(s.id) : setForm({ supplier: s }))}>
                 <span aria-hidden="true">✎</span> {t('common.edit')}
               </Button>
               <Button
@@ -63,17 +68,17 @@ export function SuppliersTab() {
                   }
                 }}
               >
-                <span aria-hidden="true">🗑</span> {t('common.delete')}
+                {t('common.delete')}
               </Button>
               <Button size="sm" variant="secondary" aria-label={t('suppliers.ledgerNamed', { name: s.name })} onClick={() => setLedger(s)}>
-                <span aria-hidden="true">📒</span> {t('suppliers.ledger')}
+                {t('suppliers.ledger')}
               </Button>
             </div>
           );
         },
       },
     ],
-    [t, lng, client],
+    [t, lng, client, onOpen],
   );
 
   return (
@@ -83,7 +88,7 @@ export function SuppliersTab() {
         queryKey={['/suppliers']}
         params={{ store: store?.id }}
         columns={columns}
-        toolbar={<Button onClick={() => setForm({ supplier: null })}><span aria-hidden="true">+</span> {t('suppliers.add')}</Button>}
+        toolbar={<Button onClick={() => (onOpen ? onOpen('new') : setForm({ supplier: null }))}><span aria-hidden="true">+</span> {t('suppliers.add')}</Button>}
       />
       {form && <SupplierFormDialog key={form.supplier?.id ?? 'new'} open supplier={form.supplier} onClose={() => setForm(null)} />}
       {ledger && <SupplierLedgerDialog supplier={ledger} onClose={() => setLedger(null)} />}

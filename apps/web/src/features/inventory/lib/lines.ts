@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { messages } from '@pos/domain/validation';
-import { isValidMoneyInput, parseQuantity, tryParseMoney, tryParseScaled } from '@pos/domain/money';
+import { isValidMoneyInput, parseQuantity, quantityToString, tryParseMoney, tryParseScaled } from '@pos/domain/money';
 import { normaliseNumberText } from '@/components/ui/number-input';
 import { purchaseQuantity, purchaseTotal, type PurchaseLineInput } from '@pos/domain/ledger';
 import type { LineVariantWire, ProductBrief, PurchaseItem, PurchaseOrderItem } from './types.ts';
@@ -76,6 +76,30 @@ export function newLine(product: ProductBrief): Line {
       purchasePrice: str(v.purchasePrice ?? v.price ?? '0') || '0',
     })),
   };
+}
+
+const plusOne = (quantity: string) => quantityToString((tryParseScaled(cleanNumber(quantity || '0'), 3) ?? 0) + 1000);
+const iriOf = (product: ProductBrief) => product['@id'] ?? `/api/products/${product.id}`;
+
+/** Where a scanned product (and variant) sits in the lines: the line's index, and the variant's within it (-1: none). */
+export function findScanned(lines: readonly Line[], product: ProductBrief, variant: string | null): { line: number; variant: number } {
+  const line = lines.findIndex((l) => l.item === iriOf(product));
+  const v = line >= 0 && variant ? lines[line].variants.findIndex((x) => x.variant === variant) : -1;
+  return { line, variant: v };
+}
+
+/**
+ * A barcode scanned into a purchase or an order: a product not yet on it becomes a new line (as the
+ * picker adds it); scanned again, one more of it, or of the variant whose barcode it was.
+ */
+export function addScanned(lines: readonly Line[], product: ProductBrief, variant: string | null): Line[] {
+  const at = findScanned(lines, product, variant);
+  if (at.line < 0) return [...lines, newLine(product)];
+  return lines.map((l, i) => {
+    if (i !== at.line) return l;
+    if (at.variant >= 0) return { ...l, variants: l.variants.map((v, j) => (j === at.variant ? { ...v, quantity: plusOne(v.quantity) } : v)) };
+    return { ...l, quantity: plusOne(l.quantity) };
+  });
 }
 
 function variantFromWire(v: LineVariantWire, requested: boolean): LineVariant {

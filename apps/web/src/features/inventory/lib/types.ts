@@ -7,6 +7,7 @@ export interface Ld {
 export interface VariantRef extends Ld {
   id: number;
   attributeValue?: string | null;
+  barcode?: string | null;
   price?: number | string | null;
   purchasePrice?: number | string | null;
 }

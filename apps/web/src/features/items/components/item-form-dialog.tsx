@@ -10,7 +10,7 @@ import { NumberInput } from '@/components/ui/number-input';
 import { MoneyInput } from '@/components/ui/money-input';
 import { Select } from '@/components/ui/select';
 import { toast } from '@/components/ui/toast';
-import { useSession } from '@/lib/session';
+import { useWorkingStore } from '@/lib/working-store';
 import { FormDialog } from '@/features/list-table/components/form-dialog';
 import { MultiSelect } from '@/features/list-table/components/multi-select';
 import { FormSelect } from '@/features/list-table/components/form-select';
@@ -26,6 +26,8 @@ export interface ItemFormDialogProps {
   onClose: () => void;
   /** null: "Create item". */
   product: Product | null;
+  /** The back office's /admin/catalogue/new and /admin/catalogue/:id: the same form as a page. */
+  asPage?: boolean;
 }
 
 const FIELDS = [
@@ -41,9 +43,9 @@ interface Named {
 }
 
 /** "Create item" / "Update item" (full size). */
-export function ItemFormDialog({ open, onClose, product }: ItemFormDialogProps) {
+export function ItemFormDialog({ open, onClose, product, asPage }: ItemFormDialogProps) {
   const { t } = useTranslation('backoffice');
-  const { store } = useSession();
+  const store = useWorkingStore();
   const departments = toOptions(useOptionList<Named>('/departments').data, (d) => d.name);
   const categories = toOptions(useOptionList<Named>('/categories').data, (d) => d.name);
   const suppliers = toOptions(useOptionList<Named>('/suppliers').data, (d) => d.name);
@@ -88,7 +90,7 @@ export function ItemFormDialog({ open, onClose, product }: ItemFormDialogProps) 
   );
 
   return (
-    <FormDialog open={open} onClose={onClose} size="full" title={product ? t('items.update') : t('items.create')} saving={save.isPending} onSubmit={submit}>
+    <FormDialog open={open} asPage={asPage} onClose={onClose} size="full" title={product ? t('items.update') : t('items.create')} saving={save.isPending} onSubmit={submit}>
       <fieldset className="form-section">
         <legend>{t('items.information')}</legend>
         <div className="form-row">

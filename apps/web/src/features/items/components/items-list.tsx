@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
@@ -12,7 +12,8 @@ import { ActiveSwitch } from '@/features/list-table/components/active-switch';
 import { money } from '@/features/list-table/lib/amounts';
 import { ItemFormDialog } from './item-form-dialog.tsx';
 import { LabelsDialog } from './labels-dialog.tsx';
-import { exportItems, useImportItems } from '../api/import-items.ts';
+import { exportItems } from '../api/import-items.ts';
+import { ImportDialog } from './import-dialog.tsx';
 import type { Product } from '../lib/types.ts';
 
 const names = (list: Array<{ name?: string }> | null | undefined) => (list ?? []).map((x) => x.name).filter(Boolean).join(', ');
@@ -31,15 +32,22 @@ function ItemFormLoader({ product, onClose }: { product: Product | null; onClose
   return <ItemFormDialog open product={full.data ?? null} onClose={onClose} />;
 }
 
-/** The products list of the settings modal (spec 2.5 Products list). */
-export function ItemsList() {
+export interface ItemsListProps {
+  /**
+   * The back office opens a product's form by URL (/admin/catalogue/new, /admin/catalogue/:id):
+   * "Add" and "Edit" call this instead of opening the dialog. The till's settings leave it out.
+   */
+  onOpen?: (id: number | 'new') => void;
+}
+
+/** The products list of the settings modal (spec 2.5 Products list) and of the back office's catalogue page. */
+export function ItemsList({ onOpen }: ItemsListProps = {}) {
   const { t, i18n } = useTranslation('backoffice');
   const [editing, setEditing] = useState<Product | null>(null);
   const [open, setOpen] = useState(false);
   /** The item whose labels are printed; 'changes': labels for price changes. */
   const [labelsFor, setLabelsFor] = useState<Product | 'changes' | null>(null);
-  const fileInput = useRef<HTMLInputElement>(null);
-  const importer = useImportItems();
+  const [importing, setImporting] = useState(false);
   const lng = i18n.language;
 
   const columns = useMemo<ColumnDef<Product, any>[]>(
@@ -100,6 +108,7 @@ export function ItemsList() {
                 variant="secondary"
                 aria-label={t('common.editNamed', { name: p.name })}
                 onClick={() => {
+                  if (onOpen) return onOpen(p.id);
                   setEditing(p);
                   setOpen(true);
                 }}
@@ -114,7 +123,7 @@ export function ItemsList() {
         },
       },
     ],
-    [t, lng],
+    [t, lng, onOpen],
   );
 
   return (
@@ -127,25 +136,7 @@ export function ItemsList() {
         loaderLines={10}
         toolbar={
           <>
-            <input
-              ref={fileInput}
-              type="file"
-              accept="text/csv,.csv"
-              hidden
-              aria-label={t('items.uploadFile')}
-              onChange={async (e) => {
-                const file = e.target.files?.[0];
-                e.target.value = '';
-                if (!file) return;
-                try {
-                  await importer.mutateAsync(file);
-                  toast.success(t('items.imported'));
-                } catch (error) {
-                  toast.error(errorText(error));
-                }
-              }}
-            />
-            <Button variant="secondary" loading={importer.isPending} onClick={() => fileInput.current?.click()}>
+            <Button variant="secondary" onClick={() => setImporting(true)}>
               <span aria-hidden="true">⇪</span> {t('items.upload')}
             </Button>
             <Button variant="secondary" onClick={() => exportItems().catch((error) => toast.error(errorText(error)))}>
@@ -156,6 +147,7 @@ export function ItemsList() {
             </Button>
             <Button
               onClick={() => {
+                if (onOpen) return onOpen('new');
                 setEditing(null);
                 setOpen(true);
               }}
@@ -165,6 +157,7 @@ export function ItemsList() {
           </>
         }
       />
+      {importing && <ImportDialog onClose={() => setImporting(false)} />}
       {labelsFor && <LabelsDialog product={labelsFor === 'changes' ? null : labelsFor} onClose={() => setLabelsFor(null)} />}
       {open && (
         <ItemFormLoader

@@ -6,7 +6,7 @@ import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { toast } from '@/components/ui/toast';
 import { errorText } from '@/lib/form-errors';
-import { useSession } from '@/lib/session';
+import { useWorkingStore } from '@/lib/working-store';
 import { fetchLabels, LABEL_LAYOUTS, type LabelLayoutName } from '../api/labels.ts';
 import type { Product } from '../lib/types.ts';
 
@@ -23,7 +23,7 @@ const today = () => {
  */
 export function LabelsDialog({ product, onClose }: { product: Pick<Product, 'id' | 'name'> | null; onClose: () => void }) {
   const { t } = useTranslation('backoffice');
-  const { store } = useSession();
+  const store = useWorkingStore();
   const [layout, setLayout] = useState<LabelLayoutName>('a4-3x8');
   const [copies, setCopies] = useState('1');
   const [since, setSince] = useState(today);

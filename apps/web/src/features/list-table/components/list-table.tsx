@@ -300,7 +300,10 @@ export function ListTable<T>({
                 table.getRowModel().rows.map((row) => (
                   <tr key={row.id} className={rowClassName?.(row.original)}>
                     {row.getVisibleCells().map((cell) => (
-                      <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
+                      // data-label: the column's name, shown beside the value where a narrow page lays rows out as cards (admin.css).
+                      <td key={cell.id} data-label={typeof cell.column.columnDef.header === 'string' ? cell.column.columnDef.header : undefined}>
+                        {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                      </td>
                     ))}
                   </tr>
                 ))

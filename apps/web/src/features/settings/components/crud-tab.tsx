@@ -9,6 +9,9 @@ import { ListTable } from '@/features/list-table/components/list-table';
 import { ActiveSwitch } from '@/features/list-table/components/active-switch';
 import { apiDelete } from '@/features/list-table/api/http';
 import type { ParamValue } from '@/features/list-table/lib/list-query';
+import { useSession } from '@/lib/session';
+import { storeNames } from '../lib/store-options.ts';
+import type { StoreRef } from '../lib/types.ts';
 
 export interface EntityFormProps<T> {
   open: boolean;
@@ -21,6 +24,8 @@ export interface CrudTabProps<T extends { id: number; isActive?: boolean }> {
   /** API collection path, e.g. '/stores'; also the cache key. */
   url: string;
   params?: Readonly<Record<string, ParamValue>>;
+  /** The list of the store the user works in (?store=): taxes, payment types, discounts, departments … */
+  perStore?: boolean;
   columns: ColumnDef<T, any>[];
   /** Text of the add button ('Store'). */
   addLabel: string;
@@ -40,10 +45,22 @@ export interface CrudTabProps<T extends { id: number; isActive?: boolean }> {
   searchable?: boolean;
 }
 
-/** A settings-style list (spec 2.5): the paged table, an add button, edit plus toggle or delete per row. */
+/** The Name column of a settings list (header "Name", sorted and searched by the server). */
+export const nameColumn = <T extends { name?: string | null }>(header: string): ColumnDef<T, any> => ({ id: 'name', accessorKey: 'name', header });
+
+/** The Stores column of an entity linked to stores (not sorted or searched: a list of names). */
+export const storesColumn = <T extends { stores?: readonly StoreRef[] | null }>(header: string): ColumnDef<T, any> => ({
+  id: 'stores', accessorFn: (r) => storeNames(r.stores), header, enableSorting: false, enableColumnFilter: false,
+});
+
+/**
+ * The list half of the settings kit (spec 2.5, issue 23; the form half is crud-form.tsx): the paged
+ * table, an add button, edit plus toggle or delete per row, the create/update dialog.
+ */
 export function CrudTab<T extends { id: number; isActive?: boolean }>({
   url,
-  params,
+  params: ownParams,
+  perStore,
   columns,
   addLabel,
   rowLabel,
@@ -59,6 +76,8 @@ export function CrudTab<T extends { id: number; isActive?: boolean }>({
 }: CrudTabProps<T>) {
   const { t } = useTranslation('backoffice');
   const client = useQueryClient();
+  const { store } = useSession();
+  const params = perStore ? { ...ownParams, store: store?.id } : ownParams;
   const [editing, setEditing] = useState<T | null>(null);
   const [open, setOpen] = useState(false);
   const queryKey = useMemo(() => [url] as const, [url]);
@@ -112,7 +131,7 @@ export function CrudTab<T extends { id: number; isActive?: boolean }>({
                     }
                   }}
                 >
-                  <span aria-hidden="true">🗑</span> {t('common.delete')}
+                  {t('common.delete')}
                 </Button>
               )}
             </div>

@@ -1,17 +1,13 @@
 import { useMemo } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useTranslation } from 'react-i18next';
-import { Controller, useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Input } from '@/components/ui/input';
 import { useSession } from '@/lib/session';
-import { FormDialog } from '@/features/list-table/components/form-dialog';
-import { MultiSelect } from '@/features/list-table/components/multi-select';
 import { Select } from '@/components/ui/select';
-import { CrudTab, type EntityFormProps } from './crud-tab.tsx';
+import { CrudTab, nameColumn, storesColumn, type EntityFormProps } from './crud-tab.tsx';
+import { CrudFormDialog, initialStores, StoresField, useCrudForm } from './crud-form.tsx';
 import { PAYMENT_KINDS, paymentTypeSchema, type PaymentTypeForm } from '../lib/schemas.ts';
-import { useFormSubmit } from '../lib/use-form-submit.ts';
-import { storeIds, storeIri, storeNames, useStoreOptions } from '../lib/store-options.ts';
+import { storeIri } from '../lib/store-options.ts';
 import type { PaymentTypeRow } from '../lib/types.ts';
 
 const FIELDS = ['name', 'type', 'canHaveChangeDue', 'stores'];
@@ -19,30 +15,21 @@ const FIELDS = ['name', 'type', 'canHaveChangeDue', 'stores'];
 function PaymentTypeFormDialog({ open, onClose, entity }: EntityFormProps<PaymentTypeRow>) {
   const { t } = useTranslation('backoffice');
   const { store } = useSession();
-  const stores = useStoreOptions();
-  const { register, handleSubmit, setError, formState, control } = useForm<PaymentTypeForm>({
-    resolver: zodResolver(paymentTypeSchema),
-    defaultValues: {
+  const { register, handleSubmit, formState: { errors: e }, control, submit, saving } = useCrudForm<PaymentTypeForm>({
+    schema: paymentTypeSchema, path: '/payments', fields: FIELDS, entity, onClose,
+    defaults: {
       name: entity?.name ?? '',
       type: (PAYMENT_KINDS as readonly string[]).includes(entity?.type ?? '') ? (entity!.type as PaymentTypeForm['type']) : 'cash',
       canHaveChangeDue: !!entity?.canHaveChangeDue,
-      stores: entity ? storeIds(entity.stores) : store ? [String(store.id)] : [],
+      stores: initialStores(entity, store),
     },
   });
-  const { submit, saving } = useFormSubmit<PaymentTypeForm>({
-    createPath: '/payments',
-    invalidate: [['/payments'], ['options', '/payments']],
-    id: entity?.id,
-    onDone: onClose,
-    setError,
-    fields: FIELDS,
-  });
-  const e = formState.errors;
   return (
-    <FormDialog
+    <CrudFormDialog
+      texts="paymentTypes"
+      editing={!!entity}
       open={open}
       onClose={onClose}
-      title={entity ? t('paymentTypes.update') : t('paymentTypes.create')}
       saving={saving}
       onSubmit={handleSubmit((v) => submit({ name: v.name.trim(), type: v.type, canHaveChangeDue: v.canHaveChangeDue, stores: v.stores.map(storeIri) }))}
     >
@@ -57,23 +44,16 @@ function PaymentTypeFormDialog({ open, onClose, entity }: EntityFormProps<Paymen
       <label className="checkbox">
         <input type="checkbox" {...register('canHaveChangeDue')} /> {t('paymentTypes.canHaveChangeDue')}
       </label>
-      <Controller
-        control={control}
-        name="stores"
-        render={({ field, fieldState }) => (
-          <MultiSelect label={t('common.stores')} required options={stores} value={field.value} onChange={field.onChange} error={fieldState.error?.message} />
-        )}
-      />
-    </FormDialog>
+      <StoresField control={control} name="stores" />
+    </CrudFormDialog>
   );
 }
 
 export function PaymentTypesTab() {
   const { t } = useTranslation('backoffice');
-  const { store } = useSession();
   const columns = useMemo<ColumnDef<PaymentTypeRow, any>[]>(
     () => [
-      { id: 'name', accessorKey: 'name', header: t('common.name') },
+      nameColumn(t('common.name')),
       { id: 'type', accessorKey: 'type', header: t('paymentTypes.type'), cell: ({ getValue }) => t(`paymentTypes.kinds.${getValue()}`, { defaultValue: String(getValue() ?? '') }) },
       {
         id: 'canHaveChangeDue',
@@ -82,14 +62,14 @@ export function PaymentTypesTab() {
         enableColumnFilter: false,
         cell: ({ getValue }) => (getValue() ? t('common.yes') : t('common.no')),
       },
-      { id: 'stores', accessorFn: (r) => storeNames(r.stores), header: t('common.stores'), enableSorting: false, enableColumnFilter: false },
+      storesColumn(t('common.stores')),
     ],
     [t],
   );
   return (
     <CrudTab<PaymentTypeRow>
       url="/payments"
-      params={{ store: store?.id }}
+      perStore
       columns={columns}
       addLabel={t('paymentTypes.add')}
       rowLabel={(r) => r.name}

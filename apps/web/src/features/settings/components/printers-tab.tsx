@@ -1,15 +1,12 @@
 import { useMemo } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useTranslation } from 'react-i18next';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { ADDRESS_MESSAGE, HOST_NAME } from '@pos/domain/network';
 import { Input } from '@/components/ui/input';
-import { FormDialog } from '@/features/list-table/components/form-dialog';
 import { FormSelect } from '@/features/list-table/components/form-select';
 import { CrudTab, type EntityFormProps } from './crud-tab.tsx';
-import { useFormSubmit } from '../lib/use-form-submit.ts';
+import { CrudFormDialog, useCrudForm } from './crud-form.tsx';
 
 /** A network receipt printer as /api/devices returns it (issue 26). */
 export interface PrinterRow {
@@ -38,9 +35,9 @@ type PrinterForm = z.infer<typeof printerSchema>;
 
 function PrinterFormDialog({ open, onClose, entity }: EntityFormProps<PrinterRow>) {
   const { t } = useTranslation('backoffice');
-  const { register, handleSubmit, setError, formState, control } = useForm<PrinterForm>({
-    resolver: zodResolver(printerSchema),
-    defaultValues: {
+  const { register, handleSubmit, formState, control, submit, saving } = useCrudForm<PrinterForm>({
+    schema: printerSchema, path: '/devices', fields: FIELDS, entity, onClose, invalidate: [['/devices']],
+    defaults: {
       name: entity?.name ?? '',
       ipAddress: entity?.ipAddress ?? '',
       port: String(entity?.port ?? 9100),
@@ -48,20 +45,12 @@ function PrinterFormDialog({ open, onClose, entity }: EntityFormProps<PrinterRow
       paperWidth: entity?.paperWidth === 58 ? '58' : '80',
     },
   });
-  const { submit, saving } = useFormSubmit<PrinterForm>({
-    createPath: '/devices',
-    invalidate: [['/devices']],
-    id: entity?.id,
-    onDone: onClose,
-    setError,
-    fields: FIELDS,
-  });
   const e = formState.errors;
   return (
-    <FormDialog
+    <CrudFormDialog
       open={open}
       onClose={onClose}
-      title={entity ? t('printers.update') : t('printers.create')}
+      texts="printers" editing={!!entity}
       saving={saving}
       onSubmit={handleSubmit((v) => submit({ name: v.name.trim(), ipAddress: v.ipAddress.trim(), port: Number(v.port), prints: Number(v.prints), paperWidth: Number(v.paperWidth) }))}
     >
@@ -70,7 +59,7 @@ function PrinterFormDialog({ open, onClose, entity }: EntityFormProps<PrinterRow
       <Input label={t('printers.port')} inputMode="numeric" required error={e.port?.message} {...register('port')} />
       <Input label={t('printers.copies')} inputMode="numeric" required error={e.prints?.message} {...register('prints')} />
       <FormSelect control={control} name="paperWidth" label={t('printers.paper')} options={[{ value: '80', label: '80 mm' }, { value: '58', label: '58 mm' }]} />
-    </FormDialog>
+    </CrudFormDialog>
   );
 }
 

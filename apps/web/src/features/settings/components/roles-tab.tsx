@@ -1,8 +1,7 @@
 import { useMemo } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useTranslation } from 'react-i18next';
-import { Controller, useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller } from 'react-hook-form';
 import { z } from 'zod';
 import { PERMISSIONS, type Permission } from '@pos/domain/permissions';
 import { Button } from '@/components/ui/button';
@@ -11,10 +10,9 @@ import { Dialog } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { permissionsOf } from '@/lib/permissions';
 import { useSession } from '@/lib/session';
-import { FormDialog } from '@/features/list-table/components/form-dialog';
 import { CrudTab, type EntityFormProps } from './crud-tab.tsx';
+import { CrudFormDialog, useCrudForm } from './crud-form.tsx';
 import { req } from '../lib/schemas.ts';
-import { useFormSubmit } from '../lib/use-form-submit.ts';
 import type { RoleRow } from '../lib/types.ts';
 
 /**
@@ -66,18 +64,9 @@ function RoleFormDialog({ open, onClose, entity }: EntityFormProps<RoleRow>) {
   const { t } = useTranslation('backoffice');
   const roleName = useRoleName();
   const mine = permissionsOf(useSession().user);
-  const { register, handleSubmit, setError, formState, control } = useForm<RoleForm>({
-    resolver: zodResolver(roleSchema),
-    defaultValues: { name: entity?.name ?? '', permissions: (entity?.permissions ?? []).filter((p): p is Permission => (PERMISSIONS as readonly string[]).includes(p)) },
-  });
-  const { submit, saving } = useFormSubmit<RoleForm>({
-    createPath: '/roles',
-    updatePath: (id) => `/roles/${id}`,
-    invalidate: [['/roles'], ['options', '/roles']],
-    id: entity?.id,
-    onDone: onClose,
-    setError,
-    fields: FIELDS,
+  const { register, handleSubmit, formState, control, submit, saving } = useCrudForm<RoleForm>({
+    schema: roleSchema, path: '/roles', fields: FIELDS, entity, onClose, updatePath: (id) => `/roles/${id}`,
+    defaults: { name: entity?.name ?? '', permissions: (entity?.permissions ?? []).filter((p): p is Permission => (PERMISSIONS as readonly string[]).includes(p)) },
   });
 
   if (entity?.builtin) {
@@ -94,7 +83,7 @@ function RoleFormDialog({ open, onClose, entity }: EntityFormProps<RoleRow>) {
   // A server refusal of one permission (permissions[i]) is shown under the groups.
   const permErrors = Array.isArray(e.permissions) ? e.permissions.map((x) => x?.message).filter(Boolean).join(' ') : e.permissions?.message;
   return (
-    <FormDialog open={open} onClose={onClose} title={entity ? t('roles.update') : t('roles.create')} saving={saving}
+    <CrudFormDialog open={open} onClose={onClose} texts="roles" editing={!!entity} saving={saving}
       onSubmit={handleSubmit((v) => submit({ name: v.name.trim(), permissions: v.permissions }))}>
       <Input label={t('roles.name')} required autoFocus error={e.name?.message} {...register('name')} />
       <p className="text-muted">{t('roles.cannotGrant')}</p>
@@ -106,7 +95,7 @@ function RoleFormDialog({ open, onClose, entity }: EntityFormProps<RoleRow>) {
           <PermissionGroups value={field.value} onChange={field.onChange} disabled={(p) => !mine.includes(p)} error={permErrors} />
         )}
       />
-    </FormDialog>
+    </CrudFormDialog>
   );
 }
 

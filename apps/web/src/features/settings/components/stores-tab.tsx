@@ -1,23 +1,21 @@
 import { useMemo } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useTranslation } from 'react-i18next';
-import { useForm, useWatch } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useWatch } from 'react-hook-form';
 import { Input } from '@/components/ui/input';
-import { FormDialog } from '@/features/list-table/components/form-dialog';
 import { CrudTab, type EntityFormProps } from './crud-tab.tsx';
+import { CrudFormDialog, useCrudForm } from './crud-form.tsx';
 import { StoreMoneyFields } from './store-money-fields.tsx';
 import { storeSchema, type StoreForm } from '../lib/schemas.ts';
-import { useFormSubmit } from '../lib/use-form-submit.ts';
 import type { StoreRow } from '../lib/types.ts';
 
 const FIELDS = ['name', 'location', 'currency', 'locale', 'timeZone', 'cashRoundingStep', 'pricesIncludeTax', 'legacyTaxBase'];
 
 function StoreFormDialog({ open, onClose, entity }: EntityFormProps<StoreRow>) {
   const { t } = useTranslation('backoffice');
-  const { register, handleSubmit, setError, formState, control } = useForm<StoreForm>({
-    resolver: zodResolver(storeSchema),
-    defaultValues: {
+  const { register, handleSubmit, formState, control, submit, saving } = useCrudForm<StoreForm>({
+    schema: storeSchema, path: '/stores', fields: FIELDS, entity, onClose,
+    defaults: {
       name: entity?.name ?? '', location: entity?.location ?? '',
       // A new store starts as every store did before issue 19: USD, en-US, UTC, no rounding, tax-exclusive.
       currency: entity?.currency ?? 'USD', locale: entity?.locale ?? 'en-US', timeZone: entity?.timeZone ?? 'UTC',
@@ -25,20 +23,13 @@ function StoreFormDialog({ open, onClose, entity }: EntityFormProps<StoreRow>) {
     },
   });
   const [currency, timeZone] = useWatch({ control, name: ['currency', 'timeZone'] });
-  const { submit, saving } = useFormSubmit<StoreForm>({
-    createPath: '/stores',
-    invalidate: [['/stores'], ['options', '/stores']],
-    id: entity?.id,
-    onDone: onClose,
-    setError,
-    fields: FIELDS,
-  });
   const e = formState.errors;
   return (
-    <FormDialog
+    <CrudFormDialog
+      texts="stores"
+      editing={!!entity}
       open={open}
       onClose={onClose}
-      title={entity ? t('stores.update') : t('stores.create')}
       saving={saving}
       onSubmit={handleSubmit((v) =>
         submit({
@@ -50,7 +41,7 @@ function StoreFormDialog({ open, onClose, entity }: EntityFormProps<StoreRow>) {
       <Input label={t('stores.name')} required autoFocus error={e.name?.message} {...register('name')} />
       <Input label={t('stores.location')} error={e.location?.message} {...register('location')} />
       <StoreMoneyFields register={register} errors={e} currency={currency} values={{ currency, timeZone }} />
-    </FormDialog>
+    </CrudFormDialog>
   );
 }
 

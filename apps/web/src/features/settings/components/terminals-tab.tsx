@@ -1,22 +1,20 @@
 import { useMemo, useState } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useTranslation } from 'react-i18next';
-import { Controller, useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller } from 'react-hook-form';
 import { useQuery } from '@tanstack/react-query';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { useSession } from '@/lib/session';
 import { apiGet } from '@/features/list-table/api/http';
-import { FormDialog } from '@/features/list-table/components/form-dialog';
 import { FormSelect } from '@/features/list-table/components/form-select';
 import { MultiSelect } from '@/features/list-table/components/multi-select';
 import { toOptions, useOptionList } from '@/features/list-table/hooks/use-options';
 import { iri, idOf } from '@/features/list-table/lib/refs';
 import { CrudTab, type EntityFormProps } from './crud-tab.tsx';
+import { CrudFormDialog, useCrudForm } from './crud-form.tsx';
 import { terminalSchema, type TerminalForm } from '../lib/schemas.ts';
-import { useFormSubmit } from '../lib/use-form-submit.ts';
 import { useStoreOptions } from '../lib/store-options.ts';
 import type { ProductRef, TerminalRow } from '../lib/types.ts';
 
@@ -39,9 +37,10 @@ function TerminalFormDialog({ open, onClose, entity }: EntityFormProps<TerminalR
   const products = toOptions(useProductKeywords().data, (p) => p.name);
   const categories = toOptions(useOptionList<{ id: number; name: string }>('/categories').data, (c) => c.name);
   const ids = (list?: Array<{ id?: number; '@id'?: string }> | null) => (list ?? []).map((x) => String(idOf(x)));
-  const { register, handleSubmit, setError, formState, control } = useForm<TerminalForm>({
-    resolver: zodResolver(terminalSchema),
-    defaultValues: {
+  const { register, handleSubmit, formState, control, submit, saving } = useCrudForm<TerminalForm>({
+    schema: terminalSchema, path: '/admin/terminal/create', updatePath: (id) => `/admin/terminal/${id}`, invalidate: [['/terminals']],
+    fields: FIELDS, entity, onClose,
+    defaults: {
       code: entity?.code ?? '',
       description: entity?.description ?? '',
       store: entity?.store ? String(entity.store.id) : store ? String(store.id) : '',
@@ -50,22 +49,14 @@ function TerminalFormDialog({ open, onClose, entity }: EntityFormProps<TerminalR
       categories: ids(entity?.categories),
     },
   });
-  const { submit, saving } = useFormSubmit<TerminalForm>({
-    createPath: '/admin/terminal/create',
-    updatePath: (id) => `/admin/terminal/${id}`,
-    invalidate: [['/terminals']],
-    id: entity?.id,
-    onDone: onClose,
-    setError,
-    fields: FIELDS,
-  });
   const e = formState.errors;
   return (
-    <FormDialog
+    <CrudFormDialog
+      texts="terminals"
+      editing={!!entity}
       open={open}
       onClose={onClose}
       size="lg"
-      title={entity ? t('terminals.update') : t('terminals.create')}
       saving={saving}
       onSubmit={handleSubmit((v) => {
         const body: Record<string, unknown> = {
@@ -103,7 +94,7 @@ function TerminalFormDialog({ open, onClose, entity }: EntityFormProps<TerminalR
         name="excludeProducts"
         render={({ field }) => <MultiSelect label={t('terminals.excludeProducts')} options={products} value={field.value} onChange={field.onChange} />}
       />
-    </FormDialog>
+    </CrudFormDialog>
   );
 }
 

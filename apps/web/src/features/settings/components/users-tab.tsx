@@ -1,16 +1,14 @@
 import { useMemo } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useTranslation } from 'react-i18next';
-import { Controller, useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller } from 'react-hook-form';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { toOptions, useOptionList } from '@/features/list-table/hooks/use-options';
-import { FormDialog } from '@/features/list-table/components/form-dialog';
 import { MultiSelect } from '@/features/list-table/components/multi-select';
 import { CrudTab, type EntityFormProps } from './crud-tab.tsx';
+import { CrudFormDialog, useCrudForm } from './crud-form.tsx';
 import { userSchema, type UserForm } from '../lib/schemas.ts';
-import { useFormSubmit } from '../lib/use-form-submit.ts';
 import { storeIds, storeNames, useStoreOptions } from '../lib/store-options.ts';
 import type { RoleRow, UserRow } from '../lib/types.ts';
 import { useRoleName } from './roles-tab.tsx';
@@ -29,9 +27,9 @@ function UserFormDialog({ open, onClose, entity }: EntityFormProps<UserRow>) {
   const accessOptions = ACCESS.map((value) => ({ value, label: t(accessKey(value)!) }));
   const mode = entity ? 'update' : 'create';
   const schema = useMemo(() => userSchema(mode), [mode]);
-  const { register, handleSubmit, setError, formState, control } = useForm<UserForm>({
-    resolver: zodResolver(schema),
-    defaultValues: {
+  const { register, handleSubmit, formState, control, submit, saving } = useCrudForm<UserForm>({
+    schema: schema, path: '/admin/user/create', fields: FIELDS, entity, onClose, updatePath: (id) => `/admin/user/${id}`, invalidate: [['/users']],
+    defaults: {
       displayName: entity?.displayName ?? '',
       username: entity?.username ?? '',
       email: entity?.email ?? '',
@@ -42,21 +40,12 @@ function UserFormDialog({ open, onClose, entity }: EntityFormProps<UserRow>) {
       stores: storeIds(entity?.stores),
     },
   });
-  const { submit, saving } = useFormSubmit<UserForm>({
-    createPath: '/admin/user/create',
-    updatePath: (id) => `/admin/user/${id}`,
-    invalidate: [['/users']],
-    id: entity?.id,
-    onDone: onClose,
-    setError,
-    fields: FIELDS,
-  });
   const e = formState.errors;
   return (
-    <FormDialog
+    <CrudFormDialog
       open={open}
       onClose={onClose}
-      title={entity ? t('users.update') : t('users.create')}
+      texts="users" editing={!!entity}
       saving={saving}
       onSubmit={handleSubmit((v) => {
         const body: Record<string, unknown> = {
@@ -107,7 +96,7 @@ function UserFormDialog({ open, onClose, entity }: EntityFormProps<UserRow>) {
           <MultiSelect label={t('common.stores')} required options={stores} value={field.value} onChange={field.onChange} error={fieldState.error?.message} />
         )}
       />
-    </FormDialog>
+    </CrudFormDialog>
   );
 }
 
