@@ -4,10 +4,10 @@ import { useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { confirm } from '@/components/ui/confirm-dialog';
 import { toast } from '@/components/ui/toast';
-import { isHttpError } from '@/lib/api-client';
 import { errorText } from '@/lib/form-errors';
 import { useSession } from '@/lib/session';
 import { LogoutButton } from '@/features/auth/components/logout-button';
+import { TillUserMenu } from './till-user-menu';
 import type { Customer, Order, Product, Variant } from '@/features/catalogue-cache/types';
 import { useCatalogue } from '@/features/catalogue-cache/catalogue-store';
 import { CatalogueProgress } from '@/features/catalogue-cache/components/catalogue-progress';
@@ -17,13 +17,14 @@ import { addToCart, emptyCart, moveActiveField, moveActiveLine, removeLine, setC
 import { loadOrder, type LoadKind } from '@/features/cart/load-order';
 import { cartStore, tryUpdateCart, updateCart, useCart } from '@/features/cart/cart-store';
 import type { CartDefaults } from '@/features/cart/cart-types';
-import { CartTable, lineName } from '@/features/cart/components/cart-table';
-import { CartToolbar } from '@/features/cart/components/cart-toolbar';
+import { CartTable } from '@/features/cart/components/cart-table';
+import { removeQuestion } from '@/features/cart/components/line-text';
+import { CartToolbar, type CartToolbarHandle } from '@/features/cart/components/cart-toolbar';
 import { CartTotals } from '@/features/cart/components/cart-totals';
 import { focusActiveCartField } from '@/features/cart/components/cart-focus';
 import { ItemSearchDialog } from '@/features/item-search/components/item-search-dialog';
 import { VariantChooser } from '@/features/item-search/components/variant-chooser';
-import { deleteOrder } from '@/features/orders/api/delete-order';
+import { HeldOrdersButton } from '@/features/orders/components/held-orders-button';
 import { findOrder, getOrder } from '@/features/orders/api/find-order';
 import { canRefund } from '@/features/orders/lib/refund-lines';
 import { OutboxIndicator } from '@/features/outbox/components/outbox-indicator';
@@ -39,7 +40,11 @@ import { useShortcuts } from '@/features/shortcuts/use-shortcuts';
 import { useOpened } from '@/lib/use-opened';
 import { BackOfficeDialogs, CustomerPaymentsDialog, CustomersDialog, type DialogId, DiscountsDialog, HelpModal, ItemDetailDialog, ModeSelectorDialog, OrderDetailDialog, OrderLookupDialog, ReceiptPreviewDialog, RefundDialog, RunningOrdersScreen, TaxesDialog } from './pos-dialogs';
 import { CartCustomerNameBox, CartSearchBar } from './pos-cart-boxes';
+import { GridToggle, PosProductGrid } from './pos-product-grid';
 import { usePosScan } from './use-pos-scan';
+import { useUnsuspend } from './use-unsuspend';
+import { TillAnnouncer } from '@/features/announcer/live-region';
+import { announceSale } from '@/features/announcer/use-till-announcements';
 
 /** /pos: the till. Composes the sale, cart, payment, search, customers, orders, receipt, running-orders, help and shortcut features. */
 export function PosRoute() {
@@ -78,6 +83,7 @@ export function PosRoute() {
     const { ids, names, barcodes, prices, brands, categories, departments } = table.index;
     return { size: visible.length, columns: () => ({ positions: visible, ids, names, barcodes, prices, brands, categories, departments }) };
   }, [table, visible]);
+  const searchVersion = `${version}:${storeId}:${terminalId}`;
   const [facetSel, setFacetSel] = useState<FacetSelection>(NO_FACETS);
 
   const customer = useCart((s) => s.customer);
@@ -106,6 +112,8 @@ export function PosRoute() {
   const [lookupIntent, setLookupIntent] = useState<'view' | 'refund' | 'reorder'>('view');
   const searchRef = useRef<HTMLInputElement>(null);
   const payment = useRef<PaymentPanelHandle>(null);
+  const cartTools = useRef<CartToolbarHandle>(null);
+  const heldList = useRef<{ open(): void }>(null);
   const [params, setParams] = useSearchParams();
   const close = useCallback(() => setDialog(null), []);
   const queryClient = useQueryClient();
@@ -132,7 +140,7 @@ export function PosRoute() {
   }, [defaults]);
 
   const focusSearch = () => searchRef.current?.focus();
-  const { scan, scanning } = usePosScan({ storeId, terminalId, facetSel, focusSearch, onChooseVariant: setChooser });
+  const { scan, scanning, pick } = usePosScan({ storeId, terminalId, facetSel, focusSearch, onChooseVariant: setChooser });
 
   const addProduct = useCallback((product: Product, variant: Variant | null, qtyMilli: number, priceCents: number | null = null) => {
     const error = tryUpdateCart((s) => addToCart(s, { product, variant, qtyMilli, priceCents, timeZone: getMoney().timeZone }));
@@ -144,6 +152,9 @@ export function PosRoute() {
     if (product.variants?.length) setChooser({ product, qtyMilli });
     else addProduct(product, null, qtyMilli);
   }, [addProduct]);
+
+  const addOne = useCallback((product: Product) => addOrChoose(product, 1000), [addOrChoose]);
+  const showGrid = prefs.productGrid ?? prefs.enableTouch;
 
   const load = useCallback((order: Order, kind: LoadKind) => {
     cartStore.set(loadOrder(order, kind, defaults));
@@ -190,20 +201,7 @@ export function PosRoute() {
     }
   };
 
-  /** A held order goes back into the cart: the held copy is deleted first (spec 4), then its lines load. */
-  const unsuspend = useCallback(async (order: Order) => {
-    try {
-      await deleteOrder(order.id);
-    } catch (error) {
-      // Already removed (e.g. by the history dialog): just load it.
-      if (!isHttpError(error, 404)) {
-        toast.error(errorText(error));
-        return;
-      }
-    }
-    cartStore.set(loadOrder(order, 'unsuspend', defaults));
-    void queryClient.invalidateQueries({ queryKey: ['held-orders'] });
-  }, [defaults, queryClient]);
+  const unsuspend = useUnsuspend(defaults);
 
   const changeMode = (m: PosMode) => {
     setPreferences({ defaultMode: m });
@@ -214,7 +212,7 @@ export function PosRoute() {
     const s = cartStore.get();
     const line = s.added[s.selected];
     if (!line) return;
-    if (await confirm(t('cart.removeItem', { item: lineName(line) }), { danger: true })) updateCart((x) => removeLine(x, x.selected));
+    if (await confirm(removeQuestion(t, [line]), { danger: true })) updateCart((x) => removeLine(x, x.selected));
   };
 
   useShortcuts(
@@ -230,6 +228,7 @@ export function PosRoute() {
       removeLine: () => void removeActive(),
       focusPayment: () => payment.current?.focusPayment(),
       settle: () => payment.current?.settle(),
+      exactCash: () => payment.current?.exactCash(),
       clear: () => payment.current?.clear(),
       expenses: () => setDialog('expenses'),
       history: () => setDialog('history'),
@@ -237,6 +236,10 @@ export function PosRoute() {
       discounts: () => setDialog('discounts'),
       customers: () => setDialog('customers'),
       paymentType: (index) => payment.current?.selectType(index ?? 0),
+      quantity: () => cartTools.current?.open('quantity'),
+      lineDiscount: () => cartTools.current?.open('discount'),
+      hold: () => payment.current?.hold(),
+      recall: () => heldList.current?.open(),
     },
     prefs.enableShortcuts,
   );
@@ -261,12 +264,12 @@ export function PosRoute() {
       requireCustomerName={requireName}
       displayShortcuts={prefs.displayShortcuts}
       locale={locale}
-      onCompleted={(order) => setReceipt({ order, auto: true })}
+      onCompleted={(order) => { setReceipt({ order, auto: true }); announceSale(order, t); }}
       onSaved={afterSave}
     />
   ) : null;
   // One cart (toolbar, lines, totals) placed by the screen: beside the search in sale mode, beside the running orders in payment mode.
-  const cartToolbar = <CartToolbar />;
+  const cartToolbar = <CartToolbar ref={cartTools} displayShortcuts={prefs.displayShortcuts} />;
   const cartTable = <CartTable storeId={storeId} locale={locale} />;
   const cartTotals = <CartTotals locale={locale} onCustomerClick={() => setDialog('customers')} />;
   const cartArea = <>{cartToolbar}{cartTable}{cartTotals}</>;
@@ -276,7 +279,7 @@ export function PosRoute() {
       <PosScreen
         mode={mode}
         touch={prefs.enableTouch}
-        progress={<CatalogueProgress />}
+        progress={<><CatalogueProgress /><TillAnnouncer /></>}
         main={mode === 'payment' && storeId !== null ? (
           <Suspense fallback={null}><RunningOrdersScreen
             storeId={storeId}
@@ -297,23 +300,28 @@ export function PosRoute() {
             busy={scanning}
             displayShortcuts={prefs.displayShortcuts}
             searchRef={searchRef}
+            onPick={pick}
+            suggest={{ source: searchSource, version: searchVersion, byId, facets: facetSel }}
           />
         ) : null}
+        held={storeId !== null ? <HeldOrdersButton ref={heldList} storeId={storeId} terminalId={terminalId} onResume={(o) => void unsuspend(o)} displayShortcuts={prefs.displayShortcuts} /> : null}
         customerBox={prefs.customerBox && mode !== 'payment' ? (
           <CartCustomerNameBox required={requireName} />
         ) : null}
+        grid={showGrid ? <PosProductGrid table={table} visible={visible} categories={facets.categories} onAdd={addOne} /> : null}
+        gridToggle={<GridToggle shown={showGrid} onChange={(on) => setPreferences({ productGrid: on })} />}
         cartToolbar={cartToolbar}
         cart={cartTable}
         totals={cartTotals}
         payment={paymentPanel}
-        toolbar={<PosToolbar onAction={onToolbar} displayShortcuts={prefs.displayShortcuts} modeLabel={modeLabel} logoutButton={<><NoSaleButton /><OutboxIndicator locale={locale} /><LogoutButton /></>} />}
+        toolbar={<PosToolbar onAction={onToolbar} displayShortcuts={prefs.displayShortcuts} modeLabel={modeLabel} logoutButton={<><NoSaleButton /><OutboxIndicator locale={locale} /><TillUserMenu /><LogoutButton /></>} />}
       />
 
       <ItemSearchDialog
         open={dialog === 'itemSearch'}
         onClose={close}
         source={searchSource}
-        version={`${version}:${storeId}:${terminalId}`}
+        version={searchVersion}
         byId={byId}
         facets={facetSel}
         onAdd={addOrChoose}

@@ -79,5 +79,16 @@ export function usePosScan({ storeId, terminalId, facetSel, focusSearch, onChoos
       }
     };
 
-  return { scan, scanning };
+  /** A match picked from the scan box's list: added with the quantity box, as a scan of it would. */
+  const pick = (product: Product) => {
+    const qtyMilli = parseQuantityInput(cartStore.get().quantity);
+    if (qtyMilli === null) {
+      toast.error(t('messages.quantityBelowOne'));
+      return;
+    }
+    applyScan(product.variants?.length ? { kind: 'choose-variant', product, qtyMilli } : { kind: 'add', product, variant: null, qtyMilli, priceCents: null });
+    focusSearch();
+  };
+
+  return { scan, scanning, pick };
 }

@@ -137,6 +137,21 @@ export function computeCartTotals(state: PricedCart, pricing: CartPricing = DEFA
   return { ...toCents(minor, currency), minor, currency };
 }
 
+let last: { key: readonly unknown[]; totals: CartTotals } | null = null;
+
+/**
+ * computeCartTotals for the live cart, once per change of a priced field however many readers ask
+ * (the cart table, the totals block, the payment panel and the announcer all price the same cart on
+ * every scan): the last answer is kept while every priced field and the pricing are the same objects.
+ */
+export function cartTotalsOf(state: PricedCart, pricing: CartPricing = DEFAULT_PRICING): CartTotals {
+  const key = [state.added, state.tax, state.discount, state.discountAmount, state.discountRateType, state.adjustment, state.refundOf, pricing] as const;
+  if (last && last.key.every((k, i) => k === key[i])) return last.totals;
+  const totals = computeCartTotals(state, pricing);
+  last = { key, totals };
+  return totals;
+}
+
 /**
  * The store's cash rounding of a payment (issue 19), in hundredths: 0 unless the store rounds
  * (`stepMinor` > 0) and cash is tendered; then the cash part (what exact tenders leave of the

@@ -228,6 +228,23 @@ export class ProductTable implements ProductLookup {
     return out.slice(0, n);
   }
 
+  /** The positions (of `positions`, same order) of products in this category: the till's product grid tab (no product decoded). */
+  inCategory(positions: Int32Array, categoryId: number): Int32Array {
+    const { categories } = this.shared.index;
+    const out = new Int32Array(positions.length);
+    let n = 0;
+    for (let k = 0; k < positions.length; k++) {
+      const i = positions[k];
+      for (let j = categories.start[i]; j < categories.start[i + 1]; j++) {
+        if (categories.ids[j] === categoryId) {
+          out[n++] = i;
+          break;
+        }
+      }
+    }
+    return out.slice(0, n);
+  }
+
   /** Brand, category and department chips with the number of these products in each (as buildFacets, same order). */
   facets(positions: ArrayLike<number>): Facets {
     const { brands, categories, departments } = this.shared.index;

@@ -22,7 +22,8 @@ body { margin: 0; font-family: ui-monospace, Menlo, Consolas, monospace; font-si
  */
 export function printReceipt(node: HTMLElement | null, doc: Document = document): void {
   if (!node) return;
-  // Printing focuses the frame; focus comes back where it was (issue 29.1), never into the frame.
+  // Focus never goes into the frame (issue 29.1): the frame's window prints without being focused
+  // (Chromium, Firefox); if a browser moves focus there anyway, it comes back where it was.
   const had = doc.activeElement;
   const frame = doc.createElement('iframe');
   frame.setAttribute('aria-hidden', 'true');
@@ -39,10 +40,13 @@ export function printReceipt(node: HTMLElement | null, doc: Document = document)
   fdoc.write(`<!doctype html><html dir="${doc.documentElement.dir || 'ltr'}"><head><meta charset="utf-8"><title>Receipt</title><style>${RECEIPT_CSS}</style></head><body>${node.outerHTML}</body></html>`);
   fdoc.close();
   try {
-    win.focus();
     win.print();
   } finally {
-    restoreFocus(had, doc);
-    setTimeout(() => frame.remove(), 100);
+    if (doc.activeElement === frame || doc.activeElement === doc.body) restoreFocus(had, doc);
+    setTimeout(() => {
+      const inFrame = doc.activeElement === frame;
+      frame.remove();
+      if (inFrame) restoreFocus(had, doc);
+    }, 100);
   }
 }

@@ -16,6 +16,8 @@ export interface Preferences {
   enableShortcuts: boolean;
   displayShortcuts: boolean;
   enableTouch: boolean;
+  /** The product grid on the till: shown, hidden, or null to follow touch mode (issue 23.2). */
+  productGrid: boolean | null;
   defaultMode: PosMode;
   searchBox: boolean;
   customerBox: boolean;
@@ -30,6 +32,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   enableShortcuts: true,
   displayShortcuts: false,
   enableTouch: false,
+  productGrid: null,
   defaultMode: 'pos',
   searchBox: true,
   customerBox: true,
@@ -44,6 +47,7 @@ export const preferencesStore = createStore<Preferences>(DEFAULT_PREFERENCES, {
     const p = { ...defaults, ...(stored && typeof stored === 'object' ? (stored as Partial<Preferences>) : {}) };
     if (!['pos', 'order', 'payment'].includes(p.defaultMode)) p.defaultMode = 'pos';
     if (!p.customerBox) p.requireCustomerBox = false;
+    if (typeof p.productGrid !== 'boolean') p.productGrid = null;
     return p;
   },
 });

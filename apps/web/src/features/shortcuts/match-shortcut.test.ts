@@ -22,6 +22,7 @@ describe('matchShortcut', () => {
     [key('Q', { ctrlKey: true, shiftKey: true }, 'KeyQ'), 'taxes'],
     [key('D', { ctrlKey: true, shiftKey: true }, 'KeyD'), 'discounts'],
     [key('C', { ctrlKey: true, shiftKey: true }, 'KeyC'), 'customers'],
+    [key('S', { ctrlKey: true, shiftKey: true }, 'KeyS'), 'exactCash'],
   ])('%j -> %s', (e, id) => {
     expect(matchShortcut(e, false)?.id).toBe(id);
   });
@@ -31,6 +32,21 @@ describe('matchShortcut', () => {
     expect(matchShortcut(key('Delete'), true)).toBeNull();
     expect(matchShortcut(key('s', { ctrlKey: true }, 'KeyS'), true)?.id).toBe('settle');
     expect(matchShortcut(key('F3'), true)?.id).toBe('focusSearchF3');
+  });
+
+  it('F2 quantity, F4 line discount, F8 hold, F9 held sales: also while typing in the scan box, never with a modifier (issue 29.3)', () => {
+    expect(matchShortcut(key('F2'), true)?.id).toBe('quantity');
+    expect(matchShortcut(key('F4'), true)?.id).toBe('lineDiscount');
+    expect(matchShortcut(key('F8'), false)?.id).toBe('hold');
+    expect(matchShortcut(key('F9'), true)?.id).toBe('recall');
+    expect(matchShortcut(key('F4', { altKey: true }), false)).toBeNull(); // alt+F4 closes the window: not ours
+    expect(matchShortcut(key('F8', { ctrlKey: true }), false)).toBeNull();
+  });
+
+  it('ctrl+shift+s (exact cash) answers to the key position: an Arabic layout sends key "س"', () => {
+    expect(matchShortcut(key('س', { ctrlKey: true, shiftKey: true }, 'KeyS'), true)?.id).toBe('exactCash');
+    expect(matchShortcut(key('س', { ctrlKey: true }, 'KeyS'), false)?.id).toBe('settle');
+    expect(matchShortcut(key('س', { ctrlKey: true, shiftKey: true }, 'KeyA'), false)).toBeNull();
   });
 
   it('alt+p+index picks a payment type', () => {

@@ -1,7 +1,8 @@
 /**
  * Matches a keydown against the shortcuts of spec 2.5. Letters are read from `code` (KeyF) so
  * ctrl+shift+q and layouts that alter `key` (alt+p gives 'π' on a Mac) still match.
- * Plain keys (?, /, del) are ignored while typing in a field; ctrl combinations and F3 are not,
+ * Plain keys (?, /, del) are ignored while typing in a field; ctrl combinations and the function
+ * keys (F2 quantity, F3 search, F4 line discount, F8 hold, F9 held sales) are not,
  * so ctrl+s settles from the payment field.
  */
 import type { ShortcutId } from './shortcut-list';
@@ -41,13 +42,23 @@ export function matchShortcut(e: KeyLike, editing: boolean, pHeld = false): Matc
     const d = digit(e);
     if (d !== null && d > 0) return { id: 'paymentType', index: d - 1 };
   }
-  if (e.key === 'F3') return { id: 'focusSearchF3' };
+  if (!ctrl && !e.altKey && !e.shiftKey) {
+    switch (e.key) {
+      case 'F2': return { id: 'quantity' };
+      case 'F3': return { id: 'focusSearchF3' };
+      case 'F4': return { id: 'lineDiscount' };
+      case 'F8': return { id: 'hold' };
+      case 'F9': return { id: 'recall' };
+      default: break;
+    }
+  }
   if (ctrl && !e.altKey) {
     if (e.shiftKey) {
       switch (letter(e)) {
         case 'q': return { id: 'taxes' };
         case 'd': return { id: 'discounts' };
         case 'c': return { id: 'customers' };
+        case 's': return { id: 'exactCash' }; // code KeyS: also 'س' on an Arabic layout
         default: return null;
       }
     }

@@ -14,13 +14,18 @@ export type ShortcutId =
   | 'removeLine'
   | 'focusPayment'
   | 'settle'
+  | 'exactCash'
   | 'clear'
   | 'expenses'
   | 'history'
   | 'taxes'
   | 'discounts'
   | 'customers'
-  | 'paymentType';
+  | 'paymentType'
+  | 'quantity'
+  | 'lineDiscount'
+  | 'hold'
+  | 'recall';
 
 export interface ShortcutDef {
   id: ShortcutId;
@@ -42,6 +47,7 @@ export const SHORTCUTS: ShortcutDef[] = [
   { id: 'removeLine', keys: 'del', label: 'shortcuts.removeLine' },
   { id: 'focusPayment', keys: 'ctrl+enter', label: 'shortcuts.focusPayment' },
   { id: 'settle', keys: 'ctrl+s', label: 'shortcuts.settle' },
+  { id: 'exactCash', keys: 'ctrl+shift+s', label: 'shortcuts.exactCash' },
   { id: 'clear', keys: 'ctrl+x', label: 'shortcuts.clear' },
   { id: 'expenses', keys: 'ctrl+e', label: 'shortcuts.expenses' },
   { id: 'history', keys: 'ctrl+h', label: 'shortcuts.history' },
@@ -49,6 +55,11 @@ export const SHORTCUTS: ShortcutDef[] = [
   { id: 'discounts', keys: 'ctrl+shift+d', label: 'shortcuts.discounts' },
   { id: 'customers', keys: 'ctrl+shift+c', label: 'shortcuts.customers' },
   { id: 'paymentType', keys: 'alt+p+1..9', label: 'shortcuts.paymentType' },
+  // Issue 29.3: function keys (no browser takes them, and they are the same on every keyboard layout).
+  { id: 'quantity', keys: 'f2', label: 'shortcuts.quantity' },
+  { id: 'lineDiscount', keys: 'f4', label: 'shortcuts.lineDiscount' },
+  { id: 'hold', keys: 'f8', label: 'shortcuts.hold' },
+  { id: 'recall', keys: 'f9', label: 'shortcuts.recall' },
 ];
 
 /** The shortcut text shown on a button when "Display shortcut texts" is on. */

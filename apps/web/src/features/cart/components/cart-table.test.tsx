@@ -3,7 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { jsonResponse, renderWithProviders } from '@/test/render';
 import type { Product } from '@/features/catalogue-cache/types';
-import { addToCart, emptyCart } from '@/features/cart/cart-logic';
+import { addToCart, emptyCart, setLineDiscount } from '@/features/cart/cart-logic';
 import { cartStore } from '@/features/cart/cart-store';
 import { endSession, startSession } from '@/lib/session';
 import { CartTable } from './cart-table';
@@ -138,6 +138,26 @@ describe('CartTable', () => {
     await userEvent.click(screen.getByLabelText('Remove Milk'));
     await userEvent.click(within(await screen.findByRole('dialog', { name: 'Confirmation' })).getByRole('button', { name: 'Yes, please' }));
     await waitFor(() => expect(cartStore.get().added.map((l) => l.item.name)).toEqual(['Soap']));
+  });
+
+  it('says the discount goes too before removing a discounted line, from the row and from the toolbar (issue 23.3)', async () => {
+    fill([milk, 1000], [soap, 1000]);
+    cartStore.set(setLineDiscount(cartStore.get(), 1, 150));
+    fetchMock.mockResolvedValue(jsonResponse({ quantity: 5 }));
+    renderCart();
+    await userEvent.click(screen.getByLabelText('Remove Soap'));
+    let dialog = await screen.findByRole('dialog', { name: 'Confirmation' });
+    expect(dialog).toHaveTextContent('Remove Soap? Its discount is lost with it.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'No, wait' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Confirmation' })).toBeNull());
+    expect(cartStore.get().added).toHaveLength(2);
+    expect(cartStore.get().added[1].discount).toBe(150);
+    // The toolbar's Remove acts on the last line (the discounted one): same question, and Yes removes it.
+    await userEvent.click(within(screen.getByRole('toolbar')).getByRole('button', { name: 'Remove' }));
+    dialog = await screen.findByRole('dialog', { name: 'Confirmation' });
+    expect(dialog).toHaveTextContent('Its discount is lost with it.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Yes, please' }));
+    await waitFor(() => expect(cartStore.get().added.map((l) => l.item.name)).toEqual(['Milk']));
   });
 });
 

@@ -1,3 +1,4 @@
+import { useCartTotals } from '@/features/cart/use-cart-totals';
 import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getMoney, useMoney } from '@/lib/money';
@@ -11,10 +12,11 @@ import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast';
 import { checkState, removeLine, setLineDiscount, setLineQuantity, toggleAllChecked, toggleChecked } from '@/features/cart/cart-logic';
 import { cartStore, tryUpdateCart, updateCart, useCart } from '@/features/cart/cart-store';
-import { computeCartTotals, lineDiscountMinor, linePriceMinor } from '@/features/cart/cart-totals';
+import { lineDiscountMinor, linePriceMinor } from '@/features/cart/cart-totals';
 import type { CartField, CartLine } from '@/features/cart/cart-types';
 import { useStock } from '@/features/cart/api/get-stock';
 import { CART_FOCUS_EVENT } from './cart-focus';
+import { lineName, removeQuestion } from './line-text';
 
 function StockCell({ line, storeId }: { line: CartLine; storeId: number | null }) {
   const { t } = useTranslation('sale');
@@ -183,15 +185,7 @@ export function CartTable({ storeId }: CartTableProps) {
   const lines = useCart((s) => s.added);
   const selected = useCart((s) => s.selected);
   const field = useCart((s) => s.cartItemType);
-  const tax = useCart((s) => s.tax);
-  const discount = useCart((s) => s.discount);
-  const discountAmount = useCart((s) => s.discountAmount);
-  const discountRateType = useCart((s) => s.discountRateType);
-  const adjustment = useCart((s) => s.adjustment);
-  const totals = useMemo(
-    () => computeCartTotals({ added: lines, tax, discount, discountAmount, discountRateType, adjustment }, currency),
-    [lines, tax, discount, discountAmount, discountRateType, adjustment, currency],
-  );
+  const totals = useCartTotals();
   const inputs = useRef(new Map<string, HTMLInputElement | null>());
   const all = checkState(lines);
 
@@ -224,7 +218,7 @@ export function CartTable({ storeId }: CartTableProps) {
     remove: async (index) => {
       const line = cartStore.get().added[index];
       if (!line) return;
-      if (await confirm(t('cart.removeItem', { item: lineName(line) }), { danger: true })) updateCart((s) => removeLine(s, index));
+      if (await confirm(removeQuestion(t, [line]), { danger: true })) updateCart((s) => removeLine(s, index));
     },
     inputRef: (key, node) => inputs.current.set(key, node),
   }), [t]);
@@ -291,5 +285,4 @@ export function CartTable({ storeId }: CartTableProps) {
   );
 }
 
-export const lineName = (line: CartLine): string =>
-  line.variant?.attributeValue ? `${line.item.name} (${line.variant.attributeValue})` : line.item.name;
+export { lineName };

@@ -1,11 +1,10 @@
-import { useMemo } from 'react';
+import { useCartTotals } from '@/features/cart/use-cart-totals';
 import { useTranslation } from 'react-i18next';
 import { useMoney } from '@/lib/money';
 import { customerBalance } from '@pos/domain/ledger';
 import { confirm } from '@/components/ui/confirm-dialog';
 import { setCustomer } from '@/features/cart/cart-logic';
 import { updateCart, useCart } from '@/features/cart/cart-store';
-import { computeCartTotals } from '@/features/cart/cart-totals';
 
 /**
  * Cart totals (spec 2.5): sub total, taxable amount, taxes, discount, customer (detach asks
@@ -14,17 +13,12 @@ import { computeCartTotals } from '@/features/cart/cart-totals';
 export function CartTotals({ onCustomerClick }: { locale?: string; onCustomerClick?: () => void }) {
   const currency = useMoney();
   const { t } = useTranslation('sale');
-  const added = useCart((s) => s.added);
   const tax = useCart((s) => s.tax);
   const discount = useCart((s) => s.discount);
   const discountAmount = useCart((s) => s.discountAmount);
   const discountRateType = useCart((s) => s.discountRateType);
-  const adjustment = useCart((s) => s.adjustment);
   const customer = useCart((s) => s.customer);
-  const totals = useMemo(
-    () => computeCartTotals({ added, tax, discount, discountAmount, discountRateType, adjustment }, currency),
-    [added, tax, discount, discountAmount, discountRateType, adjustment, currency],
-  );
+  const totals = useCartTotals();
   // The cart's figures in the currency's minor units: a KWD total shows its fils (issue 19).
   const exact = (minor: number) => currency.formatMinor(minor);
   const balance = customer

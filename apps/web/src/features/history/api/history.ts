@@ -18,7 +18,7 @@ const call: Record<HistoryAction, (id: number, approval?: string) => Promise<Ans
   restore: (id, approval) => apiPost(`/admin/order/restore/${id}`, withToken(approval)),
   // Delete and unsuspend are both DELETE (unsuspend removes the held order; the till reloads its lines).
   delete: (id, approval) => (approval ? apiFetch<Answer>(`/admin/order/${id}`, { method: 'DELETE', body: { approval } }) : apiDelete(`/admin/order/${id}`)),
-  unsuspend: (id) => apiDelete(`/admin/order/${id}`),
+  unsuspend: (id) => apiFetch<Answer>(`/admin/order/${id}`, { method: 'DELETE', body: { unsuspend: true } }),
 };
 
 export function useHistoryAction() {

@@ -42,7 +42,8 @@ describe('history rules', () => {
     const s = historySummary([order(1, 'Completed'), order(2, 'Deleted'), order(3, 'On Hold'), order(4, 'Pending')], [1, '0.5']);
     expect(s).toEqual({ bills: 4, amount: 600, cost: 300, expenses: 150, profit: { amountCents: 150, isLoss: false } });
     const held = historySummary([order(3, 'On Hold')], []);
-    expect(held.profit).toEqual({ amountCents: 0, isLoss: true });
+    expect(held.profit).toEqual({ amountCents: 0, isLoss: false }); // zero is not a loss
+    expect(historySummary([order(1, 'Completed')], [4]).profit).toEqual({ amountCents: -100, isLoss: true });
     expect(held.cost).toBe(0);
     expect(historySummary([order(1, 'Returned'), order(2, 'Partially Returned'), order(3, 'Dispatched')], []).amount).toBe(1800);
   });
@@ -97,6 +98,8 @@ describe('SaleHistoryDialog', () => {
     await user.click(screen.getByRole('button', { name: 'Yes, please' }));
     await waitFor(() => expect(onUnsuspend).toHaveBeenCalledWith(expect.objectContaining({ id: 2 })));
     expect(api.find('DELETE', '/admin/order/2')).toHaveLength(1);
+    // Taken back into the cart, not thrown away: the audit log says so (issue 23.3).
+    expect(api.find('DELETE', '/admin/order/2')[0].body).toEqual({ unsuspend: true });
   });
 
   it('with a refund dialog at hand, Refund hands the order over: nothing is refunded, no question asked', async () => {
@@ -222,6 +225,30 @@ describe('SaleHistoryDialog', () => {
     expect(within(dialog).getByTestId('tile-amount')).toHaveTextContent(/^¥3,225$/);
     await waitFor(() => expect(within(dialog).getByTestId('tile-expenses')).toHaveTextContent(/^¥500$/));
     expect(within(dialog).getByTestId('tile-profit')).toHaveTextContent(/^¥1,285$/); // 3,225 - 1,440 - 500
+  });
+
+  it('a cashier with only a held sale sees Break-even $0.00, not a loss from its cost; a real loss shows its size under Loss', async () => {
+    let orders = [order(2, 'On Hold')];
+    let expenses: Array<{ amount: number }> = [];
+    fakeApi({
+      'GET /admin/order/list': () => ({ list: orders, total: orders.length, payments: {} }),
+      'GET /admin/expense/list': () => ({ list: expenses }),
+    });
+    const view = renderWithProviders(<SaleHistoryDialog open onClose={() => {}} />);
+    let dialog = await screen.findByRole('dialog', { name: 'Sale history' });
+    expect(await within(dialog).findByRole('cell', { name: '1002' })).toBeInTheDocument();
+    expect(within(dialog).getByTestId('tile-cost')).toHaveTextContent('$0.00');
+    expect(within(dialog).getByTestId('tile-profit-label')).toHaveTextContent(/^Break-even$/);
+    expect(within(dialog).getByTestId('tile-profit')).toHaveTextContent(/^\$0\.00$/);
+    view.unmount();
+    // Charged 6, cost 3, expenses 4: a loss of 1.00, written as its size.
+    orders = [order(1, 'Completed')];
+    expenses = [{ amount: 4 }];
+    renderWithProviders(<SaleHistoryDialog open onClose={() => {}} />);
+    dialog = await screen.findByRole('dialog', { name: 'Sale history' });
+    await waitFor(() => expect(within(dialog).getByTestId('tile-expenses')).toHaveTextContent('$4.00'));
+    expect(within(dialog).getByTestId('tile-profit-label')).toHaveTextContent(/^Loss$/);
+    expect(within(dialog).getByTestId('tile-profit')).toHaveTextContent(/^\$1\.00$/);
   });
 
   it('searches with q and a new range', async () => {

@@ -17,6 +17,7 @@ import { yesterdayTodayRange } from '@/features/list-table/lib/dates';
 import { HISTORY_KEY, useApprovedHistoryAction, useRangeExpenses } from '../api/history.ts';
 import { historySummary, orderCost, orderRate, orderTotal, wireAmount } from '../lib/summary.ts';
 import { actionsFor, type HistoryAction, type HistoryListResponse, type HistoryOrder } from '../lib/types.ts';
+import { PrintIcon } from '@/components/ui/icons';
 
 export type { HistoryOrder };
 
@@ -143,7 +144,7 @@ export function SaleHistoryDialog({ open, onClose, onRefund, onRefundLines, onRe
               )}
               {onPrint && (
                 <Button size="sm" variant="ghost" aria-label={t('history.actionNamed.print', { id: label })} onClick={() => onPrint(o)}>
-                  🖶
+                  <PrintIcon />
                 </Button>
               )}
             </div>
@@ -189,9 +190,10 @@ export function SaleHistoryDialog({ open, onClose, onRefund, onRefundLines, onRe
           <span>{t('history.tiles.expenses')}</span>
           <strong data-testid="tile-expenses">{cur(summary.expenses)}</strong>
         </div>
-        <div className={`summary-box ${summary.profit.isLoss ? 'summary-box-danger' : 'summary-box-success'}`}>
-          <span>{summary.profit.isLoss ? t('history.tiles.loss') : t('history.tiles.profit')}</span>
-          <strong data-testid="tile-profit">{cur(summary.profit.amountCents)}</strong>
+        {/* A loss shows its size under "Loss"; zero is neither profit nor loss. */}
+        <div className={`summary-box ${summary.profit.amountCents === 0 ? '' : summary.profit.isLoss ? 'summary-box-danger' : 'summary-box-success'}`}>
+          <span data-testid="tile-profit-label">{t(summary.profit.amountCents === 0 ? 'history.tiles.even' : summary.profit.isLoss ? 'history.tiles.loss' : 'history.tiles.profit')}</span>
+          <strong data-testid="tile-profit">{cur(Math.abs(summary.profit.amountCents))}</strong>
         </div>
       </div>
 

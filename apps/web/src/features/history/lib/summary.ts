@@ -4,7 +4,6 @@
  * exactly to them, never through hundredths).
  */
 import { mulPriceQty, sumCents, tryParseScaled } from '@pos/domain/money';
-import { profitOrLoss } from '@pos/domain/closing';
 import { ORDER_STATUS, type HistoryOrder } from './types.ts';
 
 const amount = (v: unknown, digits: number) => (typeof v === 'number' || typeof v === 'string' ? (tryParseScaled(v, digits) ?? 0) : 0);
@@ -25,6 +24,7 @@ export interface HistorySummary {
   amount: number;
   cost: number;
   expenses: number;
+  /** sales - cost - expenses; a loss only below zero (zero is neither: the tile says "Break-even"). */
   profit: { amountCents: number; isLoss: boolean };
 }
 
@@ -42,7 +42,8 @@ export function historySummary(orders: readonly HistoryOrder[], expenses: readon
   const charged = sumCents(sold.map((o) => orderTotal(o, digits)));
   const cost = sumCents(sold.map((o) => orderCost(o, digits)));
   const exp = sumCents(expenses.map((e) => amount(e, digits)));
-  return { bills: orders.length, amount: charged, cost, expenses: exp, profit: profitOrLoss({ sales: charged, cost, expenses: exp }) };
+  const result = sumCents([charged, -cost, -exp]);
+  return { bills: orders.length, amount: charged, cost, expenses: exp, profit: { amountCents: result, isLoss: result < 0 } };
 }
 
 /** Sum of payments.total grouped by a key, in first-seen order. */

@@ -14,6 +14,7 @@ import type { FacetFilter } from '@/features/item-search/search-record';
 import { useItemSearch, type ProductById, type SearchSource } from '@/features/item-search/hooks/use-item-search';
 import { useSearchSettings } from '@/features/item-search/search-client';
 import { SearchSettingsDialog } from './search-settings-dialog';
+import { EyeIcon } from '@/components/ui/icons';
 
 export const ROW_HEIGHT = 60;
 const OVERSCAN = 2;
@@ -151,7 +152,7 @@ export function ItemSearchDialog({ open, onClose, source, version, byId, facets,
                     onView(p);
                   }}
                 >
-                  👁
+                  <EyeIcon />
                 </button>
                 <span className="item-search-name">{p.name}</span>
                 <span className="item-search-barcode text-muted">{p.barcode}</span>

@@ -10,6 +10,7 @@ import { useSession } from '@/lib/session';
 import type { OutboxSale } from '@/features/outbox/outbox-db';
 import { outbox, startOutboxSync } from '@/features/outbox/outbox-app';
 import '@/features/outbox/outbox.css';
+import { useAnnounceRejected } from '@/features/announcer/use-till-announcements';
 
 /** Every outbox row, live (also changes made by other tabs). */
 function useOutboxRows(): OutboxSale[] {
@@ -68,6 +69,7 @@ export function OutboxIndicator({ locale = 'en' }: { locale?: string }) {
   const serverBusy = useSyncExternalStore((cb) => box.subscribe(cb), () => box.busy, () => false);
   const unsent = useMemo(() => rows.filter((r) => r.status !== 'sent'), [rows]);
   const rejected = unsent.filter((r) => r.status === 'rejected').length;
+  useAnnounceRejected(rejected); // a sync error is said out loud (issue 29.4)
 
   const retryAll = async () => {
     setBusy(true);

@@ -177,6 +177,20 @@ describe('PaymentPanel', () => {
     expect(JSON.parse(String(fetchMock.mock.calls[1][1]?.body))).toMatchObject({ status: 'Pending', payments: [] });
   });
 
+  it('exact cash (ctrl+shift+s, issue 29.3) pays what is due in cash whatever type and amount were chosen, and completes', async () => {
+    fillCart(2000);
+    const order = { id: 6, orderId: 13, status: 'Completed', createdAt: '2024-01-01T10:00:00Z', items: [], payments: [] };
+    fetchMock.mockResolvedValue(jsonResponse({ order }, 201));
+    const { onCompleted, ref } = renderPanel();
+    act(() => ref.current!.selectType(1)); // Credit Card chosen
+    await userEvent.clear(received());
+    await userEvent.type(received(), '5');
+    act(() => ref.current!.exactCash());
+    await waitFor(() => expect(onCompleted).toHaveBeenCalledWith(order));
+    const body = JSON.parse(String(fetchMock.mock.calls[0][1]?.body));
+    expect(body.payments).toEqual([{ received: 24.68, total: 24.68, due: 0, tendered: 24.68, change: 0, type: { id: 1, name: 'Cash', type: 'cash' } }]);
+  });
+
   it('settling a running order is an update of that order', async () => {
     fillCart();
     cartStore.set({ ...cartStore.get(), orderId: 44 });

@@ -1,3 +1,4 @@
+import { useCartTotals } from '@/features/cart/use-cart-totals';
 import { useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type KeyboardEvent, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
@@ -38,6 +39,10 @@ export interface PaymentPanelHandle {
   clear(): Promise<void>;
   /** alt+p+index: pick the payment type at index. */
   selectType(index: number): void;
+  /** ctrl+shift+s (issue 29.3): the exact amount still due in cash, and done. */
+  exactCash(): void;
+  /** F8 (issue 29.3): hold (suspend) the sale, as the Suspend button. */
+  hold(): void;
 }
 
 export interface PaymentPanelProps {
@@ -93,19 +98,12 @@ export function PaymentPanel({
   const { t } = useTranslation('sale');
   const { saveWithApproval, dialog: approvalDialog } = useSaveWithApproval(storeId);
   const added = useCart((s) => s.added);
-  const tax = useCart((s) => s.tax);
-  const discount = useCart((s) => s.discount);
-  const discountAmount = useCart((s) => s.discountAmount);
-  const discountRateType = useCart((s) => s.discountRateType);
   const adjustment = useCart((s) => s.adjustment);
   const customer = useCart((s) => s.customer);
   const selectedType = useCart((s) => s.paymentType);
   const notes = useCart((s) => s.notes);
   const uuid = useCart((s) => s.uuid);
-  const totals = useMemo(
-    () => computeCartTotals({ added, tax, discount, discountAmount, discountRateType, adjustment }, currency),
-    [added, tax, discount, discountAmount, discountRateType, adjustment, currency],
-  );
+  const totals = useCartTotals();
   // Minor units of the store's currency from here on (rows, field, due, change).
   const grand = totals.minor.grandTotalCents;
   const [rows, setRows] = useState<TenderRow[]>([]);
@@ -182,7 +180,7 @@ export function PaymentPanel({
     setNoteCounts({});
   }, [defaults, t]);
 
-  const submit = useCallback(async (suspend: boolean) => {
+  const submit = useCallback(async (suspend: boolean, exactIn?: PaymentType) => {
     const cart = cartStore.get();
     if (!cart.added.length || saving) return;
     if (requireCustomerName && mode !== 'payment' && !cart.customerName.trim()) {
@@ -191,19 +189,20 @@ export function PaymentPanel({
     }
     let payments: ReturnType<typeof wirePayments> = [];
     if (takesPayment && !suspend) {
-      const pending = parseReceived(field, parse);
+      const tender = exactIn ?? type; // exact cash: what is still due, in cash, whatever the field says
+      const pending = exactIn ? remaining(dueFor(totals, step, rows, true).due, rows) : parseReceived(field, parse);
       if (pending === null) {
         toast.error(t('messages.number'));
         return;
       }
-      if (pending !== 0 && type) {
-        const problem = validateAdd(pending, type, rows, grand);
+      if (pending !== 0 && tender) {
+        const problem = validateAdd(pending, tender, rows, grand);
         if (problem && problem !== 'Amount cannot be zero') {
-          toast.error(overTender(type, rows));
+          toast.error(overTender(tender, rows));
           return;
         }
       }
-      const list = tendered(rows, pending, type);
+      const list = tendered(rows, pending, tender);
       const listDue = dueFor(totals, step, list).due;
       if (!canSettle({ lineCount: cart.added.length, saving, changeDueCents: changeDueOf(listDue, list) })) return;
       payments = wirePayments(listDue, list, currency.digits);
@@ -247,11 +246,18 @@ export function PaymentPanel({
       if (doneEnabled) void submit(false);
     },
     clear,
+    exactCash: () => {
+      const cash = paymentTypes.find((p) => p.canHaveChangeDue === true && isPaymentTypeAvailable({ type: p.type, hasCustomer: !!cartStore.get().customer, lineCount: added.length }));
+      if (cash && takesPayment && added.length) void submit(false, cash);
+    },
+    hold: () => {
+      if (added.length && !saving) void submit(true);
+    },
     selectType: (index: number) => {
       const p = paymentTypes[index];
       if (p && isPaymentTypeAvailable({ type: p.type, hasCustomer: !!cartStore.get().customer, lineCount: cartStore.get().added.length })) selectType(p);
     },
-  }), [doneEnabled, submit, clear, paymentTypes, selectType]);
+  }), [doneEnabled, submit, clear, paymentTypes, selectType, added.length, takesPayment, saving]);
 
   const applyQuickNote = (minor: number) => {
     const next = applyNote(fieldCents ?? 0, touched, minor, noteMode);
@@ -291,83 +297,87 @@ export function PaymentPanel({
         </div>
       )}
 
-      {takesPayment ? (
-        <>
-          <div className="payment-types" role="radiogroup" aria-label={t('payment.types')}>
-            {paymentTypes.map((p, i) => {
-              const available = isPaymentTypeAvailable({ type: p.type, hasCustomer: !!customer, lineCount: added.length });
-              return (
-                <Button
-                  key={p.id}
-                  size="sm"
-                  role="radio"
-                  aria-checked={type?.id === p.id}
-                  variant={type?.id === p.id ? 'primary' : 'secondary'}
-                  disabled={!available}
-                  onClick={() => selectType(p)}
-                  title={`alt+p+${i + 1}`}
-                >
-                  {paymentTypeName(p, t)}
-                  {displayShortcuts && <kbd className="shortcut-hint">alt+p+{i + 1}</kbd>}
-                </Button>
-              );
-            })}
-          </div>
-
-          <div className="payment-received row">
-            <MoneyInput
-              label={t('payment.received')}
-              value={field}
-              allowNegative
-              ref={fieldRef}
-              containerClassName="grow"
-              onValueChange={(text) => {
-                setField(text);
-                setTouched(true);
-              }}
-              onKeyDown={(e: KeyboardEvent<HTMLInputElement>) => {
-                if (e.key === 'Enter') {
-                  // Enter or ctrl+enter in the field adds a split payment row.
-                  e.preventDefault();
-                  addRow();
-                }
-              }}
-            />
-            <Button size="sm" variant="secondary" aria-label={t('payment.addPayment')} onClick={addRow} disabled={!added.length}>+</Button>
-          </div>
-
-          <QuickCash
-            disabled={!added.length}
-            noteMode={noteMode}
-            onNoteMode={setNoteMode}
-            noteCounts={noteCounts}
-            onExact={() => { setField(amountText(remaining(fieldDue, rows))); setTouched(true); }}
-            onNote={applyQuickNote}
-          />
-          <TenderRows rows={rows} isAdmin={isAdmin} onRemove={(key) => setRows((list) => list.filter((x) => x.key !== key))} />
-
-          <div
-            className={change < 0 ? 'payment-change payment-receivable' : change > 0 ? 'payment-change payment-change--due' : 'payment-change'}
-            data-testid="change-due"
-            role="status"
-            aria-live="polite"
-          >
-            <span>{change < 0 ? t('payment.receivable') : t('payment.change')}</span>
-            <strong data-testid={change > 0 ? 'change-amount' : undefined}>{money(Math.abs(change))}</strong>
-          </div>
-        </>
-      ) : (
-        <p className="text-muted">{t('payment.orderOnly')}</p>
+      {/* The tenders and Done stay in view; what is between them scrolls in the panel when the screen is short (issue 23.2). */}
+      {takesPayment && (
+        <div className="payment-types" role="radiogroup" aria-label={t('payment.types')}>
+          {paymentTypes.map((p, i) => {
+            const available = isPaymentTypeAvailable({ type: p.type, hasCustomer: !!customer, lineCount: added.length });
+            return (
+              <Button
+                key={p.id}
+                size="sm"
+                role="radio"
+                aria-checked={type?.id === p.id}
+                variant={type?.id === p.id ? 'primary' : 'secondary'}
+                disabled={!available}
+                onClick={() => selectType(p)}
+                title={`alt+p+${i + 1}`}
+              >
+                {paymentTypeName(p, t)}
+                {displayShortcuts && <kbd className="shortcut-hint">alt+p+{i + 1}</kbd>}
+              </Button>
+            );
+          })}
+        </div>
       )}
+      <div className="payment-details">
+        {takesPayment ? (
+          <>
+            <div className="payment-received row">
+              <MoneyInput
+                label={t('payment.received')}
+                value={field}
+                allowNegative
+                ref={fieldRef}
+                containerClassName="grow"
+                onValueChange={(text) => {
+                  setField(text);
+                  setTouched(true);
+                }}
+                onKeyDown={(e: KeyboardEvent<HTMLInputElement>) => {
+                  if (e.key === 'Enter') {
+                    // Enter or ctrl+enter in the field adds a split payment row.
+                    e.preventDefault();
+                    addRow();
+                  }
+                }}
+              />
+              <Button size="sm" variant="secondary" aria-label={t('payment.addPayment')} onClick={addRow} disabled={!added.length}>+</Button>
+            </div>
 
-      <textarea
-        className="input payment-notes"
-        aria-label={t('payment.notes')}
-        placeholder={t('payment.notes')}
-        value={notes}
-        rows={2}
-        onChange={(e) => updateCart((s) => ({ ...s, notes: e.target.value }))}
-      />
+            <QuickCash
+              disabled={!added.length} displayShortcuts={displayShortcuts}
+              noteMode={noteMode}
+              onNoteMode={setNoteMode}
+              noteCounts={noteCounts}
+              onExact={() => { setField(amountText(remaining(fieldDue, rows))); setTouched(true); }}
+              onNote={applyQuickNote}
+            />
+            <TenderRows rows={rows} isAdmin={isAdmin} onRemove={(key) => setRows((list) => list.filter((x) => x.key !== key))} />
+
+            <div
+              className={change < 0 ? 'payment-change payment-receivable' : change > 0 ? 'payment-change payment-change--due' : 'payment-change'}
+              data-testid="change-due"
+              role="status"
+              aria-live="polite"
+            >
+              <span>{change < 0 ? t('payment.receivable') : t('payment.change')}</span>
+              <strong data-testid={change > 0 ? 'change-amount' : undefined}>{money(Math.abs(change))}</strong>
+            </div>
+          </>
+        ) : (
+          <p className="text-muted">{t('payment.orderOnly')}</p>
+        )}
+
+        <textarea
+          className="input payment-notes"
+          aria-label={t('payment.notes')}
+          placeholder={t('payment.notes')}
+          value={notes}
+          rows={2}
+          onChange={(e) => updateCart((s) => ({ ...s, notes: e.target.value }))}
+        />
+      </div>
 
       <div className="payment-actions">
         <Button variant="success" size="lg" block loading={saving} disabled={!doneEnabled} onClick={() => void submit(false)}>
@@ -375,7 +385,7 @@ export function PaymentPanel({
           {displayShortcuts && <kbd className="shortcut-hint">ctrl+s</kbd>}
         </Button>
         <div className="row">
-          <Button variant="secondary" className="grow" disabled={!added.length || saving} onClick={() => void submit(true)}>{t('payment.hold')}</Button>
+          <Button variant="secondary" className="grow" disabled={!added.length || saving} onClick={() => void submit(true)}>{t('payment.hold')}{displayShortcuts && <kbd className="shortcut-hint">f8</kbd>}</Button>
           <Button variant="danger" className="grow" disabled={saving} onClick={() => void clear()}>
             {t('payment.clear')}
             {displayShortcuts && <kbd className="shortcut-hint">ctrl+x</kbd>}

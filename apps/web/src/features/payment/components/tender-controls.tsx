@@ -10,8 +10,10 @@ import { cashNotes } from '@/features/payment/quick-cash';
  * subtract mode, one button a banknote of the store's currency with how many were tapped) and the
  * list of split tender rows, each with its remove button.
  */
-export function QuickCash({ disabled, noteMode, onNoteMode, noteCounts, onExact, onNote }: {
+export function QuickCash({ disabled, displayShortcuts = false, noteMode, onNoteMode, noteCounts, onExact, onNote }: {
   disabled: boolean;
+  /** Show ctrl+shift+s (exact cash and done) on the Exact button. */
+  displayShortcuts?: boolean;
   noteMode: QuickCashMode;
   onNoteMode: (mode: QuickCashMode) => void;
   /** Taps per note, by its value in minor units. */
@@ -24,8 +26,9 @@ export function QuickCash({ disabled, noteMode, onNoteMode, noteCounts, onExact,
   return (
     <div className="quick-cash">
       <div className="row">
-        <Button size="sm" variant="success" disabled={disabled} onClick={onExact}>
+        <Button size="sm" variant="success" disabled={disabled} onClick={onExact} title={t('payment.exactShortcut')} aria-keyshortcuts="Control+Shift+S">
           {t('payment.exact')}
+          {displayShortcuts && <kbd className="shortcut-hint">ctrl+shift+s</kbd>}
         </Button>
         <div className="row" role="radiogroup" aria-label={t('payment.noteMode')}>
           {(['add', 'subtract'] as const).map((m) => (

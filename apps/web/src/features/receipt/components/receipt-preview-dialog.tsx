@@ -94,6 +94,7 @@ export function ReceiptPreviewDialog({ order, settings, onClose, locale, autoPri
         onClose();
       }}
       title={autoPrint ? t('receipt.titleSale') : t('receipt.title')}
+      returnFocus={autoPrint ? 'home' : 'opener'}
       size="sm"
       footer={
         <div className="row">
