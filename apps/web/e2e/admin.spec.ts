@@ -1,10 +1,10 @@
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './support/sign-in.ts';
+import { chooseLanguage, signIn } from './support/sign-in.ts';
 
 /**
  * The admin shell under /admin (spec 1 and 2.1, admin variant): login with role ROLE_ADMIN (a
- * cashier is refused with the server's message), the static dashboard, the profile form, the
- * header (language switch, profile link, Sign Out) and the sidebar (Dashboard only).
+ * cashier is refused with the server's message), the dashboard, the profile form, the header
+ * (the way to the till, profile link, user menu with the language switch, Sign Out) and the sidebar.
  */
 const shot = (page: Page, name: string) => page.screenshot({ path: `${import.meta.dirname}/screenshots/${name}.png`, fullPage: true });
 
@@ -31,9 +31,9 @@ test('an administrator logs in, sees the dashboard, updates the profile and sign
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
   await expect(page.getByRole('dialog')).toHaveCount(0); // no store chooser in the admin shell
   const sidebar = page.getByRole('navigation', { name: 'Main menu' });
-  await expect(sidebar.getByRole('link')).toHaveText(['Dashboard', 'Stock', 'To order', 'Reports', 'Audit log', 'Backups']); // the Owner holds 'purchasing', 'reports.view', 'audit.view' and 'settings'; Stock: every administrator
-  await expect(page.getByRole('heading', { name: 'Recent orders' })).toBeVisible();
-  await expect(page.getByRole('cell', { name: '$67.70' })).toBeVisible();
+  await expect(sidebar.getByRole('link')).toHaveText(['Dashboard', 'Catalogue', 'Stock', 'To order', 'Purchasing', 'Customers', 'Staff', 'Reports', 'Settings', 'Audit log', 'Backups']); // the Owner holds every permission; Stock and Customers: every administrator
+  await expect(page.getByRole('heading', { name: "Today's sales" })).toBeVisible();
+  await expect(page.getByTestId('last-backup-tile')).toBeVisible();
   await shot(page, 'admin-dashboard');
 
   // Reload: still signed in (auth/info?role=ROLE_ADMIN).
@@ -72,8 +72,10 @@ test('an administrator logs in, sees the dashboard, updates the profile and sign
   await page.getByRole('button', { name: 'Update profile' }).click();
   await expect(page.getByRole('link', { name: /Profile/ })).toContainText('Admin');
 
+  // The old users addresses lead to Staff › Users (issue 23).
   await page.goto('/admin/users/edit/2');
-  await expect(page.getByRole('heading', { name: 'Edit user #2' })).toBeVisible();
+  await expect(page).toHaveURL(/\/admin\/staff\/users$/);
+  await expect(page.getByRole('heading', { name: 'Staff', level: 1 })).toBeVisible();
 
   await page.getByRole('button', { name: 'Sign Out' }).click();
   await expect(page).toHaveURL(/\/admin$/);
@@ -86,7 +88,7 @@ test('the header language switch: Arabic, right-to-left with the sidebar on the 
   await adminLogin(page, 'admin', 'admin');
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
   const sent = page.waitForRequest((r) => r.url().endsWith('/api/locale') && r.method() === 'POST');
-  await page.getByRole('button', { name: 'العربية' }).click();
+  await chooseLanguage(page, 'العربية');
   expect((await sent).postDataJSON()).toEqual({ locale: 'ar' });
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
   await expect(page.getByRole('heading', { name: 'لوحة المعلومات', level: 1 })).toBeVisible();
@@ -95,6 +97,9 @@ test('the header language switch: Arabic, right-to-left with the sidebar on the 
   const main = await page.locator('.admin-main').boundingBox();
   expect(sidebar!.x).toBeGreaterThan(main!.x);
   await shot(page, 'admin-dashboard-ar');
+  // The admin's language is remembered by the server: back to English for the journeys after this one.
+  await chooseLanguage(page, 'English');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
 });
 
 test('forgot password in the admin shell leads back to the admin login', async ({ page }) => {

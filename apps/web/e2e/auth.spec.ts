@@ -39,7 +39,7 @@ test('cashier logs in and lands on /pos (one store, one terminal: picked by itse
 });
 
 test('admin chooses Harbour Mall then M2', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/pos'); // at / an owner lands in the back office (issue 23); from /pos back to the till
   await login(page, 'admin', 'admin');
   const chooser = page.getByRole('dialog', { name: 'Choose a store' });
   await expect(chooser).toBeVisible();
@@ -110,7 +110,7 @@ test('/pos while logged out goes to the login, then to /pos', async ({ page }) =
 });
 
 test('a reload with the store cookie lost shows the chooser again instead of failing', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/pos');
   await login(page, 'admin', 'admin');
   await page.getByRole('dialog', { name: 'Choose a store' }).getByRole('button', { name: 'Main Street' }).click();
   await page.getByRole('dialog', { name: 'Choose a Terminal' }).getByRole('button', { name: 'T1' }).click();

@@ -32,7 +32,7 @@ async function startDay(request: APIRequestContext, openingBalance = 100) {
 }
 
 async function openTill(page: Page) {
-  await page.goto('/');
+  await page.goto('/pos'); // an owner signing in at / lands in the back office (issue 23)
   await signIn(page, 'admin');
   await page.getByRole('dialog', { name: 'Choose a store' }).getByRole('button', { name: 'Main Street' }).click();
   await page.getByRole('dialog', { name: 'Choose a Terminal' }).getByRole('button', { name: 'T1' }).click();

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiHeaders } from './support/sign-in.ts';
+import { expect, test, type Page } from '@playwright/test';
+import { signIn, backToEnglish } from './support/sign-in.ts';
+import { startDays } from './support/days.ts';
 
 /**
  * English and Arabic (issue 8): the language switch on the login turns the page right-to-left,
@@ -14,24 +15,10 @@ const arSale = locale('ar', 'sale');
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `${import.meta.dirname}/screenshots/${name}.png`, fullPage: true });
 
-/** Opens the day of every demo terminal through the API, so the forced "Start day" dialog stays closed. */
-async function startDays(request: APIRequestContext) {
-  const headers = await apiHeaders(request);
-  const { user } = await (await request.get('/api/auth/info', { headers })).json();
-  for (const store of user.stores) {
-    for (const terminal of store.terminals) {
-      const res = await request.get(`/api/admin/closing/opened?store=${store.id}&terminal=${terminal.id}`, { headers });
-      if (!res.ok()) continue;
-      const { closing } = await res.json();
-      if (closing && closing.openingBalance === null) {
-        await request.post(`/api/admin/closing/${closing.id}`, {
-          headers,
-          data: { id: closing.id, openingBalance: 100, cashAdded: 0, cashWithdrawn: 0, updateOnly: true, terminal: terminal.id },
-        });
-      }
-    }
-  }
-}
+// Arabic journeys make Arabic the signed-in users' own language (kept by the server): English again for the next journey.
+test.afterEach(async ({ request }) => {
+  await backToEnglish(request);
+});
 
 test.beforeAll(async ({ request }) => {
   await startDays(request);
@@ -70,9 +57,7 @@ test('the login switches to Arabic: dir=rtl, translated labels, mirrored, kept a
 test('the till in Arabic: translated, right-to-left and mirrored, amounts per locale', async ({ page }) => {
   await page.goto('/');
   await page.getByRole('button', { name: 'العربية' }).click();
-  await page.getByLabel(text(arAuth, 'login.username')).fill('cashier');
-  await page.getByLabel(text(arAuth, 'login.password')).fill('cashier');
-  await page.getByRole('button', { name: text(arAuth, 'login.submit') }).click();
+  await signIn(page, 'cashier', 'cashier', { username: text(arAuth, 'login.username'), password: text(arAuth, 'login.password'), submit: text(arAuth, 'login.submit') });
   await expect(page).toHaveURL(/\/pos$/);
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
   // The catalogue is loaded (the filters are built from it).

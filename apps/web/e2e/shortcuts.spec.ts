@@ -1,29 +1,12 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { signIn, apiHeaders } from './support/sign-in.ts';
+import { expect, test, type Page } from '@playwright/test';
+import { signIn } from './support/sign-in.ts';
+import { startDays } from './support/days.ts';
 
 /** Every keyboard shortcut of spec 2.5, in a real Chromium against the real server. */
 
 const MILK = '5000000000001';
 const BREAD = '5000000000002';
 const SUGAR = '5000000000005';
-
-async function startDays(request: APIRequestContext) {
-  const headers = await apiHeaders(request);
-  const { user } = await (await request.get('/api/auth/info', { headers })).json();
-  for (const store of user.stores) {
-    for (const terminal of store.terminals) {
-      const res = await request.get(`/api/admin/closing/opened?store=${store.id}&terminal=${terminal.id}`, { headers });
-      if (!res.ok()) continue;
-      const { closing } = await res.json();
-      if (closing && closing.openingBalance === null) {
-        await request.post(`/api/admin/closing/${closing.id}`, {
-          headers,
-          data: { id: closing.id, openingBalance: 100, cashAdded: 0, cashWithdrawn: 0, updateOnly: true, terminal: terminal.id },
-        });
-      }
-    }
-  }
-}
 
 /** The cashier has one store with one terminal: picked by itself. */
 async function openTill(page: Page) {
@@ -62,7 +45,7 @@ test('? opens help with its toggles and search; / and F3 focus the search box', 
   await expect(help).toBeVisible();
   await expect(help.getByRole('switch', { name: 'Enable shortcuts' })).toHaveAttribute('aria-checked', 'true');
   await expect(help.getByRole('switch', { name: 'Display shortcut texts' })).toHaveAttribute('aria-checked', 'false');
-  await expect(help.getByRole('row')).toHaveCount(19); // header + every shortcut
+  await expect(help.getByRole('row')).toHaveCount(24); // header + every shortcut (ctrl+shift+s exact cash, F2/F4/F8/F9: issue 29.3)
   await help.getByLabel('Search shortcuts').fill('customers');
   await expect(help.getByRole('row')).toHaveCount(2); // header + ctrl+shift+c
   await expect(help).toContainText('ctrl+shift+c');
@@ -241,5 +224,42 @@ test('ctrl+shift+q taxes, ctrl+shift+d discounts, ctrl+shift+c customers, ctrl+e
 
   await page.keyboard.press('Control+h');
   await expect(page.getByRole('dialog')).toBeVisible();
+  await closeDialog(page);
+});
+
+test('F2 quantity and F4 line discount from the scan box, F8 holds the sale, F9 lists the held sales to resume (issue 29.3)', async ({ page }) => {
+  await openTill(page);
+  await scan(page, MILK); // 10.75, the scan box keeps focus
+  await expect(page.getByTestId('scan-input')).toBeFocused();
+
+  await page.keyboard.press('F2');
+  const qty = page.getByRole('dialog', { name: 'Update quantity' });
+  await expect(qty.getByLabel('Quantity')).toBeFocused();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type('3');
+  await page.keyboard.press('Enter');
+  await expect(qty).toHaveCount(0);
+  await expect(page.getByTestId('grand-total')).toHaveText('$32.25');
+
+  await page.keyboard.press('F4');
+  const disc = page.getByRole('dialog', { name: 'Update discount' });
+  await expect(disc.getByRole('textbox', { name: 'Discount', exact: true })).toBeFocused();
+  await page.keyboard.type('2');
+  await page.keyboard.press('Enter');
+  await expect(disc).toHaveCount(0);
+  await expect(page.getByTestId('grand-total')).toHaveText('$30.25');
+
+  await page.keyboard.press('F8');
+  await expect(rows(page)).toHaveCount(0);
+  await expect(page.getByTestId('held-orders-button')).toContainText(/Held \([1-9]\d*\)/);
+
+  await page.keyboard.press('F9');
+  const held = page.getByRole('dialog', { name: 'Held sales' });
+  await expect(held).toBeVisible();
+  await held.getByRole('button', { name: /^Resume the sale held at/ }).filter({ hasText: '$30.25' }).first().click();
+  await expect(rows(page)).toHaveCount(1);
+  await expect(page.getByTestId('grand-total')).toHaveText('$30.25');
+  await page.keyboard.press('Control+s');
+  await expect(page.getByRole('dialog', { name: /^Receipt/ })).toBeVisible();
   await closeDialog(page);
 });

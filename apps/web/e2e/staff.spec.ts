@@ -106,9 +106,7 @@ const SUPERVISOR = { username: 'e2e-supervisor', password: 'e2e-Supervisor-pass-
 /** Signs in at the till as a user with one store (no chooser). */
 async function signInTill(page: Page, who: { username: string; password: string }) {
   await page.goto('/');
-  await page.getByLabel('Username').fill(who.username);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Login' }).click();
+  await signIn(page, who.username, who.password);
   await expect(page).toHaveURL(/\/pos$/, { timeout: 30_000 });
   await expect(page.getByRole('group', { name: 'Departments' })).toBeVisible({ timeout: 60_000 });
 }
@@ -129,10 +127,8 @@ async function sellKettle(page: Page): Promise<string> {
 
 test('an owner creates the role "Supervisor" (refund) in Settings > Roles and gives it to a user: they refund, cannot manage products, and void only with a manager\'s PIN', async ({ page, browser, request }) => {
   // The owner, at the till: Settings > Roles, then Settings > Users.
-  await page.goto('/');
-  await page.getByLabel('Username').fill('admin');
-  await page.getByLabel('Password').fill('admin');
-  await page.getByRole('button', { name: 'Login' }).click();
+  await page.goto('/pos');
+  await signIn(page, 'admin');
   await page.getByRole('dialog', { name: 'Choose a store' }).getByRole('button', { name: 'Main Street' }).click();
   await page.getByRole('dialog', { name: 'Choose a Terminal' }).getByRole('button', { name: 'T1' }).click();
   await expect(page.getByRole('group', { name: 'Departments' })).toBeVisible({ timeout: 60_000 });
@@ -183,9 +179,7 @@ test('an owner creates the role "Supervisor" (refund) in Settings > Roles and gi
   await expect(supSettings.getByRole('tab', { name: 'Items list' })).toHaveCount(0);
   await expect(supSettings.getByRole('tab', { name: 'Roles' })).toHaveCount(0);
   await sup.keyboard.press('Escape');
-  const login = await request.post('/api/auth/login_check', { data: { username: SUPERVISOR.username, password: SUPERVISOR.password } });
-  const { token } = await login.json();
-  const product = await request.post('/api/products', { headers: { authorization: `Bearer ${token}` }, data: { name: 'Not allowed', basePrice: '1.00' } });
+  const product = await request.post('/api/products', { headers: await apiHeaders(request, SUPERVISOR.username, SUPERVISOR.password), data: { name: 'Not allowed', basePrice: '1.00' } });
   expect(product.status()).toBe(403);
 
   // Voiding a sale is not in the role: the history asks for a manager, whose PIN approves that one void.
@@ -208,9 +202,7 @@ test('an owner creates the role "Supervisor" (refund) in Settings > Roles and gi
   const ownerContext = await browser.newContext();
   const owner = await ownerContext.newPage();
   await owner.goto('/admin');
-  await owner.getByLabel('Username').fill('admin');
-  await owner.getByLabel('Password').fill('admin');
-  await owner.getByRole('button', { name: 'Login' }).click();
+  await signIn(owner, 'admin');
   await owner.getByRole('link', { name: 'Audit log' }).click();
   await owner.getByLabel('What (action)').fill('sale.voided');
   await owner.getByRole('button', { name: 'Filter' }).click();

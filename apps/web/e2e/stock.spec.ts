@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiHeaders, signIn } from './support/sign-in.ts';
+import { apiHeaders, chooseLanguage, signIn } from './support/sign-in.ts';
 
 /**
  * Issue 25 in the back office (/admin/stock): an owner moves a product from one store to the other
@@ -159,7 +159,7 @@ test('every stock page fits 1366×768, 1024×768, 768×1024 and 390×844 without
   ];
   for (const lang of ['en', 'ar'] as const) {
     if (lang === 'ar') {
-      await page.getByRole('button', { name: 'العربية' }).click();
+      await chooseLanguage(page, 'العربية');
       await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
     }
     for (const [path, ready] of pages) {
@@ -184,4 +184,7 @@ test('every stock page fits 1366×768, 1024×768, 768×1024 and 390×844 without
     }
   }
   await expect(page.getByRole('heading', { level: 1 })).toContainText('تسوية المخزون');
+  // The admin's language is remembered by the server: back to English for the journeys after this one.
+  await chooseLanguage(page, 'English');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
 });

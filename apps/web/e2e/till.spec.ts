@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { sendJsonContentTypeAlways } from './support/old-client.ts';
 import { signIn, apiHeaders } from './support/sign-in.ts';
+import { startDays } from './support/days.ts';
 
 /**
  * The till, as a cashier uses it, against the real server and the demo shop (Harbour Mall sells
@@ -13,28 +14,27 @@ const TSHIRT_M_BLACK = '50000000001912'; // Fresh T-Shirt (31.00 + VAT 16 %), va
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `${import.meta.dirname}/screenshots/${name}.png`, fullPage: true });
 
-/** Opens the day of every demo terminal through the API, so the forced "Start day" dialog stays closed. */
-async function startDays(request: APIRequestContext) {
+/**
+ * The cashier of these journeys (issue 22.2: a cashier's journeys sign in as a cashier): a user with
+ * the built-in Cashier role in both demo stores, made by the owner through the API once per run.
+ */
+const CASHIER = { username: 'till_journeys', password: 'Till-Journeys-5531' };
+
+async function createCashier(request: APIRequestContext) {
   const headers = await apiHeaders(request);
   const { user } = await (await request.get('/api/auth/info', { headers })).json();
-  for (const store of user.stores) {
-    for (const terminal of store.terminals) {
-      const res = await request.get(`/api/admin/closing/opened?store=${store.id}&terminal=${terminal.id}`, { headers });
-      if (!res.ok()) continue;
-      const { closing } = await res.json();
-      if (closing && closing.openingBalance === null) {
-        await request.post(`/api/admin/closing/${closing.id}`, {
-          headers,
-          data: { id: closing.id, openingBalance: 100, cashAdded: 0, cashWithdrawn: 0, updateOnly: true, terminal: terminal.id },
-        });
-      }
-    }
-  }
+  const res = await request.post('/api/admin/user/create', {
+    headers,
+    data: { ...CASHIER, displayName: 'Till Journeys', email: 'till-journeys@example.com', role: 'cashier', stores: user.stores.map((s: { id: number }) => String(s.id)) },
+  });
+  // A retried spec finds the user made by its first try.
+  if (!res.ok() && !(await res.text()).includes('already')) throw new Error(`cashier not created: ${res.status()} ${await res.text()}`);
+  await apiHeaders(request, CASHIER.username, CASHIER.password); // signs in, or throws
 }
 
 async function openTill(page: Page, store = 'Harbour Mall', terminal = 'M1') {
   await page.goto('/');
-  await signIn(page, 'admin');
+  await signIn(page, CASHIER.username, CASHIER.password); // a cashier lands on the till (issue 23)
   await page.getByRole('dialog', { name: 'Choose a store' }).getByRole('button', { name: store }).click();
   await page.getByRole('dialog', { name: 'Choose a Terminal' }).getByRole('button', { name: terminal }).click();
   await expect(page).toHaveURL(/\/pos$/);
@@ -64,6 +64,7 @@ async function orderNumberOf(page: Page): Promise<string> {
 }
 
 test.beforeAll(async ({ request }) => {
+  await createCashier(request);
   await startDays(request);
 });
 

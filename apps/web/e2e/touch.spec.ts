@@ -1,5 +1,6 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { signIn, apiHeaders } from './support/sign-in.ts';
+import { expect, test, type Page } from '@playwright/test';
+import { signIn } from './support/sign-in.ts';
+import { startDays } from './support/days.ts';
 
 /**
  * Touch mode (spec 2.5, Settings > General 'Enable Touch support'): bigger targets and an on-screen
@@ -9,24 +10,6 @@ test.use({ viewport: { width: 1224, height: 900 } });
 
 const MILK = '5000000000001'; // Fresh Milk 1L: 10.75, no stock tracking, no tax
 const shot = (page: Page, name: string) => page.screenshot({ path: `${import.meta.dirname}/screenshots/${name}.png`, fullPage: false });
-
-async function startDays(request: APIRequestContext) {
-  const headers = await apiHeaders(request);
-  const { user } = await (await request.get('/api/auth/info', { headers })).json();
-  for (const store of user.stores) {
-    for (const terminal of store.terminals) {
-      const res = await request.get(`/api/admin/closing/opened?store=${store.id}&terminal=${terminal.id}`, { headers });
-      if (!res.ok()) continue;
-      const { closing } = await res.json();
-      if (closing && closing.openingBalance === null) {
-        await request.post(`/api/admin/closing/${closing.id}`, {
-          headers,
-          data: { id: closing.id, openingBalance: 100, cashAdded: 0, cashWithdrawn: 0, updateOnly: true, terminal: terminal.id },
-        });
-      }
-    }
-  }
-}
 
 test.beforeAll(async ({ request }) => {
   await startDays(request);

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { FakePrinter, freePort } from '../../../api/test/fake-printer.ts';
 import { apiHeaders } from './sign-in.ts';
+import { startDays } from './days.ts';
 
 /** A receipt printer on the shop's network for a journey: a fake one (a TCP server on 127.0.0.1). */
 export interface TillPrinter {
@@ -20,16 +21,7 @@ export function addTillPrinter(label: string): TillPrinter {
   const till: TillPrinter = { name: `${label} ${Date.now()}`, port: 0, printer: undefined as unknown as FakePrinter };
   test.beforeAll(async ({ request }) => {
     const headers = await apiHeaders(request);
-    const { user } = await (await request.get('/api/auth/info', { headers })).json();
-    for (const store of user.stores) {
-      for (const terminal of store.terminals) {
-        const res = await request.get(`/api/admin/closing/opened?store=${store.id}&terminal=${terminal.id}`, { headers });
-        const { closing } = res.ok() ? await res.json() : { closing: null };
-        if (closing && closing.openingBalance === null) {
-          await request.post(`/api/admin/closing/${closing.id}`, { headers, data: { id: closing.id, openingBalance: 100, cashAdded: 0, cashWithdrawn: 0, updateOnly: true, terminal: terminal.id } });
-        }
-      }
-    }
+    await startDays(request);
     till.port = await freePort();
     till.printer = await new FakePrinter(till.port).start();
     const res = await request.post('/api/devices', { headers, data: { name: till.name, ipAddress: '127.0.0.1', port: till.port } });
