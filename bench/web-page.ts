@@ -1,0 +1,269 @@
+/**
+ * The till page as the web bench drives it (bench/web-bench.ts): the hooks installed in every page,
+ * signing in, waiting for ready-to-sell, scanning at a scanner's pace, typing in the item search
+ * and reading the till's cache; --profile records CPU profiles of the phases it wraps.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { ROOT, log, type Server } from './lib.ts';
+
+/** --profile: record main-thread CPU profiles (CDP) of the last warm start, the scan and search phases into bench/out/web-*.cpuprofile. */
+const PROFILE = process.argv.includes('--profile');
+
+export async function profiled<T>(page: Page, name: string, fn: () => Promise<T>): Promise<T> {
+  if (!PROFILE) return fn();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  try {
+    return await fn();
+  } finally {
+    const { profile } = await cdp.send('Profiler.stop');
+    fs.mkdirSync(path.join(ROOT, 'bench', 'out'), { recursive: true });
+    fs.writeFileSync(path.join(ROOT, 'bench', 'out', `web-${name}.cpuprofile`), JSON.stringify(profile));
+    await cdp.detach();
+  }
+}
+
+/** A barcode scanner types as a keyboard: one key every few ms (USB HID scanners: about 100 characters a second), then Enter. */
+export const SCANNER_KEY_MS = 10;
+
+/** Installed in every page before its scripts: long-task log, key timestamps. */
+export const INIT = () => {
+  const w = window as any;
+  w.__name = (f: unknown) => f; // tsx keeps function names with a helper that the page lacks
+  w.__bench = { longTasks: [] as { start: number; duration: number }[], keys: [] as { key: string; at: number }[] };
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__bench.longTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  } catch { /* not supported */ }
+  window.addEventListener('keydown', (e) => { w.__bench.keys.push({ key: e.key, at: performance.now() }); }, true);
+};
+
+export interface Session { token: string; refresh?: string; store: any; terminal: any }
+
+export async function newContext(browser: Browser, server: Server, s: Session | null): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1366, height: 900 } });
+  if (!s) { await context.addInitScript(INIT); return context; } // a browser that has never been here: the cashier signs in
+  const u = new URL(server.url);
+  const cookie = (name: string, value: string) => ({ name, value: encodeURIComponent(value), domain: u.hostname, path: '/', sameSite: 'Strict' as const });
+  await context.addCookies([
+    cookie('JWT', s.token), ...(s.refresh ? [cookie('refresh_token', s.refresh)] : []),
+    cookie('store', JSON.stringify(s.store)), cookie('terminal', JSON.stringify(s.terminal)),
+  ]);
+  await context.addInitScript(INIT);
+  return context;
+}
+
+/**
+ * The cashier signs in through the login form (till01 / till), then picks the store and terminal
+ * when the chooser asks (a user of one store and terminal is not asked).
+ */
+export async function signInThroughForm(page: Page, s: Session): Promise<void> {
+  await page.getByLabel('Username').fill('till01');
+  await page.getByLabel('Password').fill('till');
+  await page.getByRole('button', { name: 'Login' }).click();
+  const stores = page.getByRole('dialog', { name: 'Choose a store' });
+  const terminals = page.getByRole('dialog', { name: 'Choose a Terminal' });
+  const scanBox = page.locator('[data-testid="scan-input"]');
+  const next = async () => Promise.race([
+    stores.waitFor({ timeout: 60_000 }).then(() => 'store' as const),
+    terminals.waitFor({ timeout: 60_000 }).then(() => 'terminal' as const),
+    scanBox.waitFor({ state: 'attached', timeout: 60_000 }).then(() => 'till' as const),
+  ]);
+  let step = await next();
+  if (step === 'store') { await stores.getByRole('button', { name: String(s.store.name) }).click(); step = await next(); }
+  if (step === 'terminal') await terminals.getByRole('button', { name: String(s.terminal.code) }).click();
+}
+
+/**
+ * Ready to sell: the catalogue hook says ready ([data-testid=catalogue-ready]), or the scan input
+ * is enabled and no catalogue progress is shown any more. Returns ms since `t0` (Date.now()).
+ */
+export async function waitReady(page: Page, t0: number, timeoutS: number): Promise<number> {
+  await page.waitForFunction(() => {
+    const ready = document.querySelector('[data-testid="catalogue-ready"]');
+    if (ready) return true;
+    const input = document.querySelector<HTMLInputElement>('[data-testid="scan-input"]');
+    const progress = document.querySelector('[data-testid="catalogue-progress"]');
+    const visible = (el: Element | null) => !!el && (el as HTMLElement).offsetParent !== null;
+    return !!input && !input.disabled && !visible(progress);
+  }, undefined, { timeout: timeoutS * 1000, polling: 50 });
+  return Date.now() - t0;
+}
+
+/**
+ * Scans a code (typed into the scan box key by key at a scanner's pace, SCANNER_KEY_MS, then Enter)
+ * and returns the in-page latency from the Enter keydown to the frame after a new cart row appears;
+ * null if no row appears within `timeoutMs`.
+ */
+export async function scan(page: Page, code: string, timeoutMs = 5000): Promise<number | null> {
+  const input = page.locator('[data-testid="scan-input"]');
+  await input.focus();
+  // As a scanner sends it: key by key (each key's input handling is in the figure's way), then Enter.
+  await page.evaluate(() => {
+    const w = window as any;
+    const count = () => document.querySelectorAll('[data-testid="cart-row"]').length;
+    const before = count();
+    w.__bench.scanDone = new Promise<number>((resolve) => {
+      const obs = new MutationObserver(() => {
+        if (count() > before) {
+          obs.disconnect();
+          const at = performance.now();
+          requestAnimationFrame(() => resolve(at));
+        }
+      });
+      obs.observe(document.body, { childList: true, subtree: true });
+    });
+  });
+  await input.pressSequentially(code, { delay: SCANNER_KEY_MS });
+  await input.press('Enter');
+  const res = await page.evaluate(async (ms) => {
+    const w = window as any;
+    const shown = await Promise.race([w.__bench.scanDone, new Promise((r) => setTimeout(() => r(null), ms))]) as number | null;
+    if (shown == null) return null;
+    const enter = [...w.__bench.keys].reverse().find((k: any) => k.key === 'Enter');
+    // The frame after the row was inserted: wait for its paint timestamp.
+    const painted = await new Promise<number>((r) => requestAnimationFrame((t) => r(t)));
+    return enter ? Math.max(shown, painted) - enter.at : null;
+  }, timeoutMs);
+  return res;
+}
+
+/**
+ * Types `text` one key at a time in the item-search box. Per key: keydown -> the frame after the
+ * results for that text are on screen. With the listbox's data-query hook that is exact; without
+ * it, the first change of the dialog (result rows or the count in its title) after the key counts,
+ * and a key whose results look the same as before is reported as "unchanged". The typist waits for
+ * each answer (up to 1.5 s) before the next key, so every key gets its own answer.
+ */
+export async function typeSearch(page: Page, text: string): Promise<{ latencies: number[]; unchanged: number }> {
+  const box = page.getByRole('dialog').getByRole('combobox');
+  await box.fill('');
+  await page.waitForTimeout(400);
+  const latencies: number[] = [];
+  let unchanged = 0;
+  for (const ch of text) {
+    await page.evaluate(() => {
+      const w = window as any;
+      const list = document.querySelector('[role="dialog"] [role="listbox"]') as HTMLElement | null;
+      const dialog = (list?.closest('[role="dialog"]') ?? list) as HTMLElement | null;
+      w.__bench.searchDone = new Promise<number | null>((resolve) => {
+        if (!list || !dialog) return resolve(null);
+        const target = () => (dialog.querySelector('[role="combobox"]') as HTMLInputElement | null)?.value ?? '';
+        if (list.dataset.query !== undefined) {
+          const end = performance.now() + 1500;
+          // The results must answer the text after this key (the previous answer already matches the text before it).
+          const typedBefore = target();
+          const tick = () => {
+            if (target() !== typedBefore && list.dataset.query === target() && target() !== '') requestAnimationFrame((t) => resolve(t));
+            else if (performance.now() > end) resolve(null);
+            else requestAnimationFrame(tick);
+          };
+          setTimeout(tick, 0);
+          return;
+        }
+        const typed = target();
+        const obs = new MutationObserver((records) => {
+          // Ignore the input's own echo of the key.
+          if (records.every((r) => r.target === dialog.querySelector('[role="combobox"]'))) return;
+          if (target() === typed) return; // the key has not landed yet
+          obs.disconnect();
+          requestAnimationFrame((t) => resolve(t));
+        });
+        obs.observe(dialog, { childList: true, subtree: true, characterData: true });
+        setTimeout(() => { obs.disconnect(); resolve(null); }, 1500);
+      });
+    });
+    await page.keyboard.type(ch);
+    const r = await page.evaluate(async () => {
+      const w = window as any;
+      const done = await w.__bench.searchDone;
+      const key = [...w.__bench.keys].reverse().find((k: any) => k.key.length === 1);
+      return done == null || !key ? null : done - key.at;
+    });
+    if (r == null) unchanged++; else latencies.push(r);
+    if (process.env.BENCH_DEBUG) log(`search "${await box.inputValue()}": ${r == null ? 'unchanged' : `${r.toFixed(1)} ms`}`);
+    await page.waitForTimeout(100);
+  }
+  return { latencies, unchanged };
+}
+
+export async function longTasks(page: Page, since = 0): Promise<{ start: number; duration: number }[]> {
+  return page.evaluate((s) => (window as any).__bench.longTasks.filter((t: any) => t.start >= s), since);
+}
+
+/**
+ * Whether the running till finds a product by this exact name, as a cashier would: the item search
+ * (Ctrl+F, opened once and left open) lists an option with that name for that query. The till's
+ * cache, the search index and the list on screen all have to carry the name for this to be true.
+ */
+export async function tillFinds(page: Page, name: string, timeoutMs: number): Promise<boolean> {
+  const box = page.getByRole('dialog').getByRole('combobox');
+  if (!(await box.isVisible().catch(() => false))) {
+    await page.locator('[data-testid="scan-input"]').focus();
+    await page.keyboard.press('Control+f');
+    await box.waitFor({ timeout: 5000 });
+  }
+  if ((await box.inputValue()) !== name) await box.fill(name);
+  return page.waitForFunction((n) => {
+    const list = document.querySelector<HTMLElement>('[role="dialog"] [role="listbox"]');
+    if (!list || (list.dataset.query !== undefined && list.dataset.query !== n)) return false;
+    return Array.from(list.querySelectorAll('[role="option"]')).some((o) => o.textContent?.includes(n));
+  }, name, { timeout: timeoutMs, polling: 100 }).then(() => true, () => false);
+}
+
+/** Whether any record of the till's IndexedDB databases holds this text (whatever the cache layout). */
+export async function cacheHolds(page: Page, text: string): Promise<boolean> {
+  return page.evaluate(async (t) => {
+    const dbs = (await (indexedDB as any).databases?.()) ?? [{ name: 'pos application' }];
+    for (const info of dbs) {
+      if (!info.name) continue;
+      const db: IDBDatabase = await new Promise((res, rej) => { const r = indexedDB.open(info.name); r.onsuccess = () => res(r.result); r.onerror = () => rej(r.error); });
+      try {
+        for (const name of Array.from(db.objectStoreNames)) {
+          const all: unknown[] = await new Promise((res) => { const r = db.transaction(name, 'readonly').objectStore(name).getAll(); r.onsuccess = () => res(r.result); r.onerror = () => res([]); });
+          if (all.some((v) => JSON.stringify(v).includes(t))) return true;
+        }
+      } finally { db.close(); }
+    }
+    return false;
+  }, text);
+}
+
+/**
+ * The keyboard-only exact-cash sale of issue 29.3, key by key: the cart is emptied first (not
+ * counted), then from the scan box each code arrives as a scanner types it (its characters are the
+ * scanner's, its Enter is counted), ctrl+shift+s pays the exact amount in cash and completes, and
+ * Escape closes the receipt with the scan box focused for the next customer. Returns the cashier's
+ * key presses, or why the sale did not complete.
+ */
+export async function keyboardSale(page: Page, codes: string[]): Promise<{ keys: number } | { failed: string }> {
+  const box = page.locator('[data-testid="scan-input"]');
+  const rows = page.locator('[data-testid="cart-row"]');
+  if (await rows.count()) {
+    await box.focus();
+    await page.keyboard.press('Control+x');
+    await page.getByRole('dialog').waitFor({ timeout: 5000 });
+    await page.keyboard.press('Enter');
+    await rows.first().waitFor({ state: 'detached', timeout: 10_000 });
+  }
+  let keys = 0;
+  const press = async (key: string) => { keys++; await page.keyboard.press(key); };
+  await box.focus();
+  for (const [i, code] of codes.entries()) {
+    await page.keyboard.insertText(code);
+    await press('Enter');
+    try { await rows.nth(i).waitFor({ timeout: 5000 }); } catch { return { failed: `${code} gave no cart row` }; }
+  }
+  await press('Control+Shift+S');
+  const receipt = page.getByRole('dialog');
+  try { await receipt.waitFor({ timeout: 10_000 }); } catch { return { failed: 'ctrl+shift+s opened no receipt' }; }
+  await press('Escape');
+  try { await receipt.waitFor({ state: 'detached', timeout: 5000 }); } catch { return { failed: 'Escape left the receipt open' }; }
+  const ready = await box.evaluate((el) => el === document.activeElement);
+  return ready ? { keys } : { failed: 'the scan box did not get focus back after the receipt' };
+}
