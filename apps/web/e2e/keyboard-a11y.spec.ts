@@ -149,3 +149,17 @@ test('screen readers: the till, payment and receipt in the accessibility tree; t
   await page.context().setOffline(false);
   await expect(announced(page).first()).toHaveText(/Back online/);
 });
+
+test('reduced motion and forced colours are respected (issue 29.5)', async ({ page }) => {
+  await openCashierTill(page, 'en');
+  await page.locator('body').press('Shift+Slash'); // Help, with its switches
+  const thumb = page.getByRole('dialog', { name: 'Help' }).locator('.switch-thumb').first();
+  const seconds = () => thumb.evaluate((el) => parseFloat(getComputedStyle(el).transitionDuration));
+  const toolbarSide = () => page.locator('.pos-toolbar').evaluate((el) => getComputedStyle(el).borderInlineStartWidth);
+  expect(await seconds()).toBeGreaterThan(0.1); // the switch slides
+  expect(await toolbarSide()).toBe('0px');
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  expect(await seconds()).toBeLessThan(0.001); // an instant
+  await page.emulateMedia({ forcedColors: 'active' });
+  expect(await toolbarSide()).toBe('1px'); // every control keeps a border when backgrounds are dropped
+});

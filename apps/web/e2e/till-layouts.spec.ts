@@ -94,6 +94,14 @@ async function expectReachable(page: Page, selector: string, what: string) {
   expect(result.covered, `${what} not covered (hit ${result.hit})`).toBe(false);
 }
 
+/** Every visible button of the till smaller than 44 × 44 CSS px, named. */
+async function smallButtons(page: Page) {
+  return page.locator('.pos-screen button').evaluateAll((buttons) => buttons
+    .filter((b) => b.getClientRects().length > 0)
+    .map((b) => ({ label: (b.getAttribute('aria-label') ?? b.textContent ?? '').trim().slice(0, 30), w: b.getBoundingClientRect().width, h: b.getBoundingClientRect().height }))
+    .filter((b) => b.w < 44 || b.h < 44));
+}
+
 async function expectNoSidewaysScroll(page: Page) {
   const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.scrollingElement!.scrollWidth, clientWidth: document.scrollingElement!.clientWidth }));
   expect(scrollWidth, 'the page does not scroll sideways').toBeLessThanOrEqual(clientWidth);
@@ -113,6 +121,8 @@ for (const lang of ['en', 'ar'] as const) {
       await expectReachable(page, '.payment-actions .btn-success', 'the Done button');
       await expectReachable(page, '.payment-types [role="radio"]:nth-child(1)', 'the Cash tender');
       await expectReachable(page, '.payment-types [role="radio"]:nth-child(2)', 'the Credit Card tender');
+      // The till's own buttons are a finger's size without touch mode too (issue 29.5).
+      expect(await smallButtons(page), 'till buttons under 44 x 44').toEqual([]);
 
       // Touch mode: the grid is shown, nothing scrolls sideways, Done is still in view, and every button is a finger's size.
       await page.evaluate(() => localStorage.setItem('pos-default-data', JSON.stringify({ ...JSON.parse(localStorage.getItem('pos-default-data') ?? '{}'), enableTouch: true })));
@@ -124,11 +134,7 @@ for (const lang of ['en', 'ar'] as const) {
       await expectNoSidewaysScroll(page);
       await expectReachable(page, '.payment-actions .btn-success', 'the Done button (touch)');
       await expectReachable(page, '.payment-types [role="radio"]:nth-child(1)', 'the Cash tender (touch)');
-      const small = await page.locator('.pos-screen button').evaluateAll((buttons) => buttons
-        .filter((b) => b.getClientRects().length > 0)
-        .map((b) => ({ label: (b.getAttribute('aria-label') ?? b.textContent ?? '').trim().slice(0, 30), w: b.getBoundingClientRect().width, h: b.getBoundingClientRect().height }))
-        .filter((b) => b.w < 44 || b.h < 44));
-      expect(small, 'till buttons under 44 x 44 in touch mode').toEqual([]);
+      expect(await smallButtons(page), 'till buttons under 44 x 44 in touch mode').toEqual([]);
       await page.screenshot({ path: `${import.meta.dirname}/screenshots/till-layout-${lang}-${size.width}x${size.height}.png` });
     });
   }
