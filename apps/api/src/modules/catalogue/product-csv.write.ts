@@ -1,11 +1,12 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { validationError } from '@pos/domain/errors';
 import { parseQuantity, quantityToString } from '@pos/domain/money';
 import type { Tx } from '../../db/client.ts';
-import { orderProduct, product, productBrand, productCategory, productStore, productSupplier, productTax, productVariant, purchaseItemVariant, purchaseOrderItemVariant } from '../../db/schema/index.ts';
+import { product, productBrand, productCategory, productStore, productSupplier, productTax, productVariant } from '../../db/schema/index.ts';
 import type { ResourceCtx } from '../../resources/engine.ts';
 import { moveStock } from '../../lib/stock.ts';
 import { canonicalDecimal } from './shared.ts';
+import { variantsInUse } from './products.service.ts';
 import { BATCH, linksOf, type Lookups } from './product-csv.common.ts';
 import type { ImportRow, VariantRow } from './product-csv.rows.ts';
 
@@ -24,10 +25,7 @@ async function writeVariants(tx: Tx, productId: number, rows: VariantRow[], curr
   const keep = new Set(rows.map((r) => r.id).filter((x): x is number => x != null));
   const removed = current.filter((v) => !keep.has(v.id)).map((v) => v.id);
   if (removed.length) {
-    const [a] = await tx.select({ n: sql<number>`count(*)::int` }).from(orderProduct).where(inArray(orderProduct.variantId, removed));
-    const [b] = await tx.select({ n: sql<number>`count(*)::int` }).from(purchaseItemVariant).where(inArray(purchaseItemVariant.variantId, removed));
-    const [c] = await tx.select({ n: sql<number>`count(*)::int` }).from(purchaseOrderItemVariant).where(inArray(purchaseOrderItemVariant.variantId, removed));
-    if (Number(a.n) + Number(b.n) + Number(c.n) > 0) {
+    if (await variantsInUse(tx, removed)) {
       const message = `Error while removing variants! A variant of this product missing from the file (ID ${removed.join(', ')}) is used by sales or purchases.`;
       throw validationError([{ propertyPath: `row ${at.rowNo}.Variant of`, message, line: at.line } as { propertyPath: string; message: string }], 'Error while removing variants!');
     }

@@ -237,6 +237,14 @@ async function writeLinks(tx: Tx, productId: number, input: ProductUpdateInput, 
  * ledger (moveStock with the difference). Rows of the caller's stores missing from `rows` are
  * emptied through the ledger and removed; other stores' rows are never touched.
  */
+
+/** True when a sale, a purchase or a purchase order names one of these variants (they may not be removed then). */
+export async function variantsInUse(tx: Tx, variantIds: number[]): Promise<boolean> {
+  const [a] = await tx.select({ n: sql<number>`count(*)::int` }).from(orderProduct).where(inArray(orderProduct.variantId, variantIds));
+  const [b] = await tx.select({ n: sql<number>`count(*)::int` }).from(purchaseItemVariant).where(inArray(purchaseItemVariant.variantId, variantIds));
+  const [c] = await tx.select({ n: sql<number>`count(*)::int` }).from(purchaseOrderItemVariant).where(inArray(purchaseOrderItemVariant.variantId, variantIds));
+  return Number(a.n) + Number(b.n) + Number(c.n) > 0;
+}
 export async function writeStoreRows(tx: Tx, productId: number, rows: StoreRowInput[], ctx: ResourceCtx, reason: StockReason, removeMissing = true) {
   const mine = ctx.auth.storeIds;
   const current = mine.length
@@ -281,10 +289,7 @@ async function writeVariants(tx: Tx, productId: number, productName: string, row
 
   const removed = existing.filter((v) => !keepIds.includes(v.id)).map((v) => v.id);
   if (removed.length) {
-    const [a] = await tx.select({ n: sql<number>`count(*)::int` }).from(orderProduct).where(inArray(orderProduct.variantId, removed));
-    const [b] = await tx.select({ n: sql<number>`count(*)::int` }).from(purchaseItemVariant).where(inArray(purchaseItemVariant.variantId, removed));
-    const [c] = await tx.select({ n: sql<number>`count(*)::int` }).from(purchaseOrderItemVariant).where(inArray(purchaseOrderItemVariant.variantId, removed));
-    if (Number(a.n) + Number(b.n) + Number(c.n) > 0) {
+    if (await variantsInUse(tx, removed)) {
       throw validationError([{ propertyPath: 'variants', message: 'Error while removing variants!' }], 'Error while removing variants!');
     }
     // Their ledger rows go with them (FK cascade): the removed stock no longer exists anywhere.
