@@ -10,4 +10,10 @@ await i18nReady;
 await i18n.loadNamespaces(ALL_NAMESPACES);
 
 // No vitest globals here, so Testing Library cannot register its own cleanup: unmount after each test.
-afterEach(() => cleanup());
+// A language picked while signed out is kept in sessionStorage for the next sign-in (lib/i18n.ts):
+// registered first, this runs after a file's own afterEach, so a reset to English there cannot
+// become the next test's sign-in choice.
+afterEach(() => {
+  cleanup();
+  sessionStorage.clear();
+});
