@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: typecheck, lint, unit tests, API tests on the shop's own PostgreSQL (db/embedded.ts)
-// and on the machine's PostgreSQL (when reachable),
+// and on the machine's PostgreSQL (when reachable) — on the Node binary in TEST_NODE when it is set
+// (.ci/run sets Node 24 there, so one run of the suite covers both the second engine and the next LTS),
 // then the Playwright journeys in Debian's Chromium against the real server. Stops at the first failure.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -22,9 +23,12 @@ function run(name, cmd, args, env = {}) {
   return r.status === 0;
 }
 
-function vitest(name, projectArgs, env = {}) {
+function vitest(name, projectArgs, env = {}, node = null) {
   const out = path.join(tmp, `${name.replace(/\W+/g, '-')}.json`);
-  const ok = run(name, 'npx', ['vitest', 'run', ...projectArgs, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], env);
+  const args = ['run', ...projectArgs, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`];
+  const ok = node
+    ? run(name, node, [path.join('node_modules', 'vitest', 'vitest.mjs'), ...args], env)
+    : run(name, 'npx', ['vitest', ...args], env);
   try {
     const j = JSON.parse(fs.readFileSync(out, 'utf8'));
     passed += j.numPassedTests; failed += j.numFailedTests;
@@ -57,8 +61,19 @@ const steps = [
 ];
 for (const step of steps) if (!step()) finish(1);
 
+/** TEST_NODE: another Node binary for the machine-PostgreSQL run; its version goes into the step's name. */
+function otherNode() {
+  const bin = process.env.TEST_NODE;
+  if (!bin) return null;
+  const v = spawnSync(bin, ['--version'], { encoding: 'utf8' });
+  if (v.status !== 0) { console.error(`TEST_NODE=${bin} does not run: ${v.stderr}`); finish(1); }
+  return { bin, version: v.stdout.trim() };
+}
+
 if (await pgReachable()) {
-  if (!vitest('api on PostgreSQL', ['--project', 'api'], { TEST_DB: 'postgres' })) finish(1);
+  const node = otherNode();
+  const name = `api on PostgreSQL${node ? ` (Node ${node.version})` : ''}`;
+  if (!vitest(name, ['--project', 'api'], { TEST_DB: 'postgres' }, node?.bin)) finish(1);
 } else if (process.env.CI) {
   console.error('PostgreSQL is not reachable on 127.0.0.1:5432 (CI requires it)');
   finish(1);

@@ -102,6 +102,29 @@ async function smallButtons(page: Page) {
     .filter((b) => b.w < 44 || b.h < 44));
 }
 
+/**
+ * Every visible button of the till whose label does not fit: its text wider than the button, or the
+ * button cut off by an ancestor that clips without scrolling (a scrolling one lets the finger reach it).
+ */
+async function clippedButtons(page: Page) {
+  return page.locator('.pos-screen button').evaluateAll((buttons) => buttons
+    .filter((b) => b.getClientRects().length > 0)
+    .map((b) => {
+      const label = (b.getAttribute('aria-label') ?? b.textContent ?? '').trim().slice(0, 30);
+      if (b.scrollWidth > b.clientWidth + 1) return `${label}: text ${b.scrollWidth} px in ${b.clientWidth} px`;
+      const r = b.getBoundingClientRect();
+      for (let a = b.parentElement; a; a = a.parentElement) {
+        const o = getComputedStyle(a);
+        if (/auto|scroll/.test(o.overflowX + o.overflowY)) break;
+        if (!/hidden|clip/.test(o.overflowX)) continue;
+        const c = a.getBoundingClientRect();
+        if (r.left < c.left - 1 || r.right > c.right + 1) return `${label}: ${Math.round(r.left)}..${Math.round(r.right)} cut by ${a.className} ${Math.round(c.left)}..${Math.round(c.right)}`;
+      }
+      return null;
+    })
+    .filter((x) => x !== null));
+}
+
 async function expectNoSidewaysScroll(page: Page) {
   const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.scrollingElement!.scrollWidth, clientWidth: document.scrollingElement!.clientWidth }));
   expect(scrollWidth, 'the page does not scroll sideways').toBeLessThanOrEqual(clientWidth);
@@ -123,6 +146,7 @@ for (const lang of ['en', 'ar'] as const) {
       await expectReachable(page, '.payment-types [role="radio"]:nth-child(2)', 'the Credit Card tender');
       // The till's own buttons are a finger's size without touch mode too (issue 29.5).
       expect(await smallButtons(page), 'till buttons under 44 x 44').toEqual([]);
+      expect(await clippedButtons(page), 'till buttons cut off').toEqual([]);
 
       // Touch mode: the grid is shown, nothing scrolls sideways, Done is still in view, and every button is a finger's size.
       await page.evaluate(() => localStorage.setItem('pos-default-data', JSON.stringify({ ...JSON.parse(localStorage.getItem('pos-default-data') ?? '{}'), enableTouch: true })));
@@ -135,6 +159,7 @@ for (const lang of ['en', 'ar'] as const) {
       await expectReachable(page, '.payment-actions .btn-success', 'the Done button (touch)');
       await expectReachable(page, '.payment-types [role="radio"]:nth-child(1)', 'the Cash tender (touch)');
       expect(await smallButtons(page), 'till buttons under 44 x 44 in touch mode').toEqual([]);
+      expect(await clippedButtons(page), 'till buttons cut off in touch mode').toEqual([]);
       await page.screenshot({ path: `${import.meta.dirname}/screenshots/till-layout-${lang}-${size.width}x${size.height}.png` });
     });
   }
