@@ -45,7 +45,7 @@ test.beforeAll(async ({ request }) => {
       department: '/api/departments/1', taxes: [], terminals: [], categories: [`/api/categories/${(await category.json()).id}`], suppliers: ['/api/suppliers/1'], brands: ['/api/brands/1'], prices: [],
       manageInventory: false, isActive: true, baseQuantity: 1, isAvailable: true,
       stores: stores.map((store) => ({ store, quantity: '0', location: null, reOrderLevel: null, product: null })),
-      variants: [{ attributeValue: 'Black', price: '9.50', quantity: '10', barcode: '7700000000002' }, { attributeValue: 'White', price: '', quantity: '3', barcode: '7700000000003' }],
+      variants: [{ attributeValue: 'Black', price: '9.50', quantity: '10', barcode: '7700000000026' }, { attributeValue: 'White', price: '', quantity: '3', barcode: '7700000000033' }],
     },
   });
   expect(product.status(), await product.text()).toBe(201);

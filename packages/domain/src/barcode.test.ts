@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { decodeScaleBarcode, gs1CheckDigit, gs1Problem, gs1Shape, upcEToUpcA } from './barcode.ts';
+import { decodeScaleBarcode, gs1CheckDigit, gs1Problem, gs1Shape, gs1ShapeProblem, isInStoreCode, upcEToUpcA, withCheckDigit } from './barcode.ts';
 
 /** Independent reference: the GS1 rule written the other way round (weights from the left, by parity of length). */
 function reference(body: string): number {
@@ -58,5 +58,28 @@ describe('scale barcodes (prefix 2x)', () => {
     const good = withCheck('211234501250');
     expect(decodeScaleBarcode(`${good.slice(0, 12)}${(Number(good[12]) + 1) % 10}`, price)).toBeNull();
     expect(decodeScaleBarcode(good, null)).toBeNull();
+  });
+});
+
+describe('barcodes of no declared type (variants, extra barcodes)', () => {
+  it('a GS1-shaped code (8, 12 or 13 digits) must carry its check digit, with the digit it should end in', () => {
+    expect(gs1ShapeProblem('4006381333931')).toBeNull();
+    expect(gs1ShapeProblem('4006381333932')).toEqual({ type: 'ean13', problem: 'checkDigit', expected: 1, message: 'The check digit of this EAN-13 is wrong (it should end in 1).' });
+    expect(gs1ShapeProblem('96385075')).toMatchObject({ type: 'ean8', expected: 4 });
+    expect(gs1ShapeProblem('036000291453')).toMatchObject({ type: 'upca', expected: 2 });
+  });
+
+  it('in-store codes (13 digits, prefix 2) and codes of other shapes pass', () => {
+    expect(isInStoreCode('2100001005009')).toBe(true);
+    expect(isInStoreCode('1100001005009')).toBe(false);
+    expect(isInStoreCode('21000010050')).toBe(false);
+    for (const code of ['2100001005009', '2200000000001', '1234567890', '12345678901234', 'SKU-9', '4006381333932-1']) expect(gs1ShapeProblem(code)).toBeNull();
+  });
+
+  it('withCheckDigit makes a GS1-shaped code valid and leaves other codes alone', () => {
+    expect(withCheckDigit('4006381333930')).toBe('4006381333931');
+    expect(withCheckDigit('96385070')).toBe('96385074');
+    expect(withCheckDigit('123')).toBe('123');
+    expect(withCheckDigit('ABCDEFGH')).toBe('ABCDEFGH');
   });
 });

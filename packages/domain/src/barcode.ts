@@ -81,3 +81,32 @@ export function decodeScaleBarcode(code: string, rule: ScaleBarcodeRule | null |
   const value = Number(code.slice(2 + rule.itemDigits, 12));
   return rule.embeds === 'price' ? { itemCode, price: value } : { itemCode, grams: value };
 }
+
+/**
+ * An in-store code (GS1 restricted circulation): an EAN-13 whose first digit is 2 (prefixes 20-29:
+ * the scale and price-embedded labels above, codes a shop makes up for its own goods). A shop may
+ * number these as it likes, so their check digit is not enforced where the type is not declared.
+ */
+export function isInStoreCode(code: string): boolean {
+  return /^2\d{12}$/.test(code);
+}
+
+/**
+ * A barcode of no declared type (a variant's, an extra barcode): when it has the shape of a GS1
+ * code (8, 12 or 13 digits: EAN-8, UPC-A, EAN-13) and is not an in-store code, a wrong check digit
+ * is refused with the digit it should end in; anything else (SKU-like codes, 10 or 14 digits...) passes.
+ */
+export function gs1ShapeProblem(code: string): { type: Gs1Type; problem: BarcodeProblem; expected?: number; message: string } | null {
+  const type = gs1Shape(code);
+  if (!type || isInStoreCode(code)) return null;
+  const p = gs1Problem(code, type);
+  return p ? { type, ...p, message: gs1Message(type, p) } : null;
+}
+
+/**
+ * `code` made a valid GS1 code of its shape: the last digit replaced by the check digit of the
+ * digits before it; a code without a GS1 shape is returned as it is.
+ */
+export function withCheckDigit(code: string): string {
+  return gs1Shape(code) ? code.slice(0, -1) + String(gs1CheckDigit(code.slice(0, -1))) : code;
+}

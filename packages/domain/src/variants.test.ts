@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { gs1Problem } from './barcode.ts';
 import { addGroupValue, addVariantGroup, generateVariants, randomBarcode, variantBarcode } from './variants.ts';
 import type { VariantGroup } from './variants.ts';
 
@@ -42,7 +43,12 @@ describe('variantBarcode', () => {
   it.each([
     ['123', 0, '124'],
     ['123', 9, '133'],
-    ['4006381333931', 0, '4006381333932'],
+    // A GS1-shaped base counts before its check digit; each row gets its own valid check digit.
+    ['4006381333931', 0, '4006381333948'],
+    ['4006381333931', 9, '4006381334037'],
+    ['96385074', 1, '96385098'],
+    // The count would widen the code: plain counting.
+    ['99999999', 0, '100000000'],
     ['', 0, '1'],
     ['SKU-9', 2, 'SKU-9-3'],
     [' 55 ', 0, '56'],
@@ -85,6 +91,11 @@ describe('randomBarcode', () => {
     [0.9999999999999999, '10000000000'],
   ])('random %d -> %s', (r, expected) => {
     expect(randomBarcode(() => r)).toBe(expected);
+  });
+
+  it('an 8-digit draw (the shape of an EAN-8) ends in its check digit', () => {
+    expect(randomBarcode(() => 0.00123456)).toBe('12345601');
+    expect(gs1Problem(randomBarcode(() => 0.00123456), 'ean8')).toBeNull();
   });
 
   it('stays within 1..10^10', () => {

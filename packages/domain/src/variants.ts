@@ -9,6 +9,8 @@
  * zeros keep the base's width. A base barcode that is not all digits gets '-' + (i + 1).
  */
 
+import { gs1Shape, withCheckDigit } from './barcode.ts';
+
 export interface VariantGroup {
   groupName: string;
   values: readonly string[];
@@ -35,10 +37,19 @@ function cleanValues(values: readonly string[]): string[] {
   return out;
 }
 
-/** Barcode of generated row `index` (0-based). */
+/**
+ * Barcode of generated row `index` (0-based). A base with the shape of a GS1 code (8, 12 or 13
+ * digits: EAN-8, UPC-A, EAN-13) counts on the digits before its check digit and each row gets its
+ * own valid check digit (issue 26: such codes are refused with a wrong one), as long as the count
+ * keeps the width; other numeric bases count on the whole number.
+ */
 export function variantBarcode(baseBarcode: string, index: number): string {
   const base = baseBarcode.trim();
   if (base === '') return String(index + 1);
+  if (gs1Shape(base)) {
+    const body = (BigInt(base.slice(0, -1)) + BigInt(index + 1)).toString().padStart(base.length - 1, '0');
+    if (body.length === base.length - 1) return withCheckDigit(`${body}0`);
+  }
   if (/^\d+$/.test(base)) return (BigInt(base) + BigInt(index + 1)).toString().padStart(base.length, '0');
   return `${base}-${index + 1}`;
 }
@@ -81,7 +92,7 @@ export function addVariantGroup(groups: readonly VariantGroup[], groupName: stri
   return [...groups, { groupName: name, values: [] }];
 }
 
-/** A random barcode: an integer from 1 to 10^10 inclusive, as a string. */
+/** A random barcode: an integer from 1 to 10^10 inclusive, as a string; one of 8 digits (an EAN-8's shape) ends in its check digit. */
 export function randomBarcode(random: () => number = Math.random): string {
-  return String(Math.floor(random() * 1e10) + 1);
+  return withCheckDigit(String(Math.floor(random() * 1e10) + 1));
 }

@@ -8,7 +8,7 @@ import type { FilterFn, ResourceDef } from '../../resources/engine.ts';
 import { bool, exact, partial } from '../../resources/filters.ts';
 import { presentProducts, presentVariant } from './products.presenter.ts';
 import { barcodeText } from './products.service.ts';
-import { assertBarcodesFree, assertVisible, intField, productVisible, scopes, stamps, optText, orNull } from './shared.ts';
+import { assertBarcodesFree, assertCheckDigits, assertVisible, intField, productVisible, scopes, stamps, optText, orNull } from './shared.ts';
 import { searchCondition } from '../../resources/search.ts';
 
 const first = (v: string | string[]) => (Array.isArray(v) ? v[0] : v);
@@ -92,6 +92,7 @@ export const barcodesResource: ResourceDef<typeof barcode.$inferSelect> = {
     async run(tx, input, ctx) {
       await check(tx, input, ctx);
       await assertBarcodesFree(tx, [{ code: input.barcode, propertyPath: 'barcode' }]);
+      assertCheckDigits([{ code: input.barcode, propertyPath: 'barcode' }]);
       const { item, variant, ...fields } = input;
       const [row] = await tx.insert(barcode).values({ ...fields, itemId: item, variantId: variant ?? null, isActive: input.isActive ?? true }).returning({ id: barcode.id });
       return row.id;
@@ -103,6 +104,8 @@ export const barcodesResource: ResourceDef<typeof barcode.$inferSelect> = {
       const [current] = await tx.select().from(barcode).where(eq(barcode.id, id));
       await check(tx, { item: input.item ?? current.itemId ?? undefined, variant: input.variant !== undefined ? input.variant : current.variantId }, ctx);
       if (input.barcode !== undefined) await assertBarcodesFree(tx, [{ code: input.barcode, propertyPath: 'barcode' }], { barcodeId: id });
+      // A code stored before the check-digit rule may stay; a changed one is checked.
+      if (input.barcode !== undefined && input.barcode !== current.barcode) assertCheckDigits([{ code: input.barcode, propertyPath: 'barcode' }]);
       const { item, variant, ...fields } = input;
       const set: Partial<typeof barcode.$inferInsert> = { ...fields, updatedAt: new Date() };
       if (item !== undefined) set.itemId = item;

@@ -13,7 +13,7 @@ import {
 import type { ResourceCtx } from '../../resources/engine.ts';
 import { moveStock, type StockReason } from '../../lib/stock.ts';
 import { GS1_TYPES, gs1Message, gs1Problem, type Gs1Type } from '@pos/domain/barcode';
-import { INVALID_VARIANTS, assertBarcodesFree, assertVisible, intField, replaceLinks, scopes, visibleIds, type BarcodeClaim, optDecimal, optText, orNull, stockQty } from './shared.ts';
+import { INVALID_VARIANTS, assertBarcodesFree, assertCheckDigits, assertVisible, intField, replaceLinks, scopes, visibleIds, type BarcodeClaim, optDecimal, optText, orNull, stockQty } from './shared.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Wire schemas (reference client 2.3a). Relations are IRIs or ids; money and stock are strings or numbers.
@@ -286,7 +286,7 @@ async function writeVariants(tx: Tx, productId: number, productName: string, row
   const keepIds = rows.map((r) => r.id).filter((x): x is number => x != null);
   const claims: BarcodeClaim[] = rows.flatMap((r, i) => (r.barcode ? [{ code: r.barcode, propertyPath: `variants[${i}].barcode` }] : []));
   await assertBarcodesFree(tx, claims, { productId, variantIds: existing.map((v) => v.id) });
-
+  assertCheckDigits(claims, new Set(existing.map((v) => v.barcode))); // codes this product already has may stay
   const removed = existing.filter((v) => !keepIds.includes(v.id)).map((v) => v.id);
   if (removed.length) {
     if (await variantsInUse(tx, removed)) {

@@ -2,6 +2,7 @@ import { and, eq, exists, inArray, notExists, notInArray, or, sql, type SQL } fr
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { validationError } from '@pos/domain/errors';
+import { gs1ShapeProblem } from '@pos/domain/barcode';
 import { BLANK, NOT_CHOICE, TOO_LONG, decimal, parseRef } from '@pos/domain/wire-fields';
 import type { Db, Tx } from '../../db/client.ts';
 import { pgArray } from '../../db/raw.ts';
@@ -146,6 +147,20 @@ export async function replaceLinks(tx: Tx, link: LinkTable, productId: number, n
   if (drop.length) await (tx as any).delete(link).where(and(eq(link.productId, productId), inArray(link.otherId, drop)));
   if (add.length) await (tx as any).insert(link).values(add.map((otherId) => ({ productId, otherId })));
   return drop.length > 0 || add.length > 0;
+}
+
+/**
+ * Issue 26.4 for barcodes of no declared type (variant and extra barcodes): a claimed code with the
+ * shape of an EAN-8, UPC-A or EAN-13 (8, 12 or 13 digits) must carry its GS1 check digit, in-store
+ * codes (13 digits, prefix 2) excepted: 422 on each claim's path with the digit it should end in.
+ * Codes in `kept` (already stored on the rows written, maybe before this rule) are not checked.
+ */
+export function assertCheckDigits(claims: BarcodeClaim[], kept: ReadonlySet<string | null> = new Set()): void {
+  const wrong = claims.flatMap((c) => {
+    const problem = kept.has(c.code) ? null : gs1ShapeProblem(c.code);
+    return problem ? [{ propertyPath: c.propertyPath, message: problem.message }] : [];
+  });
+  if (wrong.length) throw validationError(wrong);
 }
 
 export interface BarcodeClaim {

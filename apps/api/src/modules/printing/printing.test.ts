@@ -3,11 +3,11 @@
  * the bytes it is sent, decoded here (text, cut, drawer kick) independently of our encoder.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { PNG } from 'pngjs';
 import { decode, FakePrinter, freePort, printed } from '../../../test/fake-printer.ts';
 import { hashPassword } from '../../lib/passwords.ts';
-import { device, printJob, product, productTax, tax, userAccount, userStore } from '../../db/schema/index.ts';
+import { auditLog, device, printJob, product, productTax, tax, userAccount, userStore } from '../../db/schema/index.ts';
 import { t, admin, cashier, printer, printerId, main, mall, t1, tMall, pay, openPrintingShop } from './printing.fixtures.ts';
 
 let P: number;
@@ -51,6 +51,10 @@ describe('receipts on a network printer (ESC/POS)', () => {
     expect(text.split('\n').find((l) => l.startsWith('TOTAL'))).toHaveLength(48);
     expect(decode(bytes).kicks).toBe(1);
     expect(decode(bytes).cuts).toBe(1);
+    // The order number as a Code 128 barcode (GS k), once, under the totals.
+    const orderNo = (await t.app.inject({ method: 'GET', url: `/api/admin/order/${id}`, headers: cashier })).json().order.orderId;
+    expect(text).toContain(`Order# ${orderNo}`);
+    expect(decode(bytes).barcodes).toEqual([{ symbology: 'code128', data: String(orderNo) }]);
   });
 
   it('a card sale and a reprint do not open the drawer; the copy says so; 58 mm paper prints 32 columns', async () => {
@@ -219,5 +223,41 @@ describe('bad input', () => {
     expect((await print(mallOrder, { device: printerId })).statusCode).toBe(404);
     expect((await print(999999, { device: printerId })).statusCode).toBe(404);
     expect((await t.app.db.select().from(printJob)).length).toBe(jobs);
+  });
+});
+
+describe('a refund on the network printer', () => {
+  it('a cash refund made at the till prints titled "Refund" with the refunded amounts, kicks the drawer once, cuts, and the opening is audited as "cash refund"', async () => {
+    const sold = await sell([{ received: '20.00', type: pay.cash }]);
+    // As the till does: the sale loaded as a refund cart (negated quantities, refundingFrom), paid back in cash.
+    const res = await t.app.inject({ method: 'POST', url: '/api/admin/order/create', headers: cashier, payload: {
+      items: [{ item: P, quantity: -1, discount: 1.08 }], payments: [{ received: '-10.47', type: pay.cash }], refundingFrom: sold, store: main, terminal: t1,
+    } });
+    expect(res.statusCode, res.body).toBe(201);
+    const refund = res.json().order;
+    expect(refund.returnedFrom.id).toBe(sold);
+    const before = printer.jobs.length;
+    const job = await print(refund.id, { device: printerId });
+    expect(job.statusCode, job.body).toBe(201);
+    expect(job.json()).toMatchObject({ status: 'printed', opensDrawer: true, kind: 'receipt' });
+    const bytes = await printer.job(before);
+    const { text, kicks, cuts, barcodes } = decode(bytes);
+    const lines = text.split('\n').map((l) => l.trim());
+    expect(lines).toContain('Refund');
+    expect(lines).not.toContain('Receipt');
+    expect(text).toContain(`Refund of order# ${res.json().order.returnedFrom.orderId}`);
+    expect(text).toMatch(/-1 x \$10\.75 +-\$10\.75/);
+    expect(text).toMatch(/TOTAL +-\$10\.47/);
+    expect(text).toMatch(/Cash refunded +-\$10\.47/);
+    expect(text).not.toMatch(/tendered|Change/);
+    expect(kicks).toBe(1);
+    expect(cuts).toBe(1);
+    expect(barcodes).toEqual([{ symbology: 'code128', data: String(refund.orderId) }]);
+    // The audit log: the refund's drawer opening, with who and why (the API and the row).
+    const rows = await t.app.db.select().from(auditLog).where(and(eq(auditLog.action, 'drawer.opened'), eq(auditLog.entity, 'order'), eq(auditLog.entityId, String(refund.id))));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ actorName: 'Cashier', storeId: main, details: { reason: 'cash refund', device: printerId, printJob: job.json().id } });
+    const log = await t.app.inject({ method: 'GET', url: '/api/audit_log?action=drawer.opened', headers: admin });
+    expect(log.body).toContain('cash refund');
   });
 });

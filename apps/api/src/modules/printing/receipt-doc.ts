@@ -75,7 +75,11 @@ export function receiptDoc(o: OrderDto, header: ReceiptHeader, copy = false): Re
   let cash = false;
   for (const p of o.payments) {
     const name = p.type?.name ?? w.payment;
-    if (p.tendered != null) {
+    if (p.tendered != null && isRefund) {
+      // Cash paid back: what left the drawer, as a negative amount like the refund's total; no change.
+      cash = true;
+      blocks.push({ t: 'row', left: `${name} ${w.refunded}`, right: money(minor(p.total ?? p.received)) });
+    } else if (p.tendered != null) {
       cash = true;
       blocks.push({ t: 'row', left: `${name} ${w.tendered}`, right: money(minor(p.tendered)) });
       if (minor(p.change)) blocks.push({ t: 'row', left: w.change, right: money(minor(p.change)) });

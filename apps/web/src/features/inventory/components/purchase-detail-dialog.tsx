@@ -9,10 +9,11 @@ import { money } from '@/features/list-table/lib/amounts';
 import { lineTotals, linesFromPurchase, rowTotal } from '../lib/lines.ts';
 import { printElement } from '../lib/print.ts';
 import type { Purchase } from '../lib/types.ts';
+import { PurchaseLabels } from './purchase-labels.tsx';
 
 const q = (v: unknown) => (v === null || v === undefined || v === '' ? '' : quantityToString(parseQuantity(String(v))));
 
-/** "Purchase no. {number}": totals, payment, lines with nested variants, Print. */
+/** "Purchase no. {number}": totals, payment, lines with nested variants, Print, and Print labels (one per unit received). */
 export function PurchaseDetailDialog({ purchase, onClose }: { purchase: Purchase; onClose: () => void }) {
   const currency = useMoney();
   const { t, i18n } = useTranslation('backoffice');
@@ -27,9 +28,12 @@ export function PurchaseDetailDialog({ purchase, onClose }: { purchase: Purchase
       size="xl"
       title={title}
       footer={
-        <Button onClick={() => body.current && printElement(body.current, title)}>
-          {t('common.print')}
-        </Button>
+        <div className="row">
+          <PurchaseLabels purchase={purchase} />
+          <Button onClick={() => body.current && printElement(body.current, title)}>
+            {t('common.print')}
+          </Button>
+        </div>
       }
     >
       <div ref={body} className="purchase-detail">

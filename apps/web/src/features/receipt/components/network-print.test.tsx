@@ -75,6 +75,66 @@ describe('receipt on the till\'s network printer', () => {
   });
 });
 
+describe('a job the queue retries in the background: the till learns its later outcome', () => {
+  const refused = 'The printer at 10.0.0.9:9100 refused the connection (off, or another port)';
+  const jobCalls = () => fetchMock.mock.calls.filter(([url]) => url === '/api/print/job/5');
+
+  it('polls the job every 2 s while it waits and shows "Printed" once a background retry has printed it; then stops asking', async () => {
+    fetchMock
+      .mockResolvedValueOnce(jsonResponse(job({ status: 'queued', lastError: refused }), 202))
+      .mockResolvedValueOnce(jsonResponse(job({ status: 'printed', attempts: 2 }), 200));
+    renderWithProviders(<ReceiptPreviewDialog order={order} settings={[]} autoPrint onClose={() => {}} />);
+    expect(await screen.findByText(/Printer Counter: The printer at 10\.0\.0\.9:9100 refused the connection/)).toBeInTheDocument();
+    expect(jobCalls()).toHaveLength(0);
+
+    expect(await screen.findByText('Printed on Counter', undefined, { timeout: 5000 })).toBeInTheDocument();
+    expect(jobCalls()).toHaveLength(1);
+    expect(fetchMock.mock.calls[1][1]?.method ?? 'GET').toBe('GET');
+    expect(screen.queryByText(/refused the connection/)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+    // Printed: no more questions.
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(jobCalls()).toHaveLength(1);
+  });
+
+  it('stops asking 2 minutes after the job was sent, still showing the problem with Retry', async () => {
+    fetchMock
+      .mockResolvedValueOnce(jsonResponse(job({ status: 'queued', lastError: refused }), 202))
+      .mockResolvedValueOnce(jsonResponse(job({ status: 'queued', attempts: 5, lastError: refused }), 200));
+    const realNow = Date.now.bind(Date);
+    let later = 0;
+    const now = vi.spyOn(Date, 'now').mockImplementation(() => realNow() + later);
+    try {
+      renderWithProviders(<ReceiptPreviewDialog order={order} settings={[]} autoPrint onClose={() => {}} />);
+      expect(await screen.findByText(/refused the connection/)).toBeInTheDocument();
+      later = 121_000; // the next answer comes after the 2 minutes
+      await waitFor(() => expect(jobCalls()).toHaveLength(1), { timeout: 5000 });
+      await new Promise((r) => setTimeout(r, 2500));
+      expect(jobCalls()).toHaveLength(1);
+      expect(screen.getByText(/refused the connection/)).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+    } finally { now.mockRestore(); }
+  });
+
+  it('shows the error with Retry when the queue finally gives up; Retry prints it', async () => {
+    fetchMock
+      .mockResolvedValueOnce(jsonResponse(job({ status: 'queued', lastError: refused }), 202))
+      .mockResolvedValueOnce(jsonResponse(job({ status: 'failed', attempts: 6, lastError: 'The printer at 10.0.0.9:9100 is out of paper' }), 200));
+    renderWithProviders(<ReceiptPreviewDialog order={order} settings={[]} autoPrint onClose={() => {}} />);
+    expect(await screen.findByText(/refused the connection/)).toBeInTheDocument();
+
+    expect(await screen.findByText('Printer Counter could not print the receipt: The printer at 10.0.0.9:9100 is out of paper. Retry, or print in the browser.', undefined, { timeout: 5000 })).toBeInTheDocument();
+    expect(jobCalls()).toHaveLength(1);
+    expect(screen.queryByText(/Printed on|Sent to/)).toBeNull();
+
+    fetchMock.mockResolvedValueOnce(jsonResponse(job(), 200));
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Sent to Counter')).toBeInTheDocument();
+    expect(fetchMock.mock.calls[2][0]).toBe('/api/print/job/5/retry');
+    expect(screen.queryByText(/out of paper/)).toBeNull();
+  });
+});
+
 describe('No sale', () => {
   it('opens the drawer of the till printer for staff with drawer.open, and is not there for others', async () => {
     const { NoSaleButton } = await import('./no-sale-button');

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useQueryClient } from '@tanstack/react-query';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
@@ -9,7 +10,7 @@ import { errorText } from '@/lib/form-errors';
 import type { Order, Setting } from '@/features/catalogue-cache/types';
 import { useEmailReceipt } from '@/features/receipt/api/email-receipt';
 import { printReceipt } from '@/features/receipt/print-receipt';
-import { useNetworkPrint, useRetryPrint, type PrintJob } from '@/features/receipt/api/network-print';
+import { printJobKey, useNetworkPrint, usePrintJob, useRetryPrint, type PrintJob } from '@/features/receipt/api/network-print';
 import { usePreferences } from '@/features/sale/preferences-store';
 import { Receipt } from './receipt';
 
@@ -26,7 +27,9 @@ export interface ReceiptPreviewDialogProps {
  * The receipt with Print and e-mail: 'Receipt' right after the sale (auto-print), 'Receipt (copy)'
  * when printed again. With a receipt printer chosen for this till (Settings > General) and an
  * order the server has, printing goes to that printer (the server sends ESC/POS; cash opens the
- * drawer); a printer that does not answer is said so, with Retry and the browser's print.
+ * drawer); a printer that does not answer is said so, with Retry and the browser's print. While
+ * the job waits in the server's queue (retried in the background) the till asks for its status
+ * every 2 s for up to 2 minutes and shows the outcome: printed, or failed with Retry.
  */
 export function ReceiptPreviewDialog({ order, settings, onClose, locale, autoPrint = false }: ReceiptPreviewDialogProps) {
   const { t } = useTranslation('sale');
@@ -38,7 +41,17 @@ export function ReceiptPreviewDialog({ order, settings, onClose, locale, autoPri
   const printer = usePreferences((p) => p.receiptPrinter);
   const netPrint = useNetworkPrint();
   const retry = useRetryPrint();
+  const queryClient = useQueryClient();
+  // The last answer of a print or a Retry, and when it came: the live status is polled from there.
   const [job, setJob] = useState<PrintJob | null>(null);
+  const [since, setSince] = useState(0);
+  const track = (answer: PrintJob) => {
+    queryClient.setQueryData(printJobKey(answer.id), answer);
+    setSince(Date.now());
+    setJob(answer);
+  };
+  const live = usePrintJob(job, since);
+  const current = job ? (live.data ?? job) : null;
   const [printError, setPrintError] = useState<string | null>(null);
   const printedOnce = useRef(false);
 
@@ -52,7 +65,7 @@ export function ReceiptPreviewDialog({ order, settings, onClose, locale, autoPri
     printedOnce.current = true;
     setPrintError(null);
     netPrint.mutate({ orderId: order.id, device: printer.id, copy }, {
-      onSuccess: setJob,
+      onSuccess: track,
       onError: (error) => { setJob(null); setPrintError(errorText(error)); },
     });
   };
@@ -69,7 +82,11 @@ export function ReceiptPreviewDialog({ order, settings, onClose, locale, autoPri
     return () => clearTimeout(timer);
   }, [order, autoPrint]);
 
-  const problem = printError ?? (job && job.status !== 'printed' ? (job.lastError ?? t('receipt.printerWaiting')) : null);
+  const problem = printError ?? (current && current.status !== 'printed' ? (current.lastError ?? t('receipt.printerWaiting')) : null);
+  // The queue gave up (its last attempt failed): the till says so; Retry starts it again.
+  const failed = !printError && current?.status === 'failed';
+  // Printed by a background retry after a first answer that was not 'printed'.
+  const printedLater = current?.status === 'printed' && job?.status !== 'printed';
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -115,10 +132,10 @@ export function ReceiptPreviewDialog({ order, settings, onClose, locale, autoPri
     >
       {problem && (
         <Alert variant="warning" className="stack">
-          <span>{t('receipt.printerProblem', { printer: printer?.name ?? '', error: problem })}</span>
+          <span>{t(failed ? 'receipt.printerFailed' : 'receipt.printerProblem', { printer: printer?.name ?? '', error: problem })}</span>
           <span className="row">
             {job && (
-              <Button size="sm" loading={retry.isPending} onClick={() => retry.mutate(job.id, { onSuccess: setJob, onError: (e) => setPrintError(errorText(e)) })}>
+              <Button size="sm" loading={retry.isPending} onClick={() => retry.mutate(job.id, { onSuccess: track, onError: (e) => setPrintError(errorText(e)) })}>
                 {t('receipt.printerRetry')}
               </Button>
             )}
@@ -126,7 +143,7 @@ export function ReceiptPreviewDialog({ order, settings, onClose, locale, autoPri
           </span>
         </Alert>
       )}
-      {job?.status === 'printed' && <p role="status" className="muted">{t('receipt.printerSent', { printer: printer?.name ?? '' })}</p>}
+      {current?.status === 'printed' && <p role="status" className="muted">{t(printedLater ? 'receipt.printerPrinted' : 'receipt.printerSent', { printer: printer?.name ?? '' })}</p>}
       {order && <div className="receipt-preview"><Receipt order={order} settings={settings} locale={locale} ref={node} /></div>}
       {emailOpen && (
         <form className="stack receipt-email" noValidate onSubmit={submit}>
