@@ -10,6 +10,9 @@
  * supplier gets credit purchases over the year. Each report is asked for yesterday (the page's
  * default) over all stores, as the owner: 3 runs of 20 sequential requests, medians of each run's
  * p50 and p95. Wider ranges (30 and 365 days of sales by day) are informational lines.
+ * The stock movement history of one busy product (GET /api/stock/movements, its newest page over
+ * all stores) runs over a ledger given to one product: BUSY_ROWS rows over the year (sales, and
+ * every 50th a transfer, count or adjustment row with its document), as a best-seller has.
  * Results: bench/out/reports.json (scripts/bench.mjs puts them in bench/results.md).
  */
 import pg from 'pg';
@@ -27,6 +30,7 @@ const CFG = {
   orders: Number(arg('--orders') ?? (QUICK ? 100_000 : 1_000_000)),
   requests: QUICK ? 10 : 20,
   runs: 3,
+  busyRows: QUICK ? 30_000 : 120_000,
 };
 const metrics: Metric[] = [];
 const extra: Record<string, unknown> = { config: CFG };
@@ -45,6 +49,42 @@ async function addLedgers(url: string) {
       from supplier s cross join store st cross join generate_series(0, 11) m`);
     await c.query(`insert into supplier_payment (supplier_id, amount, description) select id, 500, 'bench' from supplier`);
     await c.query('vacuum analyze order_payment, purchase, supplier_payment');
+  } finally {
+    await c.end();
+  }
+}
+
+/** A best-seller's ledger: `rows` movements of one product over the year in every store; answers the product's id. */
+async function addBusyProduct(url: string, rows: number): Promise<number> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const { rows: [{ id }] } = await c.query(`select id from product where manage_inventory order by id limit 1`);
+    await c.query(`insert into stock_movement (product_id, store_id, quantity, reason, order_id, document_kind, document_id, user_id, created_at)
+      select $1::int, st.id, case when g % 50 = 0 then 40 else -1 end,
+        case when g % 150 = 0 then 'transfer_in' when g % 100 = 0 then 'count' when g % 50 = 0 then 'found' else 'sale' end,
+        case when g % 50 = 0 then null else (select min(id) from "order") + g end,
+        case when g % 150 = 0 then 'transfer' when g % 100 = 0 then 'count' when g % 50 = 0 then 'adjustment' end,
+        case when g % 50 = 0 then g end, (select min(id) from user_account),
+        now() - interval '2 minutes' - (($2::int - g)::float8 * 365 * 86400 / $2::int) * interval '1 second'
+      from generate_series(1, $2::int) g join (select id, row_number() over (order by id) - 1 as k from store) st on st.k = g % 3`, [id, rows]);
+    await c.query(`update product_store ps set quantity = ps.quantity + m.q
+      from (select store_id, sum(quantity) as q from stock_movement where product_id = $1 and reason <> 'opening' and created_at > now() - interval '366 days' group by 1) m
+      where ps.product_id = $1 and ps.store_id = m.store_id`, [id]);
+    await c.query('vacuum analyze stock_movement');
+    return Number(id);
+  } finally {
+    await c.end();
+  }
+}
+
+/** The product with the most ledger rows (the busy one, also in a kept database). */
+async function busiestProduct(url: string): Promise<number> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const { rows: [r] } = await c.query(`select product_id from stock_movement where variant_id is null group by 1 order by count(*) desc limit 1`);
+    return Number(r.product_id);
   } finally {
     await c.end();
   }
@@ -76,7 +116,9 @@ async function main() {
     log(`orders: ${orders.orders} in ${orders.ms} ms`);
     extra.generated = { catalogueMs: cat.ms.total, ordersMs: orders.ms };
     await addLedgers(db.url);
+    await addBusyProduct(db.url, CFG.busyRows);
   }
+  const busy = await busiestProduct(db.url);
   const server = await startServer(db.url);
   try {
     const admin = await login(server.url, 'admin', 'admin');
@@ -92,6 +134,7 @@ async function main() {
       { id: 'reports.products.slow', label: 'GET /api/reports/products?sort=slow&limit=20, yesterday (products with stock)', path: `/api/reports/products?sort=slow&limit=20&${range}`, budget: true },
       { id: 'reports.customers', label: 'GET /api/reports/customers (balances with ageing)', path: '/api/reports/customers', budget: true },
       { id: 'reports.suppliers', label: 'GET /api/reports/suppliers (balances with ageing)', path: '/api/reports/suppliers', budget: true },
+      { id: 'reports.stock.movements', label: `GET /api/stock/movements of one busy product (${CFG.busyRows.toLocaleString('en')} ledger rows), newest page, all stores`, path: `/api/stock/movements?product=${busy}`, budget: true },
       { id: 'reports.sales.day.30', label: 'GET /api/reports/sales?group=day, last 30 days, all stores', path: `/api/reports/sales?group=day&from=${day(-30)}&to=${yesterday}`, budget: false },
       { id: 'reports.sales.day.365', label: 'GET /api/reports/sales?group=day, last 365 days, all stores', path: `/api/reports/sales?group=day&from=${day(-365)}&to=${yesterday}`, budget: false },
     ];

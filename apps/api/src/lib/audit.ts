@@ -16,6 +16,9 @@ export type AuditAction = `${string}.${string}` & (
   | 'user.created' | 'user.updated' | 'user.deleted' | 'user.pinSet'
   | 'role.created' | 'role.updated' | 'role.deleted'
   | 'settings.changed' | 'customer.creditTerms' | 'customer.payment' | 'customer.erased'
+  /** Stock documents (modules/stock, issue 25): entity 'stock_transfer' | 'stock_count' | 'stock_adjustment', entityId the document's id. */
+  | 'stock.transferRequested' | 'stock.transferSent' | 'stock.transferReceived' | 'stock.transferCancelled'
+  | 'stock.countApproved' | 'stock.countCancelled' | 'stock.adjusted'
   /** Resource writes (resources/engine.ts): `<type>.created|updated|deleted`, e.g. product.updated, setting.updated. */
   | `${string}.${'created' | 'updated' | 'deleted'}`);
 

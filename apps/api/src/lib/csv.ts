@@ -2,6 +2,7 @@
  * RFC 4180 CSV: parse and format, plus the checks an upload needs (UTF-8 validity, formula
  * neutralisation). Uploads are parsed as a stream by csv-stream.ts (csv-parse).
  */
+import type { FastifyReply } from 'fastify';
 
 export interface ParsedCsv {
   rows: string[][];
@@ -100,6 +101,15 @@ export function csvNumber(text: string): CsvNumber {
 
 export function formatRow(cells: CsvValue[]): string {
   return cells.map(formatCell).join(',') + '\r\n';
+}
+
+/**
+ * Answers `format=csv` of a read-only report (reports, stock valuation): a header row and the rows,
+ * as a download named `<name>.csv`, never cached.
+ */
+export function sendCsv(reply: FastifyReply, name: string, header: string[], rows: CsvValue[][]) {
+  return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}.csv"`)
+    .header('cache-control', 'no-store').send(formatRow(header) + rows.map((r) => formatRow(r)).join(''));
 }
 
 /** Byte offset of the first invalid UTF-8 sequence, or -1 when the buffer is valid UTF-8. */

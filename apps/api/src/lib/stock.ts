@@ -25,8 +25,13 @@ export interface StockMove {
   reason: StockReason;
   orderId?: number | null;
   purchaseId?: number | null;
+  /** The stock document (transfer, count, adjustment) the row belongs to (migration 0014). */
+  document?: StockDocument | null;
   userId?: number | null;
 }
+
+/** A stock document a ledger row belongs to (stock_movement.document_kind / document_id). */
+export interface StockDocument { kind: 'transfer' | 'count' | 'adjustment'; id: number }
 
 /**
  * Moves stock atomically and records it in the ledger, inside the caller's transaction.
@@ -74,6 +79,8 @@ export async function moveStock(tx: Tx, move: StockMove): Promise<string | null>
     reason: move.reason,
     orderId: move.orderId ?? null,
     purchaseId: move.purchaseId ?? null,
+    documentKind: move.document?.kind ?? null,
+    documentId: move.document?.id ?? null,
     userId: move.userId ?? null,
     unitCost: sql.raw(UNIT_COST_OF(String(move.productId), move.variantId != null ? String(move.variantId) : 'null::int', move.variantId != null ? 'null::int' : String(move.storeId))),
   });
@@ -103,11 +110,14 @@ export interface StockDelta {
  * Stock may go negative (selling what the system did not know was on the shelf), as with moveStock.
  * Same ledger invariant as moveStock. The same row twice is merged; zero deltas write nothing.
  */
-export async function moveStocks(tx: Tx, moves: StockDelta[], meta: { reason: StockReason; orderId?: number | null; purchaseId?: number | null; userId?: number | null }): Promise<void> {
+export async function moveStocks(tx: Tx, moves: StockDelta[], meta: {
+  reason: StockReason; orderId?: number | null; purchaseId?: number | null; document?: StockDocument | null; userId?: number | null;
+}): Promise<void> {
   const params = stockMoveParams(moves);
   if (!params.count) return;
   const [row] = await preparedQuery<{ found: number[] | null }>(tx, 'stock_moves', MOVES.text, MOVES.bind({
     ...params.values, reason: meta.reason, order_id: meta.orderId ?? null, purchase_id: meta.purchaseId ?? null, user_id: meta.userId ?? null,
+    document_kind: meta.document?.kind ?? null, document_id: meta.document?.id ?? null,
   }));
   const found = new Set((row.found ?? []).map(Number));
   const missing = params.variants.find((m) => !found.has(m.variantId));
@@ -173,11 +183,12 @@ const UNIT_COST_OF = (p: string, v: string, s: string) => `(select case when ${v
  *       must read it first (`array(select id from sv)`), so it runs to completion first;
  *   ss: then the store rows (:s_products, :s_stores, :s_deltas), upserted in (product, store) order;
  *   sl: the ledger rows (:m_products, :m_variants, :m_stores, :m_deltas; :reason, :purchase_id,
- *       :user_id; the order id is `orderExpr`, a parameter or the sale's own header row).
+ *       :user_id; the order id is `orderExpr`, a parameter or the sale's own header row; the stock
+ *       document `docExpr` (kind, id), parameters of moveStocks, nulls for a sale).
  * Rows are therefore locked in one fixed order (variants by id, then store rows by product). The
  * arrays are read through `opaque`, so a prepared statement made of these keeps one generic plan.
  */
-export const stockMoveCtes = (orderExpr: string) => `sv as (
+export const stockMoveCtes = (orderExpr: string, docExpr = 'null, null') => `sv as (
     update product_variant pv set quantity = pv.quantity + m.q
     from (select * from unnest(${opaque(':v_ids', 'int[]')}, ${opaque(':v_products', 'int[]')}, ${opaque(':v_deltas', 'numeric[]')}) as u(id, p, q) order by id) as m
     where pv.id = m.id and pv.product_id = m.p
@@ -186,10 +197,10 @@ export const stockMoveCtes = (orderExpr: string) => `sv as (
     select p, s, q from unnest(${opaque(':s_products', 'int[]')}, ${opaque(':s_stores', 'int[]')}, ${opaque(':s_deltas', 'numeric[]')}) as u(p, s, q) order by p, s
     on conflict (product_id, store_id) do update set quantity = product_store.quantity + excluded.quantity
     returning 1),
-  sl as (insert into stock_movement (product_id, variant_id, store_id, quantity, reason, order_id, purchase_id, user_id, unit_cost)
-    select p, v, s, q, :reason, ${orderExpr}, :purchase_id::int, :user_id::int, ${UNIT_COST_OF('u.p', 'u.v', 'u.s')}
+  sl as (insert into stock_movement (product_id, variant_id, store_id, quantity, reason, order_id, purchase_id, document_kind, document_id, user_id, unit_cost)
+    select p, v, s, q, :reason, ${orderExpr}, :purchase_id::int, ${docExpr}, :user_id::int, ${UNIT_COST_OF('u.p', 'u.v', 'u.s')}
     from unnest(${opaque(':m_products', 'int[]')}, ${opaque(':m_variants', 'int[]')}, ${opaque(':m_stores', 'int[]')}, ${opaque(':m_deltas', 'numeric[]')}) as u(p, v, s, q)
     returning 1)`;
 
-const MOVES = namedSql(`with ${stockMoveCtes(':order_id::int')}
+const MOVES = namedSql(`with ${stockMoveCtes(':order_id::int', ':document_kind::varchar, :document_id::int')}
   select array(select id from sv) as found, (select count(*) from ss)::int as stores, (select count(*) from sl)::int as ledger`);

@@ -230,12 +230,21 @@ export const stockMovement = pgTable('stock_movement', {
   unitCost: money('unit_cost'),
   orderId: integer('order_id'),
   purchaseId: integer('purchase_id'),
+  /**
+   * The stock document a row belongs to when it is not a sale or purchase (migration 0014):
+   * 'transfer' | 'count' | 'adjustment' and that document's id (stock_transfer / stock_count /
+   * stock_adjustment). The movement history names and links it (modules/stock/movements.service.ts).
+   */
+  documentKind: varchar('document_kind', { length: 20 }),
+  documentId: integer('document_id'),
   userId: integer('user_id'),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 }, (t) => [
   index('stock_movement_product_idx').on(t.productId, t.storeId), index('stock_movement_order_idx').on(t.orderId), index('stock_movement_purchase_idx').on(t.purchaseId),
   // The till's catalogue delta finds the products whose stock moved since its cursor (catalogue-sync.service.ts).
   index('stock_movement_created_idx').on(t.createdAt),
+  // One product's movement history, newest first, paged by index (movements.service.ts, issue 25.6).
+  index('stock_movement_product_time_idx').on(t.productId, t.createdAt, t.id),
 ]);
 
 export const setting = pgTable('setting', {

@@ -15,6 +15,11 @@ export const store = pgTable('store', {
   legacyTaxBase: boolean('legacy_tax_base').notNull().default(false),
   /** The largest line or order discount, in percent, without the 'discount.overLimit' permission (issue 21.1). */
   maxDiscountPercent: integer('max_discount_percent').notNull().default(20),
+  /**
+   * Whether a stock transfer may send more than the sending store has (its stock goes negative) or a
+   * product it does not stock (issue 25.1); off by default: refused. Sales may always (the till cannot refuse a customer).
+   */
+  allowNegativeStock: boolean('allow_negative_stock').notNull().default(false),
   ...active,
   ...timestamps,
   ...uuidCol,

@@ -7,7 +7,8 @@ import { bool, exact, partial } from '../../resources/filters.ts';
 import { isoDate, storeSettingsJson } from '../../lib/present.ts';
 import { storeSettingsFields } from '@pos/domain/store-settings';
 
-const body = z.object({ name: text(100), location: optionalText(), isActive: flag().optional(), ...storeSettingsFields });
+/** `allowNegativeStock`: a stock transfer may take this store's stock below zero (modules/stock/transfers.service.ts; off by default). */
+const body = z.object({ name: text(100), location: optionalText(), isActive: flag().optional(), allowNegativeStock: flag().optional(), ...storeSettingsFields });
 
 export const storesResource: ResourceDef<typeof store.$inferSelect> = {
   path: 'stores',
@@ -21,7 +22,7 @@ export const storesResource: ResourceDef<typeof store.$inferSelect> = {
     const ids = rows.map((r) => r.id);
     const terms = ids.length ? await ctx.db.select().from(terminal).where(inArray(terminal.storeId, ids)).orderBy(asc(terminal.id)) : [];
     return rows.map((s) => ({
-      id: s.id, name: s.name, location: s.location, isActive: s.isActive, ...storeSettingsJson(s),
+      id: s.id, name: s.name, location: s.location, isActive: s.isActive, ...storeSettingsJson(s), allowNegativeStock: s.allowNegativeStock,
       terminals: terms.filter((t) => t.storeId === s.id).map((t) => ({ '@id': `/api/terminals/${t.id}`, '@type': 'Terminal', id: t.id, code: t.code, description: t.description, isActive: t.isActive })),
       createdAt: isoDate(s.createdAt), updatedAt: isoDate(s.updatedAt), uuid: s.uuid,
     }));

@@ -1,8 +1,8 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { validationError } from '@pos/domain/errors';
 import { minorToString } from '@pos/domain/money';
 import { caller, can } from '../../plugins/auth.ts';
-import { csvNumber, formatRow, type CsvValue } from '../../lib/csv.ts';
+import { csvNumber, sendCsv, type CsvValue } from '../../lib/csv.ts';
 import { AGE_BUCKETS, customerBalances, supplierBalances } from './balances-report.ts';
 import { productsReport } from './products-report.ts';
 import { flatQuery, limitOf, oneOf, reportScope, SALES_GROUPS, storesOf } from './reports.params.ts';
@@ -16,11 +16,6 @@ import { salesReport } from './sales-report.ts';
 type Cell = CsvValue;
 const money = (digits: number) => (v: number | undefined): Cell => (v === undefined ? '' : csvNumber(minorToString(v, digits)));
 const quantity = (v: number | null): Cell => (v === null ? '' : csvNumber(String(v)));
-
-function sendCsv(reply: FastifyReply, name: string, header: string[], rows: Cell[][]) {
-  return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}.csv"`)
-    .header('cache-control', 'no-store').send(formatRow(header) + rows.map((r) => formatRow(r)).join(''));
-}
 
 export default async function reportsRoutes(app: FastifyInstance) {
   const tags = ['Reports'];

@@ -61,7 +61,8 @@ const lineFigures = sql`count(distinct g.id) filter (where not g.is_return) as o
 /**
  * Each line grouping: the group id of a line (`gid`), and the key and label of a group from its id.
  * Lines are aggregated first and named after (one look-up per group, not per line); a product
- * counts under its first category / brand, so a line counts once.
+ * counts under its first category / brand, so a line counts once. A variant is named by its value
+ * ("Tee — S"), as on receipts and labels: its `name` is often the product's own name.
  */
 const BY_SALES = sql`g.net_sort desc, g.gid`;
 const LINE_GROUPS: Record<Exclude<SalesGroup, 'payment' | 'tax'>, { gid: SQL; key: SQL; label: SQL; order: SQL }> = {
@@ -70,7 +71,7 @@ const LINE_GROUPS: Record<Exclude<SalesGroup, 'payment' | 'tax'>, { gid: SQL; ke
   product: { gid: sql`l.product_id`, key: sql`g.gid::text`, label: sql`(select p.name from product p where p.id = g.gid)`, order: BY_SALES },
   variant: {
     gid: sql`array[l.product_id, coalesce(l.variant_id, 0)]`, key: sql`g.gid[1] || '-' || coalesce(nullif(g.gid[2], 0)::text, '')`,
-    label: sql`(select p.name from product p where p.id = g.gid[1]) || coalesce((select ' — ' || coalesce(v.name, v.attribute_value) from product_variant v where v.id = g.gid[2]), '')`,
+    label: sql`(select p.name from product p where p.id = g.gid[1]) || coalesce((select ' — ' || coalesce(nullif(v.attribute_value, ''), v.name) from product_variant v where v.id = g.gid[2]), '')`,
     order: BY_SALES,
   },
   category: {

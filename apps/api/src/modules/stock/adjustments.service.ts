@@ -3,6 +3,7 @@ import type { Violation } from '@pos/domain/errors';
 import { mulPriceQty, parseQuantity, quantityToString } from '@pos/domain/money';
 import type { Db } from '../../db/client.ts';
 import { product, productVariant, stockAdjustment, stockAdjustmentLine } from '../../db/schema/index.ts';
+import { audit } from '../../lib/audit.ts';
 import { moveStocks, type StockDelta } from '../../lib/stock.ts';
 import { costsInStore } from '../../lib/stock-cost.ts';
 import { assertCallerStore } from '../../lib/scope.ts';
@@ -16,6 +17,8 @@ import { assertVisible, costCents, iso, moneyOut, namesOf, nextNumber, paging, q
  * a ledger row whose reason is the line's reason, with the caller and the time; the note is on
  * the document line. A variant line moves the variant's (global) stock and the product's store
  * row, as a sale does. Stock may go negative, as with sales (the ledger follows the shelf).
+ * The ledger rows carry the adjustment as their document; the audit entry `stock.adjusted`
+ * (entity 'stock_adjustment') is written in the same transaction.
  */
 
 export const ADJUSTMENT_MESSAGES = {
@@ -50,8 +53,15 @@ export async function createAdjustment(db: Db, input: AdjustmentCreateBody, acto
       byReason.set(l.reason, moves);
     }
     for (const [reason, moves] of [...byReason].sort(([a], [b]) => a.localeCompare(b))) {
-      await moveStocks(tx, moves, { reason, userId: actor.userId });
+      await moveStocks(tx, moves, { reason, userId: actor.userId, document: { kind: 'adjustment', id: row.id } });
     }
+    await audit(tx, {
+      action: 'stock.adjusted', actor, storeId: input.store, entity: 'stock_adjustment', entityId: row.id,
+      details: {
+        number, note: input.note ?? null,
+        lines: input.lines.map((l) => ({ product: l.product, variant: l.variant ?? null, quantity: quantityToString(l.quantity), reason: l.reason })),
+      },
+    });
     return row.id;
   });
 }

@@ -6,6 +6,7 @@ import {
   barcode, brand, category, product, productBrand, productStore, productCategory, productSupplier, productVariant, stockCount, stockCountLine, supplier,
 } from '../../db/schema/index.ts';
 import { pgArray, rowsOf } from '../../db/raw.ts';
+import { audit } from '../../lib/audit.ts';
 import { moveStocks } from '../../lib/stock.ts';
 import { assertCallerStore } from '../../lib/scope.ts';
 import type { AuthInfo } from '../../plugins/auth.ts';
@@ -23,6 +24,8 @@ import {
  * a `count` ledger row: a delta on the stock of the moment of approval, so a sale made after the
  * product was counted is not a variance (it left the shelf and the ledger alike).
  * Counts are per product and store: variant stock is global (lib/stock.ts) and not counted here.
+ * Approval and cancellation write their audit entries (stock.countApproved / stock.countCancelled,
+ * entity 'stock_count') in their transaction; the ledger rows carry the count as their document.
  */
 
 export const COUNT_MESSAGES = {
@@ -143,17 +146,28 @@ export async function approveCount(db: Db, id: number, actor: AuthInfo): Promise
     const c = await lockCount(tx, id, actor, 'update');
     const lines = await tx.select({ productId: stockCountLine.productId, counted: stockCountLine.counted, expected: stockCountLine.expected })
       .from(stockCountLine).where(eq(stockCountLine.countId, id));
-    await moveStocks(tx, lines.map((l) => ({
-      productId: l.productId, storeId: c.storeId, delta: quantityToString(parseQuantity(l.counted) - parseQuantity(l.expected)),
-    })), { reason: 'count', userId: actor.userId });
+    const deltas = lines.map((l) => ({ productId: l.productId, milli: parseQuantity(l.counted) - parseQuantity(l.expected) }));
+    await moveStocks(tx, deltas.map((d) => ({ productId: d.productId, storeId: c.storeId, delta: quantityToString(d.milli) })),
+      { reason: 'count', userId: actor.userId, document: { kind: 'count', id } });
     await tx.update(stockCount).set({ status: 'approved', approvedById: actor.userId, approvedAt: sql`now()` }).where(eq(stockCount.id, id));
+    await audit(tx, {
+      action: 'stock.countApproved', actor, storeId: c.storeId, entity: 'stock_count', entityId: id, before: { status: c.status }, after: { status: 'approved' },
+      details: {
+        number: c.number, scope: c.scope, lines: lines.length,
+        variances: deltas.filter((d) => d.milli !== 0).sort((a, b) => a.productId - b.productId).map((d) => ({ product: d.productId, delta: quantityToString(d.milli) })),
+      },
+    });
   });
 }
 
 export async function cancelCount(db: Db, id: number, actor: AuthInfo): Promise<void> {
   await write(db, async (tx) => {
-    await lockCount(tx, id, actor, 'update');
+    const c = await lockCount(tx, id, actor, 'update');
     await tx.update(stockCount).set({ status: 'cancelled', cancelledById: actor.userId, cancelledAt: sql`now()` }).where(eq(stockCount.id, id));
+    await audit(tx, {
+      action: 'stock.countCancelled', actor, storeId: c.storeId, entity: 'stock_count', entityId: id, before: { status: c.status }, after: { status: 'cancelled' },
+      details: { number: c.number },
+    });
   });
 }
 

@@ -52,6 +52,8 @@ export const valuationQuery = z.object({
   at: dateTime().optional(),
   store: optionalRef(),
   group: z.enum(VALUATION_GROUPS, { error: NOT_CHOICE }).default('store'),
+  /** csv: the same rows as a CSV file (valuation.csv.ts). */
+  format: z.enum(['json', 'csv'], { error: NOT_CHOICE }).default('json'),
 });
 export type ValuationQuery = z.infer<typeof valuationQuery>;
 
@@ -62,5 +64,7 @@ export const movementsQuery = z.object({
   to: dateTime().optional(),
   page,
   itemsPerPage: z.coerce.number({ error: NOT_NUMBER }).int(NOT_NUMBER).min(1, NOT_POSITIVE).max(200, 'This value should be 200 or less.').default(50),
+  /** `csv`: every row of the range as a CSV file (page and itemsPerPage ignored). */
+  format: z.enum(['json', 'csv'], { error: NOT_CHOICE }).default('json'),
 });
 export type MovementsQuery = z.infer<typeof movementsQuery>;

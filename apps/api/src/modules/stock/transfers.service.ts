@@ -2,7 +2,8 @@ import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { conflict, validationError, type Violation } from '@pos/domain/errors';
 import { parseQuantity, quantityToString } from '@pos/domain/money';
 import type { Db, Tx } from '../../db/client.ts';
-import { product, productVariant, stockTransfer, stockTransferLine } from '../../db/schema/index.ts';
+import { product, productVariant, stockTransfer, stockTransferLine, store } from '../../db/schema/index.ts';
+import { audit } from '../../lib/audit.ts';
 import { moveStocks } from '../../lib/stock.ts';
 import { costsInStore, priceMinor, receiveAtCost } from '../../lib/stock-cost.ts';
 import { storeDigits } from '../../lib/store-money.ts';
@@ -25,6 +26,11 @@ import {
  * received goods in at that cost (lib/stock-cost.ts).
  * Variants: variant stock is global (lib/stock.ts), so a transfer moves the product's store rows
  * only; the variant is on the line for the packing list and the variant's global quantity stays.
+ * Negative stock: a sending store with `allowNegativeStock` (a store setting, off by default) may
+ * request a product it does not stock and send more than it has (its stock goes negative, the
+ * ledger rows are written as usual); otherwise both are refused (422 naming the line).
+ * Each step writes its audit entry (stock.transferRequested|Sent|Received|Cancelled, entity
+ * 'stock_transfer') in the step's transaction; ledger rows carry the transfer as their document.
  */
 
 export const TRANSFER_MESSAGES = {
@@ -40,6 +46,14 @@ export const TRANSFER_MESSAGES = {
 
 type TransferRow = typeof stockTransfer.$inferSelect;
 
+/** The sending store's setting: may a transfer take its stock below zero? */
+async function allowsNegative(tx: Tx, storeId: number): Promise<boolean> {
+  const [row] = await tx.select({ allow: store.allowNegativeStock }).from(store).where(eq(store.id, storeId));
+  return row?.allow ?? false;
+}
+
+const ENTITY = 'stock_transfer';
+
 async function lockTransfer(tx: Tx, id: number): Promise<TransferRow | undefined> {
   const [row] = await tx.select().from(stockTransfer).where(eq(stockTransfer.id, id)).for('update');
   return row;
@@ -52,10 +66,12 @@ export async function createTransfer(db: Db, input: TransferCreateBody, actor: A
   assertDistinct(input.lines);
   return write(db, async (tx) => {
     await resolveProducts(tx, input.lines);
-    const have = await storeQuantities(tx, input.fromStore, input.lines.map((l) => l.product));
-    const v: Violation[] = [];
-    input.lines.forEach((l, i) => { if (!have.has(l.product)) v.push({ propertyPath: `lines[${i}].product`, message: TRANSFER_MESSAGES.notStocked }); });
-    throwIf(v);
+    if (!await allowsNegative(tx, input.fromStore)) {
+      const have = await storeQuantities(tx, input.fromStore, input.lines.map((l) => l.product));
+      const v: Violation[] = [];
+      input.lines.forEach((l, i) => { if (!have.has(l.product)) v.push({ propertyPath: `lines[${i}].product`, message: TRANSFER_MESSAGES.notStocked }); });
+      throwIf(v);
+    }
     const number = await nextNumber(tx, input.fromStore, 'transfer');
     const [row] = await tx.insert(stockTransfer).values({
       number, fromStoreId: input.fromStore, toStoreId: input.toStore, status: 'requested', note: input.note ?? null, requestedById: actor.userId,
@@ -63,6 +79,10 @@ export async function createTransfer(db: Db, input: TransferCreateBody, actor: A
     await tx.insert(stockTransferLine).values(input.lines.map((l) => ({
       transferId: row.id, productId: l.product, variantId: l.variant ?? null, requested: quantityToString(l.quantity),
     })));
+    await audit(tx, {
+      action: 'stock.transferRequested', actor, storeId: input.fromStore, entity: ENTITY, entityId: row.id, after: { status: 'requested' },
+      details: { number, fromStore: input.fromStore, toStore: input.toStore, lines: input.lines.map((l) => ({ product: l.product, variant: l.variant ?? null, quantity: quantityToString(l.quantity) })) },
+    });
     return row.id;
   });
 }
@@ -81,8 +101,8 @@ function overrides(lines: { id: number; quantity: number }[] | undefined, known:
 
 /**
  * Sends a requested transfer: the sent quantities (default: requested) leave the sending store.
- * A store cannot send more than its stock (the product row is locked while checking); unlike a
- * sale, which may take stock negative because the till cannot refuse a customer.
+ * A store cannot send more than its stock (the product row is locked while checking) unless its
+ * `allowNegativeStock` setting is on; a sale always may (the till cannot refuse a customer).
  */
 export async function sendTransfer(db: Db, id: number, input: TransferSendBody, actor: AuthInfo): Promise<void> {
   await write(db, async (tx) => {
@@ -94,22 +114,27 @@ export async function sendTransfer(db: Db, id: number, input: TransferSendBody, 
     const have = await storeQuantities(tx, t.fromStoreId, lines.map((l) => l.productId), 'update');
     const perProduct = new Map<number, number>();
     for (const s of sent) perProduct.set(s.line.productId, (perProduct.get(s.line.productId) ?? 0) + s.milli);
+    const negativeOk = await allowsNegative(tx, t.fromStoreId);
     const v: Violation[] = [];
     const path = (lineId: number) => {
       const i = (input.lines ?? []).findIndex((x) => x.id === lineId);
       return i >= 0 ? `lines[${i}].quantity` : `lines[${lines.findIndex((l) => l.id === lineId)}].quantity`;
     };
-    for (const s of sent) {
+    for (const s of negativeOk ? [] : sent) {
       const stock = have.get(s.line.productId);
       if (!stock) v.push({ propertyPath: path(s.line.id), message: TRANSFER_MESSAGES.notStocked });
       else if (perProduct.get(s.line.productId)! > stock.quantity) v.push({ propertyPath: path(s.line.id), message: TRANSFER_MESSAGES.moreThanStock(stock.quantity) });
     }
     throwIf(v);
     await moveStocks(tx, sent.map((s) => ({ productId: s.line.productId, storeId: t.fromStoreId, delta: quantityToString(-s.milli) })),
-      { reason: 'transfer_out', userId: actor.userId });
+      { reason: 'transfer_out', userId: actor.userId, document: { kind: 'transfer', id } });
     const costs = await costsInStore(tx, t.fromStoreId, lines.map((l) => l.productId));
     for (const s of sent) await tx.update(stockTransferLine).set({ sent: quantityToString(s.milli), unitCost: costs.get(s.line.productId) }).where(eq(stockTransferLine.id, s.line.id));
     await tx.update(stockTransfer).set({ status: 'sent', sentById: actor.userId, sentAt: sql`now()` }).where(eq(stockTransfer.id, id));
+    await audit(tx, {
+      action: 'stock.transferSent', actor, storeId: t.fromStoreId, entity: ENTITY, entityId: id, before: { status: t.status }, after: { status: 'sent' },
+      details: { number: t.number, fromStore: t.fromStoreId, toStore: t.toStoreId, lines: sent.map((s) => ({ line: s.line.id, product: s.line.productId, sent: quantityToString(s.milli) })) },
+    });
   });
 }
 
@@ -142,12 +167,19 @@ export async function receiveTransfer(db: Db, id: number, input: TransferReceive
     }
     await receiveAtCost(tx, t.toStoreId, receipts);
     await moveStocks(tx, got.map((g) => ({ productId: g.line.productId, storeId: t.toStoreId, delta: quantityToString(g.milli) })),
-      { reason: 'transfer_in', userId: actor.userId });
+      { reason: 'transfer_in', userId: actor.userId, document: { kind: 'transfer', id } });
     for (const g of got) {
       await tx.update(stockTransferLine).set({ received: quantityToString(g.milli), lost: quantityToString(g.sent - g.milli) }).where(eq(stockTransferLine.id, g.line.id));
     }
     await tx.update(stockTransfer).set({ status: 'received', receivedById: actor.userId, receivedAt: sql`now()`, lossReason: lost ? input.lossReason! : null })
       .where(eq(stockTransfer.id, id));
+    await audit(tx, {
+      action: 'stock.transferReceived', actor, storeId: t.toStoreId, entity: ENTITY, entityId: id, before: { status: t.status }, after: { status: 'received' },
+      details: {
+        number: t.number, fromStore: t.fromStoreId, toStore: t.toStoreId, lossReason: lost ? input.lossReason! : null,
+        lines: got.map((g) => ({ line: g.line.id, product: g.line.productId, received: quantityToString(g.milli), lost: quantityToString(g.sent - g.milli) })),
+      },
+    });
   });
 }
 
@@ -157,6 +189,10 @@ export async function cancelTransfer(db: Db, id: number, actor: AuthInfo): Promi
     const t = assertVisible(await lockTransfer(tx, id), (r) => actor.storeIds.includes(r.fromStoreId) || actor.storeIds.includes(r.toStoreId), 'Transfer');
     if (t.status !== 'requested') throw conflict(TRANSFER_MESSAGES.notRequested(t.status));
     await tx.update(stockTransfer).set({ status: 'cancelled', cancelledById: actor.userId, cancelledAt: sql`now()` }).where(eq(stockTransfer.id, id));
+    await audit(tx, {
+      action: 'stock.transferCancelled', actor, storeId: t.fromStoreId, entity: ENTITY, entityId: id, before: { status: t.status }, after: { status: 'cancelled' },
+      details: { number: t.number, fromStore: t.fromStoreId, toStore: t.toStoreId },
+    });
   });
 }
 

@@ -1,13 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { notFound } from '@pos/domain/errors';
 import { currencyDigits, isCurrencyCode } from '@pos/domain/currency';
 import { minorToDecimal, mulPriceQty, parseMinor, parseQuantity } from '@pos/domain/money';
 import type { Db } from '../../db/client.ts';
 import { pgArray, rowsOf } from '../../db/raw.ts';
 import { assertCallerStore } from '../../lib/scope.ts';
 import type { AuthInfo } from '../../plugins/auth.ts';
-import type { MovementsQuery, ValuationQuery } from './stock-ledger.schemas.ts';
-import { iso, qtyOut } from './stock-ops.common.ts';
+import type { ValuationQuery } from './stock-ledger.schemas.ts';
+import { qtyOut } from './stock-ops.common.ts';
 
 /**
  * Readings of the stock ledger (issue 25.5, 25.6; ARCHITECTURE.md "Stock valuation").
@@ -62,54 +61,5 @@ export async function valuation(db: Db, q: ValuationQuery, actor: AuthInfo) {
     at: at.toISOString(), group: q.group, store: q.store ?? null,
     rows: out.map((g) => ({ [q.group]: g.key, currency: g.currency, products: g.products, quantity: qtyOut(g.qtyMilli), value: minorToDecimal(g.minor, g.digits) })),
     totals: [...totals.values()].map((t) => ({ currency: t.currency, quantity: qtyOut(t.qtyMilli), value: minorToDecimal(t.minor, t.digits) })),
-  };
-}
-
-interface MoveRow {
-  id: number; created_at: string; store_id: number; store_name: string; currency: string; quantity: string; balance: string; reason: string; unit_cost: string | null;
-  order_id: number | null; order_number: number | null; purchase_id: number | null; purchase_number: string | null;
-  user_id: number | null; username: string | null; display_name: string | null; total: number;
-}
-
-/**
- * One product's movements in the caller's stores (or one), newest first, with the running balance
- * of its store after each row (the sum of every earlier row of that store, also those before
- * `from`), the reason, the document (a sale or return: the order; a purchase), who and when.
- */
-export async function movements(db: Db, q: MovementsQuery, actor: AuthInfo) {
-  if (q.store != null) assertCallerStore(actor, q.store, 'store');
-  const stores = q.store != null ? [q.store] : actor.storeIds;
-  const [p] = rowsOf<{ id: number; name: string; sku: string | null; barcode: string | null }>(await db.execute(sql`select id, name, sku, barcode from product where id = ${q.product}
-    and (store_ids = '{}' or store_ids && ${pgArray(actor.storeIds)}::int[])`));
-  if (!p) throw notFound('Product not found');
-  const offset = (q.page - 1) * q.itemsPerPage;
-  const rows = rowsOf<MoveRow>(await db.execute(sql`
-    with m as (
-      select m.*, sum(m.quantity) over (partition by m.store_id order by m.created_at, m.id) as balance
-      from stock_movement m where m.product_id = ${q.product} and m.variant_id is null and m.store_id = any(${pgArray(stores)}::int[])),
-    f as (select * from m where true ${q.from ? sql`and m.created_at >= ${q.from.toISOString()}::timestamptz` : sql``}
-      ${q.to ? sql`and m.created_at <= ${q.to.toISOString()}::timestamptz` : sql``})
-    select f.id, f.created_at, f.store_id, st.name as store_name, st.currency, f.quantity::text as quantity, f.balance::text as balance, f.reason,
-      f.unit_cost::text as unit_cost, f.order_id, o.order_id as order_number, f.purchase_id, pu.purchase_number,
-      f.user_id, u.username, u.display_name, count(*) over ()::int as total
-    from f join store st on st.id = f.store_id
-    left join "order" o on o.id = f.order_id left join purchase pu on pu.id = f.purchase_id left join user_account u on u.id = f.user_id
-    order by f.created_at desc, f.id desc limit ${q.itemsPerPage} offset ${offset}`));
-  const total = rows.length ? Number(rows[0].total) : Number(rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from stock_movement m
-    where m.product_id = ${q.product} and m.variant_id is null and m.store_id = any(${pgArray(stores)}::int[])
-    ${q.from ? sql`and m.created_at >= ${q.from.toISOString()}::timestamptz` : sql``} ${q.to ? sql`and m.created_at <= ${q.to.toISOString()}::timestamptz` : sql``}`))[0].n);
-  return {
-    product: p, total, page: q.page, itemsPerPage: q.itemsPerPage,
-    list: rows.map((r) => {
-      const digits = currencyDigits(isCurrencyCode(r.currency) ? r.currency : 'USD');
-      return {
-        id: Number(r.id), at: iso(r.created_at), store: { id: Number(r.store_id), name: r.store_name }, reason: r.reason,
-        quantity: qtyOut(parseQuantity(r.quantity)), balance: qtyOut(parseQuantity(r.balance)),
-        cost: r.unit_cost == null ? null : minorToDecimal(parseMinor(r.unit_cost, digits), digits),
-        order: r.order_id == null ? null : { id: Number(r.order_id), number: r.order_number == null ? null : Number(r.order_number) },
-        purchase: r.purchase_id == null ? null : { id: Number(r.purchase_id), purchaseNumber: r.purchase_number },
-        user: r.user_id == null ? null : { id: Number(r.user_id), username: r.username, displayName: r.display_name },
-      };
-    }),
   };
 }

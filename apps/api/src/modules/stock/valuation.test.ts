@@ -152,6 +152,18 @@ describe('weighted-average cost and valuation from the ledger', () => {
     // Pages and a time window.
     const p2 = (await get(`/api/stock/movements?product=${A.id}&store=${main}&itemsPerPage=2&page=2`)).json();
     expect(p2.list.map((m: any) => m.id)).toEqual(h.list.slice(2, 4).map((m: any) => m.id));
+    expect(p2.list.map((m: any) => m.balance)).toEqual(h.list.slice(2, 4).map((m: any) => m.balance));
+    // Every store, page by page of 3: each row's balance (stock less later rows) is the running sum of its store's ledger (the CSV's).
+    const csv = (await get(`/api/stock/movements?product=${A.id}&format=csv`)).body.trim().split('\n').slice(1);
+    const all = (await get(`/api/stock/movements?product=${A.id}&itemsPerPage=200`)).json();
+    expect(csv.length).toBe(all.total);
+    const paged: number[] = [];
+    for (let page = 1; paged.length < all.total; page++) {
+      const part = (await get(`/api/stock/movements?product=${A.id}&itemsPerPage=3&page=${page}`)).json();
+      expect(part.list.length).toBeGreaterThan(0);
+      paged.push(...part.list.map((m: any) => m.balance));
+    }
+    expect(paged).toEqual(csv.map((line) => Number(line.split(',')[8])));
     const from = h.list[3].at; const to = h.list[1].at;
     const window = (await get(`/api/stock/movements?product=${A.id}&store=${main}&from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}&itemsPerPage=200`)).json();
     expect(window.list.length).toBeGreaterThan(0);

@@ -11,6 +11,7 @@ import { AdjustmentsList, CountsList, TransfersList } from '@/features/stock/com
 import { MovementsPage } from '@/features/stock/components/movements-page';
 import { TransferDetailPage } from '@/features/stock/components/transfer-detail';
 import { TransferNewPage } from '@/features/stock/components/transfer-form';
+import { ValuationPage } from '@/features/stock/components/valuation-page';
 import { useCan } from '@/lib/permissions';
 
 /** The product picker of purchasing (features/inventory) offered on the stock pages' lines. */
@@ -39,10 +40,12 @@ function AdjustmentRoute() {
 /**
  * /admin/stock/*: transfers, counts and adjustments (issue 25), one lazy chunk of the admin shell.
  * Reading needs a store (any user); the pages hide what 'purchasing' (transfers, counts) and 'stock.adjust' (adjustments, approving a count) allow; the server decides.
+ * The valuation shows cost: 'cost.view' only (its tab is hidden without it).
  */
 export function AdminStockRoutes() {
   const canWrite = useCan('purchasing');
   const canAdjust = useCan('stock.adjust');
+  const canValue = useCan('cost.view');
   const write = (el: React.ReactElement, back: string, may = canWrite) => (may ? el : <Navigate to={back} replace />);
   return (
     <Routes>
@@ -57,6 +60,7 @@ export function AdminStockRoutes() {
       <Route path="adjustments/new" element={write(<AdjustmentNewPage picker={picker} />, '/admin/stock/adjustments', canAdjust)} />
       <Route path="adjustments/:id" element={<AdjustmentRoute />} />
       <Route path="movements" element={<MovementsPage picker={picker} />} />
+      <Route path="valuation" element={canValue ? <ValuationPage /> : <Navigate to="/admin/stock" replace />} />
     </Routes>
   );
 }

@@ -8,6 +8,7 @@ import { renderWithProviders } from '@/test/render';
 import { fakeApi, hydra, signIn, unprocessable } from '@/features/list-table/testing/fake-api';
 import { ItemFormDialog } from './item-form-dialog.tsx';
 import type { Product } from '../lib/types.ts';
+import { storeRowSchema, WHOLE_OR_ZERO } from '../lib/item-schema.ts';
 
 const options = {
   'GET /departments': hydra([{ id: 1, name: 'Grocery' }]),
@@ -196,5 +197,47 @@ describe('ItemFormDialog (Update item)', () => {
     expect(body.variants[1]).toMatchObject({ attributeValue: 'M', price: null });
     expect(body.variants[1].barcode).toMatch(/^\d+$/);
     expect(body.groups).toBeUndefined();
+  });
+
+  it('loads and sends the re-order quantity of each store row (issue 25.4): a whole number, zero or more, or empty', async () => {
+    const api = fakeApi({ ...options, 'PUT /products/:id': (req: { body: unknown }) => req.body });
+    const product: Product = {
+      '@id': '/api/products/11', id: 11, name: 'Rice 5kg', barcode: '456', basePrice: 9, cost: 6, saleUnit: 'pcs', purchaseUnit: 'pcs',
+      manageInventory: true, isActive: true, department: { id: 1, name: 'Grocery' }, categories: [{ id: 2 }], suppliers: [{ id: 3 }], brands: [{ id: 4 }],
+      taxes: [], terminals: [], variants: [],
+      stores: [
+        { '@id': '/api/product_stores/7', store: { id: 1, name: 'Main Street' }, quantity: '4', location: '', reOrderLevel: '5', reOrderQuantity: '12' },
+        { '@id': '/api/product_stores/8', store: { id: 2, name: 'Harbour Mall' }, quantity: '1', location: '', reOrderLevel: null, reOrderQuantity: null },
+      ],
+    };
+    const user = userEvent.setup();
+    renderWithProviders(<ItemFormDialog open onClose={() => {}} product={product} />);
+    expect(await screen.findByRole('columnheader', { name: 'Re-order quantity' })).toBeInTheDocument();
+    const first = screen.getByLabelText('Re-order quantity of row 1');
+    expect(first).toHaveValue('12');
+    expect(screen.getByLabelText('Re-order quantity of row 2')).toHaveValue('');
+    // A decimal point is refused at the keystroke.
+    await user.clear(first);
+    await user.type(first, '2.5');
+    expect(first).toHaveValue('25');
+    await user.clear(first);
+    await user.type(first, '30');
+    await user.type(screen.getByLabelText('Re-order quantity of row 2'), '0');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.find('PUT', '/products/11')).toHaveLength(1));
+    const body = api.find('PUT', '/products/11')[0].body;
+    expect(body.stores.map((s: { reOrderLevel: string; reOrderQuantity: string }) => [s.reOrderLevel, s.reOrderQuantity])).toEqual([['5', '30'], ['', '0']]);
+  });
+
+  it('refuses a re-order quantity that is not a whole number of zero or more', () => {
+    const row = { store: '1', quantity: '0', location: '', reOrderLevel: '' };
+    const issues = (q: string) => {
+      const r = storeRowSchema.safeParse({ ...row, reOrderQuantity: q });
+      return r.success ? [] : r.error.issues.map((i) => i.message);
+    };
+    expect(issues('')).toEqual([]);
+    expect(issues('0')).toEqual([]);
+    expect(issues('٢٤')).toEqual([]); // Arabic-Indic digits
+    for (const bad of ['2.5', '-1', 'x']) expect(issues(bad)).toEqual([WHOLE_OR_ZERO]);
   });
 });

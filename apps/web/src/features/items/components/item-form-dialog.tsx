@@ -139,6 +139,7 @@ export function ItemFormDialog({ open, onClose, product, asPage }: ItemFormDialo
               <th scope="col">{t('items.stock')}</th>
               <th scope="col">{t('items.location')}</th>
               <th scope="col">{t('items.reOrderLevel')}</th>
+              <th scope="col">{t('items.reOrderQuantity')}</th>
               <th scope="col">
                 <span className="visually-hidden">{t('common.actions')}</span>
               </th>
@@ -160,6 +161,9 @@ export function ItemFormDialog({ open, onClose, product, asPage }: ItemFormDialo
                   <NumberInput aria-label={t('items.reOrderLevelN', { n: i + 1 })} error={e.stores?.[i]?.reOrderLevel?.message} {...register(`stores.${i}.reOrderLevel`)} />
                 </td>
                 <td>
+                  <NumberInput allowDecimal={false} aria-label={t('items.reOrderQuantityN', { n: i + 1 })} error={e.stores?.[i]?.reOrderQuantity?.message} {...register(`stores.${i}.reOrderQuantity`)} />
+                </td>
+                <td>
                   <Button size="sm" variant="ghost" aria-label={t('items.removeStoreN', { n: i + 1 })} onClick={() => storeRows.remove(i)}>
                     ×
                   </Button>
@@ -173,7 +177,7 @@ export function ItemFormDialog({ open, onClose, product, asPage }: ItemFormDialo
             {e.stores?.root?.message ?? e.stores?.message}
           </p>
         )}
-        <Button size="sm" variant="secondary" onClick={() => storeRows.append({ store: '', quantity: '0', location: '', reOrderLevel: '' })}>
+        <Button size="sm" variant="secondary" onClick={() => storeRows.append({ store: '', quantity: '0', location: '', reOrderLevel: '', reOrderQuantity: '' })}>
           <span aria-hidden="true">+</span> {t('items.addStore')}
         </Button>
       </fieldset>

@@ -23,12 +23,17 @@ const optInt = (min: number, max: number) =>
     error: messages.between.replace(':min', String(min)).replace(':max', String(max)),
   });
 const ids = () => z.array(z.string()).min(1, { error: messages.required });
+/** A whole number, zero or more, or empty (Arabic-Indic digits read as such). */
+export const WHOLE_OR_ZERO = 'This value should be a whole number, zero or more.';
+const optWhole = () => z.string().trim().refine((v) => v === '' || /^\d+$/.test(normaliseNumberText(v)), { error: WHOLE_OR_ZERO });
 
 export const storeRowSchema = z.object({
   store: req(),
   quantity: optNumber(),
   location: z.string(),
   reOrderLevel: optNumber(),
+  /** What to order when the stock falls to the level (issue 25.4); empty: none. */
+  reOrderQuantity: optWhole(),
   /** The ProductStore IRI when editing. */
   iri: z.string().optional(),
 });
@@ -122,7 +127,7 @@ export function itemDefaults(product: Product | null, storeId: number | null): I
       suppliers: [],
       brands: [],
       terminals: [],
-      stores: storeId ? [{ store: String(storeId), quantity: '0', location: '', reOrderLevel: '' }] : [],
+      stores: storeId ? [{ store: String(storeId), quantity: '0', location: '', reOrderLevel: '', reOrderQuantity: '' }] : [],
       groups: [],
       variants: [],
       prices: [],
@@ -149,6 +154,7 @@ export function itemDefaults(product: Product | null, storeId: number | null): I
       quantity: str(s.quantity),
       location: str(s.location),
       reOrderLevel: str(s.reOrderLevel),
+      reOrderQuantity: str(s.reOrderQuantity),
       iri: s['@id'],
     })),
     groups: [],
@@ -211,6 +217,7 @@ export function itemPayload(v: ItemForm, product: Product | null): Record<string
         quantity: s.quantity.trim() === '' ? '0' : s.quantity.trim(),
         location: s.location.trim(),
         reOrderLevel: s.reOrderLevel?.trim() ?? '',
+        reOrderQuantity: normaliseNumberText(s.reOrderQuantity?.trim() ?? ''),
         product: productIri,
       })),
     baseQuantity: 1,

@@ -23,6 +23,7 @@ export interface ProductStore {
   quantity?: number | string | null;
   location?: string | null;
   reOrderLevel?: number | string | null;
+  reOrderQuantity?: number | string | null;
 }
 
 export interface ProductPrice {

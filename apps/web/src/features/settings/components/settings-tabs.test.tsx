@@ -54,7 +54,7 @@ describe('settings lists', () => {
     await waitFor(() => expect(api.find('POST', '/stores')).toHaveLength(1));
     // A new store's money settings are the old behaviour, explicit (issue 19).
     expect(api.find('POST', '/stores')[0].body).toEqual({
-      name: 'Airport', location: 'Gate 2', currency: 'USD', locale: 'en-US', timeZone: 'UTC', cashRoundingStep: 0, pricesIncludeTax: false, legacyTaxBase: false,
+      name: 'Airport', location: 'Gate 2', currency: 'USD', locale: 'en-US', timeZone: 'UTC', cashRoundingStep: 0, pricesIncludeTax: false, legacyTaxBase: false, allowNegativeStock: false,
     });
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Create store' })).toBeNull());
   });
@@ -76,10 +76,11 @@ describe('settings lists', () => {
     await user.type(locale, 'ar-KW');
     await user.selectOptions(within(dialog).getByLabelText(/^Time zone/), 'Asia/Kuwait');
     await user.click(within(dialog).getByRole('checkbox', { name: 'Shelf prices include tax' }));
+    await user.click(within(dialog).getByRole('checkbox', { name: /Stock may go below zero/ }));
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(api.find('PUT', '/stores/1')).toHaveLength(1));
     expect(api.find('PUT', '/stores/1')[0].body).toEqual({
-      name: 'Main Street', location: '12 Main Street', currency: 'KWD', locale: 'ar-KW', timeZone: 'Asia/Kuwait', cashRoundingStep: 5, pricesIncludeTax: true, legacyTaxBase: false,
+      name: 'Main Street', location: '12 Main Street', currency: 'KWD', locale: 'ar-KW', timeZone: 'Asia/Kuwait', cashRoundingStep: 5, pricesIncludeTax: true, legacyTaxBase: false, allowNegativeStock: true,
     });
   });
 

@@ -3,13 +3,14 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { useTranslation } from 'react-i18next';
 import { useWatch } from 'react-hook-form';
 import { Input } from '@/components/ui/input';
+import { Checkbox } from '@/components/ui/checkbox';
 import { CrudTab, type EntityFormProps } from './crud-tab.tsx';
 import { CrudFormDialog, useCrudForm } from './crud-form.tsx';
 import { StoreMoneyFields } from './store-money-fields.tsx';
 import { storeSchema, type StoreForm } from '../lib/schemas.ts';
 import type { StoreRow } from '../lib/types.ts';
 
-const FIELDS = ['name', 'location', 'currency', 'locale', 'timeZone', 'cashRoundingStep', 'pricesIncludeTax', 'legacyTaxBase'];
+const FIELDS = ['name', 'location', 'currency', 'locale', 'timeZone', 'cashRoundingStep', 'pricesIncludeTax', 'legacyTaxBase', 'allowNegativeStock'];
 
 function StoreFormDialog({ open, onClose, entity }: EntityFormProps<StoreRow>) {
   const { t } = useTranslation('backoffice');
@@ -20,6 +21,7 @@ function StoreFormDialog({ open, onClose, entity }: EntityFormProps<StoreRow>) {
       // A new store starts as every store did before issue 19: USD, en-US, UTC, no rounding, tax-exclusive.
       currency: entity?.currency ?? 'USD', locale: entity?.locale ?? 'en-US', timeZone: entity?.timeZone ?? 'UTC',
       cashRoundingStep: String(entity?.cashRoundingStep ?? 0), pricesIncludeTax: entity?.pricesIncludeTax ?? false, legacyTaxBase: entity?.legacyTaxBase ?? false,
+      allowNegativeStock: entity?.allowNegativeStock ?? false,
     },
   });
   const [currency, timeZone] = useWatch({ control, name: ['currency', 'timeZone'] });
@@ -35,12 +37,13 @@ function StoreFormDialog({ open, onClose, entity }: EntityFormProps<StoreRow>) {
         submit({
           name: v.name.trim(), location: v.location?.trim() ?? '',
           currency: v.currency, locale: v.locale.trim(), timeZone: v.timeZone,
-          cashRoundingStep: Number(v.cashRoundingStep), pricesIncludeTax: v.pricesIncludeTax, legacyTaxBase: v.legacyTaxBase,
+          cashRoundingStep: Number(v.cashRoundingStep), pricesIncludeTax: v.pricesIncludeTax, legacyTaxBase: v.legacyTaxBase, allowNegativeStock: v.allowNegativeStock,
         }))}
     >
       <Input label={t('stores.name')} required autoFocus error={e.name?.message} {...register('name')} />
       <Input label={t('stores.location')} error={e.location?.message} {...register('location')} />
       <StoreMoneyFields register={register} errors={e} currency={currency} values={{ currency, timeZone }} />
+      <Checkbox label={t('stores.allowNegativeStock')} {...register('allowNegativeStock')} />
     </CrudFormDialog>
   );
 }

@@ -27,6 +27,8 @@ export const storeSchema = z.object({
   cashRoundingStep: z.string(),
   pricesIncludeTax: z.boolean(),
   legacyTaxBase: z.boolean(),
+  /** Stock may go below zero (a transfer sends what the books do not show: issue 25.1). */
+  allowNegativeStock: z.boolean(),
 });
 export type StoreForm = z.input<typeof storeSchema>;
 

@@ -16,6 +16,7 @@ export interface StoreRow extends Ld {
   cashRoundingStep?: number;
   pricesIncludeTax?: boolean;
   legacyTaxBase?: boolean;
+  allowNegativeStock?: boolean;
 }
 
 export interface StoreRef extends Ld {

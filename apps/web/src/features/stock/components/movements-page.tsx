@@ -1,14 +1,20 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
+import { toast } from '@/components/ui/toast';
+import { downloadFile } from '@/lib/api-client';
 import { errorText } from '@/lib/form-errors';
 import { apiGet } from '@/features/list-table/api/http';
 import { when } from '../lib/forms.ts';
 import type { ProductRef, Who } from '../lib/types.ts';
 import { StoreFilter, useStockStores, type PickerSlot } from './stock-common.tsx';
 import { StockTabs } from './stock-lists.tsx';
+
+/** The document of a ledger row: a sale or return, a purchase, or a stock document (linked to its page). */
+export interface MovementDocument { kind: 'order' | 'purchase' | 'transfer' | 'count' | 'adjustment' | (string & {}); id: number; number: number | string | null }
 
 /** One ledger row as GET /api/stock/movements answers it (newest first, with the running balance per store). */
 export interface Movement {
@@ -21,8 +27,13 @@ export interface Movement {
   cost: number | string | null;
   order: { id: number; number: number | null } | null;
   purchase: { id: number; purchaseNumber: string | null } | null;
+  /** Absent from an older server: the order / purchase fields still name those. */
+  document?: MovementDocument | null;
   user: Who | null;
 }
+
+/** The stock documents' pages (app/routes/admin/admin-stock.tsx) and their names (`<kind>s.number`). */
+const STOCK_DOCS: Record<string, string> = { transfer: 'transfers', count: 'counts', adjustment: 'adjustments' };
 
 const PAGE = 50;
 /** Reasons the ledger writes; anything else (a future one) shows as written. */
@@ -46,7 +57,14 @@ export function MovementsPage({ picker }: { picker: PickerSlot }) {
   });
   const tz = (id: number) => stores.find((s) => s.id === id)?.timeZone ?? undefined;
   const reason = (r: string) => (REASONS.includes(r) ? t(`movements.reasons.${r}`) : r);
-  const doc = (m: Movement) => (m.order ? t('movements.order', { number: m.order.number ?? m.order.id }) : m.purchase ? t('movements.purchase', { number: m.purchase.purchaseNumber ?? m.purchase.id }) : '');
+  const doc = (m: Movement) => {
+    const d = m.document;
+    const page = d ? STOCK_DOCS[d.kind] : undefined;
+    if (d && page) return <Link to={`/admin/stock/${page}/${d.id}`}>{t(`${page}.number`, { number: d.number ?? d.id })}</Link>;
+    return m.order ? t('movements.order', { number: m.order.number ?? m.order.id }) : m.purchase ? t('movements.purchase', { number: m.purchase.purchaseNumber ?? m.purchase.id }) : '';
+  };
+  const download = () => downloadFile('/stock/movements', `stock-movements-${product!.id}.csv`, { product: product!.id, store: store || undefined, format: 'csv' })
+    .catch((e: unknown) => toast.error(errorText(e)));
   const list = query.data?.list ?? [];
   const pages = Math.max(1, Math.ceil((query.data?.total ?? 0) / PAGE));
   return (
@@ -61,7 +79,10 @@ export function MovementsPage({ picker }: { picker: PickerSlot }) {
         <p className="muted">{t('movements.pick')}</p>
       ) : (
         <>
-          <h2>{product.name}{product.sku ? ` · ${product.sku}` : ''}</h2>
+          <div className="stock-actions">
+            <h2>{product.name}{product.sku ? ` · ${product.sku}` : ''}</h2>
+            <Button type="button" variant="secondary" onClick={() => { void download(); }}>{t('movements.download')}</Button>
+          </div>
           {query.isPending ? <Spinner /> : query.isError ? <p role="alert">{errorText(query.error)}</p> : list.length === 0 ? (
             <p className="muted">{t('movements.none')}</p>
           ) : (

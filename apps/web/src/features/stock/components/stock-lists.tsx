@@ -10,15 +10,17 @@ import { when } from '../lib/forms.ts';
 import type { Adjustment, StockCount, Transfer } from '../lib/types.ts';
 import { StatusBadge, StoreFilter, useStockStores } from './stock-common.tsx';
 
-/** Transfers, Counts, Adjustments, Movements: the stock pages' own tabs. */
+/** Transfers, Counts, Adjustments, Movements, Valuation (with 'cost.view': it shows cost): the stock pages' own tabs. */
 export function StockTabs() {
   const { t } = useTranslation('stock');
+  const canValue = useCan('cost.view');
   return (
     <nav className="stock-tabs" aria-label={t('nav')}>
       <NavLink to="/admin/stock/transfers" className="stock-tab">{t('tabs.transfers')}</NavLink>
       <NavLink to="/admin/stock/counts" className="stock-tab">{t('tabs.counts')}</NavLink>
       <NavLink to="/admin/stock/adjustments" className="stock-tab">{t('tabs.adjustments')}</NavLink>
       <NavLink to="/admin/stock/movements" className="stock-tab">{t('tabs.movements')}</NavLink>
+      {canValue && <NavLink to="/admin/stock/valuation" className="stock-tab">{t('tabs.valuation')}</NavLink>}
     </nav>
   );
 }
