@@ -2,11 +2,13 @@ import { eq, isNull, or } from 'drizzle-orm';
 import { z } from 'zod';
 import { text, optionalRef } from '@pos/domain/wire-fields';
 import { optText } from './shared.ts';
-import { setting } from '../../db/schema/index.ts';
+import { setting, store } from '../../db/schema/index.ts';
+import type { Tx } from '../../db/client.ts';
 import type { ResourceDef } from '../../resources/engine.ts';
 import { exact, partial } from '../../resources/filters.ts';
 import { validationError } from '@pos/domain/errors';
 import { isoDate } from '../../lib/present.ts';
+import { SCALE_BARCODE_SETTING, checkScaleRule } from '@pos/domain/scale-barcode-rule';
 
 /** The setting type the receipt reads; other types are free text. */
 export const SALE_RECEIPT = 'sale_receipt';
@@ -24,6 +26,22 @@ const body = z.object({
 function ownUser(user: number | null | undefined, callerId: number) {
   if (user && user !== callerId) throw validationError([{ propertyPath: 'user', message: `'User' with ID '${user}' not found` }]);
   return user ? callerId : null;
+}
+
+/**
+ * The value to store for a setting: a `scale_barcode` rule (issue 26) must be well formed (422 on
+ * `value` or `value.<field>`, nothing written) and name an existing store, and is stored normalised;
+ * any other setting's value is kept as sent.
+ */
+async function checkedValue(tx: Tx, name: string, value: string | null | undefined): Promise<string | null | undefined> {
+  if (name !== SCALE_BARCODE_SETTING) return value;
+  const check = checkScaleRule(value ?? null);
+  if (!check.ok) throw validationError(check.violations.map((v) => ({ propertyPath: v.path ? `value.${v.path}` : 'value', message: v.message })));
+  const id = check.rule.store;
+  if (id !== undefined && !(await tx.select({ id: store.id }).from(store).where(eq(store.id, id)).limit(1)).length) {
+    throw validationError([{ propertyPath: 'value.store', message: `'Store' with ID '${id}' not found` }]);
+  }
+  return JSON.stringify(check.rule);
 }
 
 /**
@@ -46,8 +64,9 @@ export const settingsResource: ResourceDef<typeof setting.$inferSelect> = {
   create: {
     schema: body,
     async run(tx, input, ctx) {
+      const value = await checkedValue(tx, input.name, input.value);
       const [row] = await tx.insert(setting).values({
-        name: input.name, value: input.value ?? null, description: input.description ?? null, type: input.type ?? null,
+        name: input.name, value: value ?? null, description: input.description ?? null, type: input.type ?? null,
         userId: ownUser(input.user, ctx.auth.userId),
       }).returning({ id: setting.id });
       return row.id;
@@ -58,6 +77,11 @@ export const settingsResource: ResourceDef<typeof setting.$inferSelect> = {
     async run(tx, id, input, ctx) {
       const { user, ...fields } = input;
       const set: Partial<typeof setting.$inferInsert> = { ...fields };
+      const [old] = await tx.select({ name: setting.name, value: setting.value }).from(setting).where(eq(setting.id, id)).limit(1);
+      const name = fields.name ?? old?.name;
+      if (old && name === SCALE_BARCODE_SETTING && (fields.name !== undefined || fields.value !== undefined)) {
+        set.value = await checkedValue(tx, name, fields.value !== undefined ? fields.value : old.value);
+      }
       if (user !== undefined) set.userId = ownUser(user, ctx.auth.userId);
       if (Object.keys(set).length) await tx.update(setting).set({ ...set, updatedAt: new Date() }).where(eq(setting.id, id));
     },

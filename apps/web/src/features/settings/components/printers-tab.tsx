@@ -7,6 +7,7 @@ import { Input } from '@/components/ui/input';
 import { FormSelect } from '@/features/list-table/components/form-select';
 import { CrudTab, type EntityFormProps } from './crud-tab.tsx';
 import { CrudFormDialog, useCrudForm } from './crud-form.tsx';
+import { PrinterAgentKey } from './printer-agent-key.tsx';
 
 /** A network receipt printer as /api/devices returns it (issue 26). */
 export interface PrinterRow {
@@ -63,7 +64,7 @@ function PrinterFormDialog({ open, onClose, entity }: EntityFormProps<PrinterRow
   );
 }
 
-/** Settings > Printers: the shop's network receipt printers (ESC/POS, port 9100); each till picks its own in General. */
+/** Settings > Printers: the shop's network receipt printers (ESC/POS, port 9100); each till picks its own in General; a printer the server cannot reach gets a print agent key. */
 export function PrintersTab() {
   const { t } = useTranslation('backoffice');
   const columns = useMemo<ColumnDef<PrinterRow, any>[]>(
@@ -72,6 +73,8 @@ export function PrintersTab() {
       { id: 'ipAddress', accessorFn: (r) => `${r.ipAddress}:${r.port}`, header: t('printers.address') },
       { id: 'paperWidth', accessorFn: (r) => `${r.paperWidth ?? 80} mm`, header: t('printers.paper'), enableColumnFilter: false },
       { id: 'deliveredBy', accessorFn: (r) => t(r.deliveredBy === 'agent' ? 'printers.viaAgent' : 'printers.direct'), header: t('printers.delivery'), enableSorting: false, enableColumnFilter: false },
+      // Issue 26: a key for the print agent a till's computer runs when this server cannot reach the printer.
+      { id: 'agent', header: t('printers.agent'), enableSorting: false, enableColumnFilter: false, cell: ({ row }) => <PrinterAgentKey printer={row.original} /> },
     ],
     [t],
   );

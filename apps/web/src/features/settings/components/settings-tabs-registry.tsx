@@ -14,6 +14,7 @@ import { DepartmentsTab } from './departments-tab.tsx';
 import { BarcodesTab } from './barcodes-tab.tsx';
 import { TerminalsTab } from './terminals-tab.tsx';
 import { PrintersTab } from './printers-tab.tsx';
+import { ScaleBarcodesTab } from './scale-barcodes-tab.tsx';
 
 // The General tab belongs to the till (features/sale): its own chunk, like every tab body below.
 const GeneralSettings = lazy(() => import('@/features/sale/components/general-settings').then((m) => ({ default: m.GeneralSettings })));
@@ -37,12 +38,13 @@ export const SETTINGS_TABS = [
   'barcodes',
   'terminals',
   'printers',
+  'scaleBarcodes',
 ] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
 /** The permission a back-office tab needs (issue 21.1): the tab is hidden without it; the server refuses anyway. */
 export const TAB_PERMISSION: Partial<Record<SettingsTab, Permission>> = {
-  stores: 'settings', paymentTypes: 'settings', terminals: 'settings', printers: 'settings', users: 'users', roles: 'users',
+  stores: 'settings', paymentTypes: 'settings', terminals: 'settings', printers: 'settings', scaleBarcodes: 'settings', users: 'users', roles: 'users',
   brands: 'products.manage', categories: 'products.manage', discounts: 'products.manage', taxes: 'products.manage',
   departments: 'products.manage', items: 'products.manage', barcodes: 'products.manage',
 };
@@ -64,6 +66,7 @@ export function tabContent(tab: SettingsTab) {
     case 'barcodes': return <BarcodesTab />;
     case 'terminals': return <TerminalsTab />;
     case 'printers': return <PrintersTab />;
+    case 'scaleBarcodes': return <ScaleBarcodesTab />;
   }
 }
 
@@ -72,7 +75,7 @@ export const tabsFor = (user: User | null | undefined, tabs: readonly SettingsTa
   tabs.filter((id) => !TAB_PERMISSION[id] || can(user, TAB_PERMISSION[id]));
 
 /** The back office's Settings pages (issue 23), in their order: users and roles are under Staff, the products under Catalogue, Profile in the header, General is the till's own. */
-export const BACK_OFFICE_SETTINGS: readonly SettingsTab[] = ['stores', 'terminals', 'printers', 'paymentTypes', 'taxes', 'discounts', 'departments', 'brands', 'categories', 'barcodes'];
+export const BACK_OFFICE_SETTINGS: readonly SettingsTab[] = ['stores', 'terminals', 'printers', 'scaleBarcodes', 'paymentTypes', 'taxes', 'discounts', 'departments', 'brands', 'categories', 'barcodes'];
 
 /** A tab's address: /admin/settings/payment-types for paymentTypes. */
 export const tabSlug = (tab: SettingsTab): string => tab.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
