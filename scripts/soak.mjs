@@ -5,7 +5,7 @@
 // echoes their output, collects the `[figures]` lines the suites print (apps/api/test/security/
 // support.ts report()) and rewrites the block between `<!-- soak:begin -->` and `<!-- soak:end -->`
 // in docs/reliability.md with them, the date, the command and the knobs that produced them, and
-// whether the run passed. Exits with vitest's status (a failed soak still records its figures).
+// whether the run passed (SOAK_APPEND=1: added under the block already there, for a part re-run). Exits with vitest's status (a failed soak still records its figures).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -40,6 +40,13 @@ export function figuresOf(output) {
   return out;
 }
 
+/** The text inside the doc's marked block (without the markers' own lines). */
+export function blockOf(text) {
+  const b = text.indexOf(BEGIN);
+  const e = text.indexOf(END);
+  return b < 0 || e < b ? '' : text.slice(b + BEGIN.length, e).trim();
+}
+
 /** The doc with its marked block replaced (the markers must be there, once each, in order). */
 export function withBlock(text, body) {
   const b = text.indexOf(BEGIN);
@@ -69,7 +76,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   child.on('close', (code, signal) => {
     const status = code ?? (signal ? 1 : 0);
     const figures = figuresOf(output);
-    fs.writeFileSync(doc, withBlock(fs.readFileSync(doc, 'utf8'), block(figures, status, (Date.now() - started) / 1000)));
+    const text = fs.readFileSync(doc, 'utf8');
+    const body = block(figures, status, (Date.now() - started) / 1000);
+    // SOAK_APPEND=1: a soak run in parts (one part re-run) adds its block under the last one instead of replacing it.
+    fs.writeFileSync(doc, withBlock(text, process.env.SOAK_APPEND === '1' ? `${blockOf(text)}\n\n${body}` : body));
     console.log(`soak: ${figures.length} figure lines written to docs/reliability.md (${status === 0 ? 'passed' : 'failed'})`);
     process.exit(status);
   });

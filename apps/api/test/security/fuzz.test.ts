@@ -293,7 +293,10 @@ describe('fuzzing the read routes (path parameters and query strings)', () => {
   const keyArb = fc.oneof(fc.constantFrom('page', 'itemsPerPage', 'limit', 'order[id]', 'order[name]', 'store', 'store.id', 'q', 'name', 'id', 'status', 'dateTimeFrom', 'isActive', 'customer', 'terminal.id'), fc.string({ maxLength: 12 }));
   const valueArb = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 30 }), fc.integer().map(String), fc.double().map(String), fc.constantFrom('', 'null', 'undefined', '[]', '{}', '-0', '1e309'));
 
-  it('every GET route answers hostile parameters without a 5xx, in the error shape', { timeout: 600_000 }, async () => {
+  // One test walks every read route: under soak (≥ FUZZ_MIN_PER_ROUTE cases on each of ~95 routes) that is
+  // ~100,000 requests, so its time limit grows with the cases (2 s per 100; 10 minutes at least).
+  const readTimeout = Math.max(600_000, Math.ceil((PER_READ_ROUTE * readRoutes.length) / 100) * 2_000);
+  it('every GET route answers hostile parameters without a 5xx, in the error shape', { timeout: readTimeout }, async () => {
     const ledger: Ledger = { cases: 0, refused: 0, accepted: 0, dbGaps: new Set(), failures: [] };
     await heal();
     const thin: string[] = [];
