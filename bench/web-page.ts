@@ -10,8 +10,27 @@ import { ROOT, log, type Server } from './lib.ts';
 
 /** --profile: record main-thread CPU profiles (CDP) of the last warm start, the scan and search phases into bench/out/web-*.cpuprofile. */
 const PROFILE = process.argv.includes('--profile');
+/**
+ * --trace: record a Chrome trace (devtools.timeline: style, layout, paint, scripting per task) of the
+ * same phases into bench/out/web-*.trace.json; `node bench/trace-summary.mjs <file>` sums it per event,
+ * so two trees can be compared by the work they did, not only by the time it took on a busy machine.
+ */
+const TRACE = process.argv.includes('--trace');
 
 export async function profiled<T>(page: Page, name: string, fn: () => Promise<T>): Promise<T> {
+  if (TRACE) {
+    const browser = page.context().browser()!;
+    // What the page holds when the phase starts (two trees' traces differ by what they paint).
+    log(`${name}: DOM ${JSON.stringify(await page.evaluate(() => {
+      const all = [...document.querySelectorAll('*')];
+      const tags = new Map<string, number>();
+      for (const el of all) tags.set(el.tagName.toLowerCase(), (tags.get(el.tagName.toLowerCase()) ?? 0) + 1);
+      return { elements: all.length, ...Object.fromEntries([...tags].sort((a, b) => b[1] - a[1]).slice(0, 12)) };
+    }))}`);
+    fs.mkdirSync(path.join(ROOT, 'bench', 'out'), { recursive: true });
+    await browser.startTracing(page, { path: path.join(ROOT, 'bench', 'out', `web-${name}.trace.json`), categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8.execute', ...(process.env.BENCH_TRACE_INVALIDATIONS ? ['disabled-by-default-devtools.timeline.invalidationTracking'] : [])] });
+    try { return await fn(); } finally { await browser.stopTracing(); }
+  }
   if (!PROFILE) return fn();
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
