@@ -1,26 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { jsonResponse, renderWithProviders } from '@/test/render';
-import { signIn } from '@/features/list-table/testing/fake-api';
+import { stubPdfWindow } from '@/test/pdf-window';
 import { startSession } from '@/lib/session';
 import type { Purchase } from '../lib/types.ts';
 import { PurchaseDetailDialog } from './purchase-detail-dialog.tsx';
 
 vi.setConfig({ testTimeout: 20_000 });
 
-const fetchMock = vi.fn<typeof fetch>();
-const open = vi.fn();
-beforeEach(() => {
-  signIn(); // an Owner of Main Street
-  fetchMock.mockReset();
-  open.mockReset();
-  vi.stubGlobal('fetch', fetchMock);
-  vi.stubGlobal('open', open);
-  URL.createObjectURL = vi.fn(() => 'blob:labels');
-  URL.revokeObjectURL = vi.fn();
-});
-afterEach(() => vi.unstubAllGlobals());
+const { fetchMock, open } = stubPdfWindow();
 
 const purchase: Purchase = {
   '@id': '/api/purchases/7', id: 7, purchaseNumber: 'P-7', total: 25, createdAt: '2024-03-01T10:00:00Z',

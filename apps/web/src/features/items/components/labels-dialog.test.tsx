@@ -1,24 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { jsonResponse, renderWithProviders } from '@/test/render';
-import { signIn } from '@/features/list-table/testing/fake-api';
+import { stubPdfWindow } from '@/test/pdf-window';
 import { LabelsDialog } from './labels-dialog.tsx';
 
 vi.setConfig({ testTimeout: 20_000 });
 
-const fetchMock = vi.fn<typeof fetch>();
-const open = vi.fn();
-beforeEach(() => {
-  signIn();
-  fetchMock.mockReset();
-  open.mockReset();
-  vi.stubGlobal('fetch', fetchMock);
-  vi.stubGlobal('open', open);
-  URL.createObjectURL = vi.fn(() => 'blob:labels');
-  URL.revokeObjectURL = vi.fn();
-});
-afterEach(() => vi.unstubAllGlobals());
+const { fetchMock, open } = stubPdfWindow();
 
 describe('LabelsDialog', () => {
   it('asks the server for the chosen sheet and copies, and opens the PDF to print', async () => {
