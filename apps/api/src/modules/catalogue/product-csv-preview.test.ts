@@ -45,6 +45,20 @@ describe('import template', () => {
     expect(preview.json()).toMatchObject({ dryRun: true, rows: 2, errors: [], result: { created: 1 } });
   });
 
+  it("a new variant's EAN-13 with a wrong check digit is a row error on its Barcode (issue 26.4)", async () => {
+    const template = (await t.app.inject({ method: 'GET', url: '/api/products/import/template', headers: adminH })).body.slice(1);
+    const rows = parseCsv(template).rows;
+    const at = rows[0].indexOf('Barcode');
+    const variant = rows.findIndex((r, i) => i > 0 && r[rows[0].indexOf('Variant of')] !== '');
+    expect(variant).toBeGreaterThan(0);
+    rows[variant][at] = '4006381333932'; // the right check digit is 1
+    const body = (await importCsv(csvOf(rows), '?dryRun=1')).json();
+    expect(body.errors.map((e: any) => [e.row, e.field])).toEqual([[variant + 1, 'Barcode']]); // rows count the header line
+    expect(body.errors[0].message).toMatch(/1/);
+    rows[variant][at] = '4006381333931';
+    expect((await importCsv(csvOf(rows), '?dryRun=1')).json()).toMatchObject({ errors: [] });
+  });
+
   it('is refused to a cashier, without a token, and with the token in the URL (only the old export takes ?bearer=)', async () => {
     const cashier = await t.login('cashier');
     expect((await t.app.inject({ method: 'GET', url: '/api/products/import/template', headers: cashier })).statusCode).toBe(403);

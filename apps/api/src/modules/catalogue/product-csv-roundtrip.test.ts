@@ -88,7 +88,7 @@ describe('variants in the CSV', () => {
     mine[0][h.indexOf('Sale price')] = '77.70';
     mine[0][h.indexOf('Available Quantity')] = '40';
     const removed = mine[1];
-    const added = h.map((c) => ({ 'Variant of': pid, Name: 'Added variant', Barcode: '7799000000001', 'Attribute Name': 'Colour', 'Attribute Value': 'Teal', 'Available Quantity': '3' } as Record<string, string>)[c] ?? '');
+    const added = h.map((c) => ({ 'Variant of': pid, Name: 'Added variant', Barcode: '7799000000006', 'Attribute Name': 'Colour', 'Attribute Value': 'Teal', 'Available Quantity': '3' } as Record<string, string>)[c] ?? '');
     const out = rows.filter((r) => r !== removed);
     out.splice(out.indexOf(mine[0]) + 1, 0, added);
     const res = await importCsv(out.map((r) => formatRow(r)).join(''));
@@ -97,7 +97,7 @@ describe('variants in the CSV', () => {
     const now = (await variants()).filter((v) => v.productId === Number(pid));
     expect(now.map((v) => v.id)).not.toContain(Number(removed[0]));
     expect(now.find((v) => v.id === Number(mine[0][0]))).toMatchObject({ price: '77.700', quantity: '40.000' });
-    expect(now.find((v) => v.barcode === '7799000000001')).toMatchObject({ attributeName: 'Colour', attributeValue: 'Teal', quantity: '3.000' });
+    expect(now.find((v) => v.barcode === '7799000000006')).toMatchObject({ attributeName: 'Colour', attributeValue: 'Teal', quantity: '3.000' });
     expect(await ledgerMismatches(t.app.db as any)).toEqual([]);
   });
 

@@ -1,6 +1,7 @@
 import { BLANK, NOT_NUMBER, NOT_POSITIVE_OR_ZERO, TOO_LONG } from '@pos/domain/wire-fields';
 import { unneutralise } from '../../lib/csv.ts';
 import type { CsvRecord } from '../../lib/csv-stream.ts';
+import { gs1ShapeProblem } from '@pos/domain/barcode';
 import { BARCODE_USED, MAX_QUANTITY, QUANTITY_TOO_LARGE } from './shared.ts';
 import { DECIMAL, MAX_VIOLATIONS, NameIndex, storeLabel, type Lookups } from './product-csv.common.ts';
 import type { ColumnPlan } from './product-csv.columns.ts';
@@ -177,8 +178,13 @@ export class RowReader {
       if (v.length > max) add(label, TOO_LONG);
       return v || null;
     };
+    // A new variant's code of a GS1 shape needs its check digit, as in the product form (issue 26.4); an
+    // existing variant keeps the code it has (a file exported before the rule re-imports unchanged).
+    const vCode = get('Barcode')!;
+    const gs1 = id == null && vCode ? gs1ShapeProblem(vCode) : null;
+    if (gs1) add('Barcode', gs1.message);
     const v: VariantRow = {
-      rowNo, line, id, rawId, name: text('Name'), barcode: this.claim(get('Barcode')!, rowNo, line, id != null ? `v:${id}` : null, add),
+      rowNo, line, id, rawId, name: text('Name'), barcode: this.claim(vCode, rowNo, line, id != null ? `v:${id}` : null, add),
       sku: text('SKU'), price: this.money(get('Sale price')!, 'Sale price', add, true), purchasePrice: this.money(get('Purchase price')!, 'Purchase price', add, true),
       quantity: null, attributeName: text('Attribute Name'), attributeValue: text('Attribute Value'),
     };
