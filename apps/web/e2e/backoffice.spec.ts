@@ -192,7 +192,17 @@ test('receive a purchase against a purchase order: stock rises and the order tur
   await pRow.getByRole('button', { name: purchaseNumber, exact: true }).click();
   const detail = page.getByRole('dialog', { name: `Purchase no. ${purchaseNumber}` });
   await expect(detail).toContainText('Fresh Bread Loaf');
-  await expect(detail.getByRole('button', { name: 'Print' })).toBeVisible();
+  await expect(detail.getByRole('button', { name: 'Print', exact: true })).toBeVisible();
+  // Shelf labels for what came in (issue 26.3): one PDF from the purchase's lines.
+  const [labels, sheet] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith('/api/labels') && r.request().method() === 'POST'),
+    page.waitForEvent('popup'),
+    detail.getByRole('button', { name: 'Print labels' }).click(),
+  ]);
+  expect(labels.status()).toBe(200);
+  expect(labels.headers()['content-type']).toContain('application/pdf');
+  expect(sheet.url()).toMatch(/^blob:/); // the PDF opened for printing
+  await sheet.close();
   await detail.getByRole('button', { name: 'Close' }).click();
 
   await inventory.getByRole('tab', { name: 'Purchase Orders' }).click();
