@@ -66,4 +66,23 @@ describe('the scale_barcode setting (issue 26)', () => {
     expect(renamed.statusCode).toBe(422);
     expect(paths(renamed)).toEqual(['value']);
   });
+
+  it('one rule per store and one for every store; two made at once for one store: one is refused', async () => {
+    // The test above left a rule for every store.
+    const rule = (store?: number) => ({ name: 'scale_barcode', value: { prefixes: ['24'], itemDigits: 5, embeds: 'price', ...(store ? { store } : {}) } });
+    const everyStore = await admin.post('/api/settings', rule());
+    expect(everyStore.statusCode).toBe(422);
+    expect(messageAt(everyStore, 'value.store')).toBe('There is already a scale rule for every store.');
+    const mine = await admin.post('/api/settings', rule(main));
+    expect(mine.statusCode, mine.body).toBe(201);
+    const again = await admin.post('/api/settings', rule(main));
+    expect(messageAt(again, 'value.store')).toBe('This store already has a scale rule.');
+    // Its own rule edited keeps its store.
+    expect((await admin.put(`/api/settings/${mine.json().id}`, { value: { ...rule(main).value, itemDigits: 6 } })).statusCode).toBe(200);
+    const other = (await t.app.db.select().from(store).orderBy(asc(store.id)))[1].id;
+    const both = await Promise.all([admin.post('/api/settings', rule(other)), admin.post('/api/settings', rule(other))]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([201, 422]);
+    const stores = (await scaleRows()).map((r) => JSON.parse(r.value!).store ?? null).sort();
+    expect(stores).toEqual([main, other, null].sort());
+  });
 });

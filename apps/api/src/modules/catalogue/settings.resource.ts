@@ -1,4 +1,4 @@
-import { eq, isNull, or } from 'drizzle-orm';
+import { eq, isNull, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { text, optionalRef } from '@pos/domain/wire-fields';
 import { optText } from './shared.ts';
@@ -33,7 +33,7 @@ function ownUser(user: number | null | undefined, callerId: number) {
  * `value` or `value.<field>`, nothing written) and name an existing store, and is stored normalised;
  * any other setting's value is kept as sent.
  */
-async function checkedValue(tx: Tx, name: string, value: string | null | undefined): Promise<string | null | undefined> {
+async function checkedValue(tx: Tx, name: string, value: string | null | undefined, self: number | null = null): Promise<string | null | undefined> {
   if (name !== SCALE_BARCODE_SETTING) return value;
   const check = checkScaleRule(value ?? null);
   if (!check.ok) throw validationError(check.violations.map((v) => ({ propertyPath: v.path ? `value.${v.path}` : 'value', message: v.message })));
@@ -41,6 +41,16 @@ async function checkedValue(tx: Tx, name: string, value: string | null | undefin
   if (id !== undefined && !(await tx.select({ id: store.id }).from(store).where(eq(store.id, id)).limit(1)).length) {
     throw validationError([{ propertyPath: 'value.store', message: `'Store' with ID '${id}' not found` }]);
   }
+  // One rule per store (and one for every store): the till would use whichever it found first. Writers of
+  // scale rules take turns (a transaction lock), so two at once cannot both pass this check.
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${SCALE_BARCODE_SETTING}))`);
+  const others = await tx.select({ id: setting.id, value: setting.value }).from(setting).where(eq(setting.name, SCALE_BARCODE_SETTING));
+  const taken = others.some((o) => {
+    if (o.id === self) return false;
+    const c = checkScaleRule(o.value ?? null);
+    return c.ok && c.rule.store === id;
+  });
+  if (taken) throw validationError([{ propertyPath: 'value.store', message: id === undefined ? 'There is already a scale rule for every store.' : 'This store already has a scale rule.' }]);
   return JSON.stringify(check.rule);
 }
 
@@ -80,7 +90,7 @@ export const settingsResource: ResourceDef<typeof setting.$inferSelect> = {
       const [old] = await tx.select({ name: setting.name, value: setting.value }).from(setting).where(eq(setting.id, id)).limit(1);
       const name = fields.name ?? old?.name;
       if (old && name === SCALE_BARCODE_SETTING && (fields.name !== undefined || fields.value !== undefined)) {
-        set.value = await checkedValue(tx, name, fields.value !== undefined ? fields.value : old.value);
+        set.value = await checkedValue(tx, name, fields.value !== undefined ? fields.value : old.value, id);
       }
       if (user !== undefined) set.userId = ownUser(user, ctx.auth.userId);
       if (Object.keys(set).length) await tx.update(setting).set({ ...set, updatedAt: new Date() }).where(eq(setting.id, id));
