@@ -63,11 +63,15 @@ const SELECT_PAGE = (balance: ReturnType<typeof sql>) => sql`
     left join stock_count sc on f.document_kind = 'count' and sc.id = f.document_id
     left join stock_adjustment sa on f.document_kind = 'adjustment' and sa.id = f.document_id`;
 
-function rangeOf(q: MovementsQuery, stores: number[]) {
-  return sql`m.product_id = ${q.product} and m.variant_id is null and m.store_id = any(${pgArray(stores)}::int[])
-    ${q.from ? sql`and m.created_at >= ${q.from.toISOString()}::timestamptz` : sql``}
+/** The product's own rows (not its variants') in `stores`, of alias m. */
+const scopeOf = (q: MovementsQuery, stores: number[]) =>
+  sql`m.product_id = ${q.product} and m.variant_id is null and m.store_id = any(${pgArray(stores)}::int[])`;
+
+/** The `from` / `to` window, of alias m. */
+const windowOf = (q: MovementsQuery) => sql`${q.from ? sql`and m.created_at >= ${q.from.toISOString()}::timestamptz` : sql``}
     ${q.to ? sql`and m.created_at <= ${q.to.toISOString()}::timestamptz` : sql``}`;
-}
+
+const rangeOf = (q: MovementsQuery, stores: number[]) => sql`${scopeOf(q, stores)} ${windowOf(q)}`;
 
 /**
  * One page, newest first, by the (product_id, created_at, id) index. A row's balance is its store's
@@ -80,8 +84,7 @@ async function pageOf(db: Db, q: MovementsQuery, stores: number[], limit: number
       order by m.created_at desc, m.id desc limit ${limit} offset ${offset}),
     top as (select created_at, id from page order by created_at desc, id desc limit 1),
     newer as (select m.store_id, sum(m.quantity) as q from stock_movement m, top
-      where m.product_id = ${q.product} and m.variant_id is null and m.store_id = any(${pgArray(stores)}::int[])
-        and (m.created_at, m.id) > (top.created_at, top.id) group by m.store_id)
+      where ${scopeOf(q, stores)} and (m.created_at, m.id) > (top.created_at, top.id) group by m.store_id)
     ${SELECT_PAGE(sql`coalesce(ps.quantity, 0) - coalesce(nw.q, 0)
       - coalesce(sum(f.quantity) over (partition by f.store_id order by f.created_at desc, f.id desc rows between unbounded preceding and 1 preceding), 0)`)}
     left join product_store ps on ps.product_id = f.product_id and ps.store_id = f.store_id
@@ -94,10 +97,8 @@ async function allOf(db: Db, q: MovementsQuery, stores: number[], limit: number)
   return rowsOf<MoveRow>(await db.execute(sql`
     with m as (
       select m.*, sum(m.quantity) over (partition by m.store_id order by m.created_at, m.id) as balance
-      from stock_movement m where m.product_id = ${q.product} and m.variant_id is null and m.store_id = any(${pgArray(stores)}::int[])),
-    page as (select * from m where true ${q.from ? sql`and m.created_at >= ${q.from.toISOString()}::timestamptz` : sql``}
-      ${q.to ? sql`and m.created_at <= ${q.to.toISOString()}::timestamptz` : sql``}
-      order by m.created_at desc, m.id desc limit ${limit})
+      from stock_movement m where ${scopeOf(q, stores)}),
+    page as (select * from m where true ${windowOf(q)} order by m.created_at desc, m.id desc limit ${limit})
     ${SELECT_PAGE(sql`f.balance`)}
     order by f.created_at desc, f.id desc`));
 }

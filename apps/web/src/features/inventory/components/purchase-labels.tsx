@@ -8,9 +8,6 @@ import { useCan } from '@/lib/permissions';
 import { fetchLabels, LABEL_LAYOUTS, type LabelLayoutName, type LabelsRequest } from '@/features/items/api/labels';
 import type { Purchase } from '../lib/types.ts';
 
-/** POST /api/labels for a received purchase: one label per unit of each line (docs/api.md "Labels"). */
-type PurchaseLabelsRequest = LabelsRequest & { purchase: number };
-
 /**
  * "Print labels" for a received purchase (issue 26): the server renders one label per unit
  * received (name, price in the store's currency, EAN-13 or Code 128) on the chosen sheet, and the
@@ -27,7 +24,7 @@ export function PurchaseLabels({ purchase }: { purchase: Pick<Purchase, 'id' | '
   const print = async () => {
     setBusy(true);
     try {
-      const body: PurchaseLabelsRequest = { store: storeId, layout, purchase: purchase.id };
+      const body: LabelsRequest = { store: storeId, layout, purchase: purchase.id };
       const url = URL.createObjectURL(await fetchLabels(body));
       window.open(url, '_blank', 'noopener');
       setTimeout(() => URL.revokeObjectURL(url), 60_000);

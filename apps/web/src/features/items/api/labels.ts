@@ -10,6 +10,8 @@ export interface LabelsRequest {
   items?: Array<{ product: number; variant?: number; copies: number }>;
   /** ISO 8601: one label per item whose price changed since then. */
   priceChangedSince?: string;
+  /** A received purchase: one label per unit of each of its lines. */
+  purchase?: number;
 }
 
 /** POST /api/labels: the PDF sheet as a Blob (refusals as HttpError, with the field named). */

@@ -20,7 +20,7 @@ export function endOfDay(d: Date, offsetDays = 0): Date {
  * 'yyyy-MM-dd' of the day `offsetDays` from today on the clock of `timeZone` (a store's IANA zone:
  * issue 19, the server reads the range's wall times on the store's clock).
  */
-function storeDay(now: Date, timeZone: string, offsetDays: number): string {
+export function storeDay(now: Date, timeZone: string, offsetDays: number): string {
   const p = localParts(now, timeZone);
   const d = new Date(Date.UTC(p.year, p.month - 1, p.day + offsetDays));
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;

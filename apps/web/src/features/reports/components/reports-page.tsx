@@ -8,6 +8,7 @@ import { toast } from '@/components/ui/toast';
 import { errorText } from '@/lib/form-errors';
 import { useMoney } from '@/lib/money';
 import { useSession } from '@/lib/session';
+import { storeDay } from '@/features/list-table/lib/dates';
 import { downloadReportCsv, fetchReport, REPORT_KINDS, SALES_GROUPS, type ReportFilters, type ReportKind, type ReportRow } from '../api/reports.ts';
 import '../reports.css';
 
@@ -25,10 +26,7 @@ const MONEY = new Set(['net', 'tax', 'gross', 'discount', 'refunds', 'cost', 'ma
 const NUMBER = new Set(['orders', 'quantity', 'stock']);
 
 /** A local date (YYYY-MM-DD) in `zone`, `days` from today. */
-export function localDate(zone: string, days: number, now = new Date()): string {
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-  return new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
+export const localDate = (zone: string, days: number, now = new Date()): string => storeDay(now, zone, days);
 
 /**
  * Reports (issue 25.6): sales by day, hour, product, ... for a date range (default yesterday, in the

@@ -1,4 +1,6 @@
+import { localParts } from '@pos/domain/calendar';
 import { apiGet, downloadFile } from '@/features/list-table/api/http';
+import { storeDay } from '@/features/list-table/lib/dates';
 
 /**
  * GET /api/stock/valuation (issue 25.5, docs/api.md "Re-order, valuation and movement history"):
@@ -36,16 +38,12 @@ export interface ValuationFilters {
 const DAY_MS = 86_400_000;
 
 /** Today's date (YYYY-MM-DD) in `zone`. */
-export function todayIn(zone: string, now = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-}
+export const todayIn = (zone: string, now = new Date()): string => storeDay(now, zone, 0);
 
 /** How far `zone` is ahead of UTC at the instant `t` (ms). */
 function offsetAt(zone: string, t: number): number {
-  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-US', {
-    timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
-  }).formatToParts(new Date(t)).map((p) => [p.type, Number(p.value)]));
-  return Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second) - Math.floor(t / 1000) * 1000;
+  const p = localParts(new Date(t), zone);
+  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - Math.floor(t / 1000) * 1000;
 }
 
 /** The last millisecond of the local day `date` in `zone`, as an ISO instant (the next local midnight − 1 ms; daylight saving included). */
