@@ -20,8 +20,11 @@ export const FLAG_AVAILABLE = 4;
 type Num = number | null;
 type Str = string | null;
 
-/** [id, name, attributeName, attributeValue, barcode, sku, price, purchasePrice, quantity] */
-export type VariantRow = [number, Str, Str, Str, Str, Str, Num, Num, number];
+/**
+ * [id, name, attributeName, attributeValue, barcode, sku, price, purchasePrice, quantity (over all
+ * stores), stock per store of the caller's stores as [storeId, quantity text][] (issue 25; absent from an older server)]
+ */
+export type VariantRow = [number, Str, Str, Str, Str, Str, Num, Num, number, Array<[number, string]>?];
 /** [id, variantId, date, time, timeTo, day, week, month, quarter, rate, minQuantity, maxQuantity, basePrice, baseQuantity] */
 export type PriceRow = [number, Num, Num, Str, Str, Str, Num, Num, Num, Num, Num, Num, Num, Num];
 /** [product_store id, storeId, quantity (trimmed decimal text), location, reOrderLevel (text), reOrderQuantity (text; absent from an older server)] */
@@ -162,6 +165,10 @@ export function decodeProduct(r: ProductRow, ctx: DecodeContext, opts: DecodeOpt
       return {
         '@id': iri, ...(lean ? {} : { '@type': 'ProductVariant' }),
         id: v[0], name: v[1], attributeName: v[2], attributeValue: v[3], barcode: v[4], sku: v[5], price: v[6], purchasePrice: v[7], quantity: v[8],
+        stock: list((v[9] ?? []).flatMap(([storeId, quantity]) => {
+          const store = ctx.stores.get(storeId);
+          return store ? [{ store, quantity }] : [];
+        })),
         prices: prices.length ? list(prices.filter((p) => p.productVariant === iri)) : prices,
         ...(lean ? {} : { product: `/api/products/${id}` }),
       };

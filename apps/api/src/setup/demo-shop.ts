@@ -122,10 +122,12 @@ export async function seedDemoShop(db: Db, opts: { bcryptRounds: number; log?: F
         if (p.manageInventory) moves.push({ productId: p.id, storeId: st.id, quantity: q, reason: 'opening', userId: users[0].id });
       }
     });
+    // Variant stock is per store (issue 25): the clothing is stocked in the mall.
     for (const v of variants) {
       await tx.update(s.productVariant).set({ quantity: '10' }).where(sql`${s.productVariant.id} = ${v.id}`);
-      moves.push({ productId: v.productId, variantId: v.id, storeId: null, quantity: '10', reason: 'opening', userId: users[0].id });
+      moves.push({ productId: v.productId, variantId: v.id, storeId: mall.id, quantity: '10', reason: 'opening', userId: users[0].id });
     }
+    if (variants.length) await tx.insert(s.productVariantStore).values(variants.map((v) => ({ variantId: v.id, storeId: mall.id, quantity: '10' })));
     await tx.insert(s.productStore).values(stockRows);
     await tx.insert(s.stockMovement).values(moves);
 

@@ -151,7 +151,10 @@ export const productVariant = pgTable('product_variant', {
   price: money('price'),
   /** Purchase price of the variant (set by purchases with updatePrice). */
   purchasePrice: money('purchase_price'),
-  /** Variant stock is global across stores, as in the reference model. */
+  /**
+   * The variant's stock over all stores: the sum of its product_variant_store rows (issue 25),
+   * kept in the same transaction by lib/stock.ts. Still on the wire as the variant's `quantity`.
+   */
   quantity: qty('quantity').notNull().default('0'),
   ...timestamps,
   ...uuidCol,
@@ -175,6 +178,17 @@ export const productStore = pgTable('product_store', {
    */
   avgCost: money('avg_cost'),
 }, (t) => [uniqueIndex('product_store_uq').on(t.productId, t.storeId), index('product_store_store_idx').on(t.storeId)]);
+
+/**
+ * A variant's stock in one store (issue 25, migration 0015), moved only by lib/stock.ts (an atomic
+ * upsert + a ledger row with this store): SUM(stock_movement.quantity) per (variant, store) = quantity.
+ */
+export const productVariantStore = pgTable('product_variant_store', {
+  id: serial('id').primaryKey(),
+  variantId: integer('variant_id').notNull().references(() => productVariant.id, { onDelete: 'cascade' }),
+  storeId: integer('store_id').notNull().references(() => store.id, { onDelete: 'cascade' }),
+  quantity: qty('quantity').notNull().default('0'),
+}, (t) => [uniqueIndex('product_variant_store_uq').on(t.variantId, t.storeId), index('product_variant_store_store_idx').on(t.storeId)]);
 
 export const productPrice = pgTable('product_price', {
   id: serial('id').primaryKey(),

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { integer, pgTable, primaryKey, serial, text, timestamp, varchar, index, uniqueIndex } from 'drizzle-orm/pg-core';
 import { money, qty } from './common.ts';
 import { store } from './stores.ts';
@@ -79,14 +80,16 @@ export const stockCount = pgTable('stock_count', {
 }, (t) => [uniqueIndex('stock_count_number_uq').on(t.storeId, t.number)]);
 
 /**
- * One counted product of a count. `counted` adds up scans (concurrent scans add atomically);
- * `expected` is the store's stock (= its ledger sum) at the first scan, so sales after that scan
- * are not variance: approval books `counted - expected` as a delta on the stock of that moment.
+ * One counted product (or variant: `variantId`, migration 0015) of a count. `counted` adds up scans
+ * (concurrent scans add atomically); `expected` is the store's stock (= its ledger sum) at the
+ * first scan (a variant line: the variant's row in the store), so sales after that scan are not
+ * variance: approval books `counted - expected` as a delta on the stock of that moment.
  */
 export const stockCountLine = pgTable('stock_count_line', {
   id: serial('id').primaryKey(),
   countId: integer('count_id').notNull().references(() => stockCount.id, { onDelete: 'cascade' }),
   productId: integer('product_id').notNull().references(() => product.id, { onDelete: 'restrict' }),
+  variantId: integer('variant_id').references(() => productVariant.id, { onDelete: 'restrict' }),
   counted: qty('counted').notNull(),
   expected: qty('expected').notNull(),
   /** Unit cost when first counted (the store's average, else product.cost), for the variance value. */
@@ -96,7 +99,8 @@ export const stockCountLine = pgTable('stock_count_line', {
   firstCountedAt: at('first_counted_at').notNull().defaultNow(),
   lastCountedById: integer('last_counted_by_id').notNull().references(() => userAccount.id),
   lastCountedAt: at('last_counted_at').notNull().defaultNow(),
-}, (t) => [uniqueIndex('stock_count_line_uq').on(t.countId, t.productId)]);
+  // One line per product and variant (a product's own line: variant 0); scans upsert on it (counts.service.ts).
+}, (t) => [uniqueIndex('stock_count_line_uq').on(t.countId, t.productId, sql`coalesce(${t.variantId}, 0)`)]);
 
 /** A stock adjustment of one store: lines with a reason each, booked at once. */
 export const stockAdjustment = pgTable('stock_adjustment', {

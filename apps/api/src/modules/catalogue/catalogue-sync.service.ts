@@ -114,9 +114,13 @@ async function productRows(tx: Tx, target: SQL, dict: SyncDictionaries, storeIds
         union all select 3, product_id, supplier_id from product_supplier where ${of} and supplier_id = any(${ids(dict.suppliers)})
         union all select 4, product_id, terminal_id from product_terminal where ${of} and terminal_id = any(${ids(dict.terminals)})
       ) l group by product_id),
+    vstock as (
+      select vs.variant_id, json_agg(json_build_array(vs.store_id, trim_scale(vs.quantity)::text) order by vs.store_id) as a
+      from product_variant_store vs join product_variant pv on pv.id = vs.variant_id
+      where vs.store_id = any(${intArray(storeIds)}) and ${full ? sql`true` : sql`pv.product_id in (select id from target)`} group by vs.variant_id),
     vars as (
-      select product_id, json_agg(json_build_array(id, name, attribute_name, attribute_value, barcode, sku, price, ${purchasePrice}, quantity) order by id) as a
-      from product_variant where ${of} group by product_id),
+      select product_id, json_agg(json_build_array(id, name, attribute_name, attribute_value, barcode, sku, price, ${purchasePrice}, quantity, coalesce(vstock.a, '[]'::json)) order by id) as a
+      from product_variant left join vstock on vstock.variant_id = product_variant.id where ${of} group by product_id),
     prices as (
       select product_id, json_agg(json_build_array(id, product_variant_id, date, to_char(time, 'HH24:MI'), to_char(time_to, 'HH24:MI'), day, week, month,
         quarter, rate, min_quantity, max_quantity, base_price, base_quantity) order by id) as a

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { BLANK } from '@pos/domain/wire-fields';
 import { notFound, validationError } from '@pos/domain/errors';
-import { product, productStore, productVariant, terminal, userAccount } from '../../db/schema/index.ts';
+import { product, productStore, productVariant, productVariantStore, terminal, userAccount } from '../../db/schema/index.ts';
 import { caller, assertStoreAccess } from '../../plugins/auth.ts';
 import { countCap, hydraCollection, isJunk, parseBody, parseId, parseListQuery, stripReadOnly, type ResourceCtx } from '../../resources/engine.ts';
 import { searchCondition, searchText, textMatch } from '../../resources/search.ts';
@@ -218,9 +218,9 @@ export default async function catalogueRoutes(app: FastifyInstance) {
   });
 
   /**
-   * Stock the till shows per cart line: {quantity} as a number. With variantId: that variant's
-   * (global) stock; otherwise the product's stock in `store` (0 when it has no row there); without
-   * store: its total over the caller's stores.
+   * Stock the till shows per cart line: {quantity} as a number: the product's (with variantId: that
+   * variant's, issue 25) stock in `store` (0 when it has no row there); without store: its total
+   * over the caller's stores.
    */
   app.get('/api/admin/product/quantities', { ...user, schema: { ...pTags, summary: 'Stock of a product or variant: {quantity}' } }, async (request) => {
     const q = request.query as Query;
@@ -229,17 +229,21 @@ export default async function catalogueRoutes(app: FastifyInstance) {
     const variantId = qInt(q, 'variantId');
     if (itemId === undefined && variantId === undefined) throw validationError([{ propertyPath: 'itemId', message: BLANK }]);
     if (variantId !== undefined) {
-      const [v] = await app.db.select({ quantity: productVariant.quantity, productId: productVariant.productId }).from(productVariant)
+      const [v] = await app.db.select({ productId: productVariant.productId }).from(productVariant)
         .where(and(eq(productVariant.id, variantId), scopes.variant.scope(ctx)));
       if (!v || (itemId !== undefined && v.productId !== itemId)) throw notFound('Product variant not found');
-      return { quantity: num(v.quantity) ?? 0 };
     }
-    const [p] = await app.db.select({ id: product.id }).from(product).where(and(eq(product.id, itemId!), scopes.product.scope(ctx)));
+    const [p] = variantId !== undefined ? [{ id: 0 }] : await app.db.select({ id: product.id }).from(product).where(and(eq(product.id, itemId!), scopes.product.scope(ctx)));
     if (!p) throw notFound('Product not found');
     const storeId = qInt(q, 'store');
     if (storeId !== undefined) assertStoreAccess(ctx.auth, storeId, 'Store not found');
     const stores = storeId !== undefined ? [storeId] : ctx.auth.storeIds;
     if (!stores.length) return { quantity: 0 };
+    if (variantId !== undefined) {
+      const [row] = await app.db.select({ total: sql<string>`coalesce(sum(${productVariantStore.quantity}), 0)` }).from(productVariantStore)
+        .where(and(eq(productVariantStore.variantId, variantId), inArray(productVariantStore.storeId, stores)));
+      return { quantity: num(row.total) ?? 0 };
+    }
     const [row] = await app.db.select({ total: sql<string>`coalesce(sum(${productStore.quantity}), 0)` }).from(productStore)
       .where(and(eq(productStore.productId, p.id), inArray(productStore.storeId, stores)));
     return { quantity: num(row.total) ?? 0 };

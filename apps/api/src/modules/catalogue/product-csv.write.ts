@@ -7,6 +7,7 @@ import type { ResourceCtx } from '../../resources/engine.ts';
 import { moveStock } from '../../lib/stock.ts';
 import { canonicalDecimal } from './shared.ts';
 import { variantsInUse } from './products.service.ts';
+import { setVariantStock } from './variant-stock.ts';
 import { BATCH, linksOf, type Lookups } from './product-csv.common.ts';
 import type { ImportRow, VariantRow } from './product-csv.rows.ts';
 
@@ -49,10 +50,10 @@ async function writeVariants(tx: Tx, productId: number, rows: VariantRow[], curr
       variantId = row.id;
       changed = true;
     }
-    if (r.quantity != null) {
-      const d = parseQuantity(r.quantity) - parseQuantity(old?.quantity ?? '0');
-      if (d !== 0) { await moveStock(tx, { productId, variantId, delta: quantityToString(d), reason: 'import', userId: ctx.auth.userId }); changed = true; }
-    }
+    // The file's quantity is the variant's total over the stores: a difference goes to its home store (variant-stock.ts).
+    if (await setVariantStock(tx, {
+      productId, variantId, currentTotal: old?.quantity ?? null, quantity: r.quantity, storeIds: ctx.auth.storeIds, reason: 'import', userId: ctx.auth.userId, path: `row ${at.rowNo}.Variant quantity`,
+    })) changed = true;
   }
   return changed;
 }

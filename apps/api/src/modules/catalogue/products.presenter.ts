@@ -22,7 +22,7 @@ export function presentPrice(p: PriceRow) {
   };
 }
 
-/** A variant as embedded in a product: price null = the product's price applies; quantity is global stock. */
+/** A variant as embedded in a product: price null = the product's price applies; quantity is its stock over all stores. */
 export function presentVariant(v: VariantRow, prices: PriceRow[] = []) {
   return ld('product_variants', 'ProductVariant', {
     id: v.id, name: v.name, attributeName: v.attributeName, attributeValue: v.attributeValue, barcode: v.barcode, sku: v.sku,
@@ -50,7 +50,9 @@ const priceJson = sql.raw(`json_build_object('id', pp.id, 'date', pp.date, 'time
 /**
  * Presents products (by id, in the order given) as a JSON array text, everything the clients read
  * embedded: '@id', '@type', department, categories, brands, suppliers, taxes {id,name,rate},
- * terminals, variants with their price rules, prices (always an array) and the per-store stock rows
+ * terminals, variants with their price rules and their stock per store of the caller's stores
+ * (`stock: [{store:{id,name,location}, quantity: string}]`, issue 25: read only, `quantity` stays the total
+ * over all stores; a write sets per-store figures as `stores`), prices (always an array) and the per-store stock rows
  * of the caller's stores ([{id, store:{id,name,location}, quantity: string, location, reOrderLevel:
  * string}]); missing ids are left out. One statement: PostgreSQL builds the JSON (a page of 100
  * products was 11 queries and ~10 ms of Node CPU mapping rows); the list route sends it as it comes.
@@ -76,12 +78,17 @@ export async function presentProductsJson(ids: number[], ctx: ResourceCtx): Prom
     ${linkedCte('terms', 'product_terminal', 'terminal_id', 'terminal', `json_build_object('@id', '/api/terminals/' || "terminal"."id", '@type', 'Terminal', 'id', "terminal"."id", 'code', "terminal"."code", 'description', "terminal"."description", 'isActive', "terminal"."is_active")`, idList, scopes.terminal.scope(ctx))},
     vprs as (select pp.product_id as pid, pp.product_variant_id as vid, json_agg(${priceJson} order by pp.id) as j
       from product_price pp where pp.product_id = any(${idList}) and pp.product_variant_id is not null group by 1, 2),
+    vsts as (select vs.variant_id as vid, json_agg(json_build_object(
+        'store', json_build_object('@id', '/api/stores/' || st.id, '@type', 'Store', 'id', st.id, 'name', st.name, 'location', st.location),
+        'quantity', trim_scale(vs.quantity)::text) order by vs.store_id) as j
+      from product_variant v join product_variant_store vs on vs.variant_id = v.id join store st on st.id = vs.store_id
+      where v.product_id = any(${idList}) and vs.store_id = any(${storeList}) group by 1),
     vars as (select v.product_id as pid, json_agg(json_build_object('@id', '/api/product_variants/' || v.id, '@type', 'ProductVariant',
         'id', v.id, 'name', v.name, 'attributeName', v.attribute_name, 'attributeValue', v.attribute_value, 'barcode', v.barcode, 'sku', v.sku,
-        'price', v.price, 'purchasePrice', ${purchasePrice}, 'quantity', coalesce(v.quantity, 0), 'prices', coalesce(vprs.j, '[]'::json),
+        'price', v.price, 'purchasePrice', ${purchasePrice}, 'quantity', coalesce(v.quantity, 0), 'stock', coalesce(vsts.j, '[]'::json), 'prices', coalesce(vprs.j, '[]'::json),
         'product', '/api/products/' || v.product_id,
         'createdAt', ${iso('v.created_at')}, 'updatedAt', ${iso('v.updated_at')}, 'uuid', v.uuid) order by v.id) as j
-      from product_variant v left join vprs on vprs.pid = v.product_id and vprs.vid = v.id
+      from product_variant v left join vprs on vprs.pid = v.product_id and vprs.vid = v.id left join vsts on vsts.vid = v.id
       where v.product_id = any(${idList}) group by 1),
     prs as (select pp.product_id as pid, json_agg(${priceJson} order by pp.id) as j from product_price pp where pp.product_id = any(${idList}) group by 1),
     sts as (select ps.product_id as pid, json_agg(json_build_object('id', ps.id,

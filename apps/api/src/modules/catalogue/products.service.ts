@@ -5,13 +5,13 @@ import { validationError, type Violation } from '@pos/domain/errors';
 import { parseQuantity, quantityToString } from '@pos/domain/money';
 import { generateVariants } from '@pos/domain/variants';
 import type { Tx } from '../../db/client.ts';
-import { rowsOf } from '../../db/raw.ts';
 import {
   orderProduct, product, productBrand, productCategory, productPrice, productStore, productSupplier, productTax,
-  productTerminal, productVariant, purchaseItemVariant, purchaseOrderItemVariant, stockMovement,
+  productTerminal, productVariant, purchaseItemVariant, purchaseOrderItemVariant,
 } from '../../db/schema/index.ts';
 import type { ResourceCtx } from '../../resources/engine.ts';
 import { moveStock, type StockReason } from '../../lib/stock.ts';
+import { setVariantStock } from './variant-stock.ts';
 import { GS1_TYPES, gs1Message, gs1Problem, type Gs1Type } from '@pos/domain/barcode';
 import { INVALID_VARIANTS, assertBarcodesFree, assertCheckDigits, assertVisible, intField, replaceLinks, scopes, visibleIds, type BarcodeClaim, optDecimal, optText, orNull, stockQty } from './shared.ts';
 
@@ -90,8 +90,10 @@ const variantRow = z.object({
   sku: optText(),
   /** Sale price; null/'' = the product's price applies. */
   price: optDecimal({ min: 0 }),
-  /** Stock (global across stores); empty keeps the current stock (0 for a new variant). */
+  /** Stock over all stores (the variant's total); empty keeps it (0 for a new variant). The difference goes to its home store (variant-stock.ts). */
   quantity: stockQty(),
+  /** Stock per store (issue 25; write only: a read shows it as `stock`): wins over `quantity`; rows without a quantity keep that store's. */
+  stores: z.array(z.object({ store: ref(), quantity: stockQty() })).max(1000).optional(),
 });
 export interface VariantInput extends z.output<typeof variantRow> { id: number | null }
 
@@ -277,7 +279,7 @@ export async function writeStoreRows(tx: Tx, productId: number, rows: StoreRowIn
 /**
  * Syncs variants with the given rows: rows with an id of this product are updated, rows without
  * one are created, variants missing from the rows are deleted (422 'Error while removing variants!'
- * when sales or purchases still reference them). Stock moves through the ledger (store_id NULL).
+ * when sales or purchases still reference them). Stock moves through the ledger per store (variant-stock.ts).
  */
 async function writeVariants(tx: Tx, productId: number, productName: string, rows: VariantInput[], ctx: ResourceCtx, reason: StockReason, defaults: { attributeName?: string | null } = {}) {
   const existing = await tx.select().from(productVariant).where(eq(productVariant.productId, productId)).for('update');
@@ -315,10 +317,9 @@ async function writeVariants(tx: Tx, productId: number, productName: string, row
       }).returning({ id: productVariant.id });
       variantId = row.id;
     }
-    if (r.quantity != null) {
-      const d = delta(r.quantity, old?.quantity);
-      if (milli(d) !== 0) await moveStock(tx, { productId, variantId, delta: d, reason, userId: ctx.auth.userId });
-    }
+    await setVariantStock(tx, {
+      productId, variantId, currentTotal: old?.quantity ?? null, quantity: r.quantity, stores: r.stores, storeIds: ctx.auth.storeIds, reason, userId: ctx.auth.userId, path: `variants[${rows.indexOf(r)}].quantity`,
+    });
   }
 }
 
@@ -383,18 +384,5 @@ export async function updateProduct(tx: Tx, id: number, input: ProductUpdateInpu
   if (input.prices) await writePrices(tx, id, input.prices);
 }
 
-/** Stock ledger check used by tests and the doctor: rows where the ledger and the stock disagree. */
-export async function ledgerMismatches(tx: Tx) {
-  const stores = await tx.execute(sql`
-    select ps.product_id, ps.store_id, ps.quantity, coalesce(m.total, 0) as ledger
-    from ${productStore} ps
-    left join (select product_id, store_id, sum(quantity) as total from ${stockMovement} where variant_id is null group by product_id, store_id) m
-      on m.product_id = ps.product_id and m.store_id = ps.store_id
-    where ps.quantity <> coalesce(m.total, 0)`);
-  const variants = await tx.execute(sql`
-    select v.id, v.quantity, coalesce(m.total, 0) as ledger
-    from ${productVariant} v
-    left join (select variant_id, sum(quantity) as total from ${stockMovement} where variant_id is not null group by variant_id) m on m.variant_id = v.id
-    where v.quantity <> coalesce(m.total, 0)`);
-  return [...rowsOf<unknown>(stores), ...rowsOf<unknown>(variants)];
-}
+/** Stock ledger check used by tests and the doctor (lib/stock-check.ts). */
+export { ledgerMismatches } from '../../lib/stock-check.ts';

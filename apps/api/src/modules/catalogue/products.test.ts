@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { productStore, stockMovement } from '../../db/schema/index.ts';
 import { api, members, messageAt, paths, storeAdmin, type Api } from './test-support.ts';
@@ -36,7 +36,7 @@ function itemBody(over: Record<string, unknown> = {}) {
 
 const ledgerSum = async (productId: number, storeId: number) => {
   const [r] = await t.app.db.select({ s: sql<string>`coalesce(sum(${stockMovement.quantity}), 0)` }).from(stockMovement)
-    .where(and(eq(stockMovement.productId, productId), eq(stockMovement.storeId, storeId)));
+    .where(and(eq(stockMovement.productId, productId), eq(stockMovement.storeId, storeId), isNull(stockMovement.variantId)));
   return Number(r.s);
 };
 
@@ -111,9 +111,11 @@ describe('products: create', () => {
       expect.objectContaining({ basePrice: 20, day: 'Monday', time: null }),
       expect.objectContaining({ basePrice: 18, time: '09:00', timeTo: '11:30', quarter: 2 }),
     ]);
-    expect(await ledgerSum(p.id, 2)).toBe(7);
     const moves = await t.app.db.select().from(stockMovement).where(eq(stockMovement.productId, p.id));
-    expect(moves.filter((m) => m.variantId !== null).every((m) => m.storeId === null && m.quantity === '10.000' && m.reason === 'adjustment')).toBe(true);
+    expect(moves.filter((m) => m.variantId === null && m.storeId === 2).reduce((a, m) => a + Number(m.quantity), 0)).toBe(7);
+    // Variant stock is per store (issue 25): a variant's quantity from the form lands in the product's store.
+    expect(moves.filter((m) => m.variantId !== null).every((m) => m.storeId === 2 && m.quantity === '10.000' && m.reason === 'adjustment')).toBe(true);
+    expect(p.variants[0].stock).toEqual([{ store: expect.objectContaining({ id: 2 }), quantity: '10' }]);
     expect(await ledgerMismatches(t.app.db as any)).toEqual([]);
   });
 

@@ -22,8 +22,9 @@ import { ALREADY_USED_VALUE, type Conn, type ResolvedLine, USED_MESSAGE, assertP
  *
  * Desired effect (when `updateStocks`), mirroring sales (a variant sale takes from the variant AND
  * the store's product row): product_store of the purchase's store receives the line quantity plus
- * its variant quantities (the total counts both), and each variant's (global) stock its own row's
- * quantity. Only for products that manage inventory, as sales only count those. A product whose manageInventory was switched off
+ * its variant quantities (the total counts both), and each variant's row in that store its own
+ * row's quantity (lib/stock.ts). Rows applied earlier are keyed by their own store (a variant row
+ * of before migration 0015 by the store it was given there), so an edit takes back from where it put. Only for products that manage inventory, as sales only count those. A product whose manageInventory was switched off
  * after the purchase keeps what it already received (its rows are left alone on edit).
  * `target` null (delete) takes back everything the purchase put in.
  */
@@ -34,15 +35,16 @@ async function syncPurchaseStock(tx: Tx, purchaseId: number, target: { storeId: 
   }).from(stockMovement).where(eq(stockMovement.purchaseId, purchaseId))
     .groupBy(stockMovement.productId, stockMovement.variantId, stockMovement.storeId);
 
-  const key = (p: number, v: number | null, s: number | null) => `${p}:${v ?? ''}:${s ?? ''}`;
-  const entries = new Map<string, { productId: number; variantId: number | null; storeId: number | null; have: number; want: number }>();
-  const entry = (p: number, v: number | null, s: number | null) => {
+  const key = (p: number, v: number | null, s: number) => `${p}:${v ?? ''}:${s}`;
+  const entries = new Map<string, { productId: number; variantId: number | null; storeId: number; have: number; want: number }>();
+  const entry = (p: number, v: number | null, s: number) => {
     const k = key(p, v, s);
     let e = entries.get(k);
     if (!e) { e = { productId: p, variantId: v, storeId: s, have: 0, want: 0 }; entries.set(k, e); }
     return e;
   };
-  for (const a of applied) entry(a.productId, a.variantId, a.variantId != null ? null : a.storeId).have += parseQuantity(a.quantity);
+  // A ledger row's store is always known (migration 0015); a null one would be refused by moveStock.
+  for (const a of applied) entry(a.productId, a.variantId, a.storeId as number).have += parseQuantity(a.quantity);
 
   let unmanaged = new Set<number>();
   if (target) {
@@ -55,7 +57,7 @@ async function syncPurchaseStock(tx: Tx, purchaseId: number, target: { storeId: 
         const storeRow = entry(l.productId, null, target.storeId);
         storeRow.want += parseQuantity(l.quantity);
         for (const v of l.variants) {
-          entry(l.productId, v.variantId, null).want += parseQuantity(v.quantity);
+          entry(l.productId, v.variantId, target.storeId).want += parseQuantity(v.quantity);
           storeRow.want += parseQuantity(v.quantity); // as a variant sale takes from both
         }
       }
@@ -64,7 +66,7 @@ async function syncPurchaseStock(tx: Tx, purchaseId: number, target: { storeId: 
   // A stable order keeps concurrent receipts from locking rows in opposite orders.
   const moves = [...entries.values()]
     .filter((e) => !(target && unmanaged.has(e.productId)) && e.want !== e.have)
-    .sort((a, b) => a.productId - b.productId || (a.variantId ?? 0) - (b.variantId ?? 0) || (a.storeId ?? 0) - (b.storeId ?? 0));
+    .sort((a, b) => a.productId - b.productId || (a.variantId ?? 0) - (b.variantId ?? 0) || a.storeId - b.storeId);
   if (target) await averageIn(tx, target, moves);
   for (const m of moves) {
     await moveStock(tx, {
@@ -81,7 +83,7 @@ async function syncPurchaseStock(tx: Tx, purchaseId: number, target: { storeId: 
  * purchase's average price of that product. Less received (an edit down, a delete) goes out at
  * the average and leaves it as it is.
  */
-async function averageIn(tx: Tx, target: { storeId: number; lines: ResolvedLine[] }, moves: { productId: number; variantId: number | null; storeId: number | null; have: number; want: number }[]) {
+async function averageIn(tx: Tx, target: { storeId: number; lines: ResolvedLine[] }, moves: { productId: number; variantId: number | null; storeId: number; have: number; want: number }[]) {
   const digits = await storeDigits(tx, target.storeId);
   const byProduct = new Map<number, Receipt[]>();
   for (const m of moves) {

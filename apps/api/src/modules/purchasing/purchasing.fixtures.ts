@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import {
-  paymentType, product, productStore, productVariant, purchase, purchaseItem, purchaseOrder, stockMovement, store, supplier, supplierPayment,
+  paymentType, product, productStore, productVariant, productVariantStore, purchase, purchaseItem, purchaseOrder, stockMovement, store, supplier, supplierPayment,
 } from '../../db/schema/index.ts';
 
 export let t: TestApp;
@@ -59,6 +59,10 @@ export async function storeQty(productId: number, storeId: number): Promise<numb
 export async function variantQty(id: number): Promise<number> {
   const [row] = await t.app.db.select().from(productVariant).where(eq(productVariant.id, id));
   return Number(row.quantity);
+}
+export async function variantStoreQty(variantId: number, storeId: number): Promise<number> {
+  const [row] = await t.app.db.select().from(productVariantStore).where(and(eq(productVariantStore.variantId, variantId), eq(productVariantStore.storeId, storeId)));
+  return row ? Number(row.quantity) : 0;
 }
 /** Σ ledger rows of one purchase per (product, variant, store). */
 export async function ledgerOf(purchaseId: number) {

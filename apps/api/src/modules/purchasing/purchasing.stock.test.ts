@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { product, productVariant } from '../../db/schema/index.ts';
-import { t, main, mall, managed, unmanaged, clothing, variants, freshFarms, inject, storeQty, variantQty, ledgerOf, assertLedgerMatchesStock, counts, purchaseBody, openPurchasingShop } from './purchasing.fixtures.ts';
+import { t, main, mall, managed, unmanaged, clothing, variants, freshFarms, inject, storeQty, variantQty, variantStoreQty, ledgerOf, assertLedgerMatchesStock, counts, purchaseBody, openPurchasingShop } from './purchasing.fixtures.ts';
 
 openPurchasingShop();
 
@@ -67,7 +67,10 @@ describe('purchases: stock through the ledger, exactly once', () => {
         ] },
       ],
     }))).json();
-    const before = { a: await storeQty(managed.id, main), c: await storeQty(clothing.id, main), v0: await variantQty(variants[0].id), v1: await variantQty(variants[1].id), v2: await variantQty(variants[2].id) };
+    const before = {
+      a: await storeQty(managed.id, main), c: await storeQty(clothing.id, main), v0: await variantQty(variants[0].id), v1: await variantQty(variants[1].id), v2: await variantQty(variants[2].id),
+      v0main: await variantStoreQty(variants[0].id, main),
+    };
     // The client sends the whole loaded purchase back with edited lines.
     const edit = {
       ...created,
@@ -89,8 +92,10 @@ describe('purchases: stock through the ledger, exactly once', () => {
     expect(await variantQty(variants[2].id)).toBe(before.v2 + 1);
     expect(await ledgerOf(created.id)).toEqual({
       [`${managed.id}::${main}`]: 8, [`${clothing.id}::${main}`]: 5,
-      [`${clothing.id}:${variants[0].id}:`]: 3, [`${clothing.id}:${variants[2].id}:`]: 1, [`${clothing.id}:${variants[1].id}:`]: 0,
+      // Variant rows in the purchase's store (issue 25: variant stock is per store).
+      [`${clothing.id}:${variants[0].id}:${main}`]: 3, [`${clothing.id}:${variants[2].id}:${main}`]: 1, [`${clothing.id}:${variants[1].id}:${main}`]: 0,
     });
+    expect(await variantStoreQty(variants[0].id, main) - before.v0main).toBe(1); // 2 -> 3 in main
 
     // the same body again changes nothing
     const moves = (await counts()).moves;

@@ -3,7 +3,7 @@ import { minorToString, parseQuantity, quantityToString, toDecimalString } from 
 import { preparedQuery, type Tx } from '../../db/client.ts';
 import { orderDiscount, orderPayment, orderProduct, orderProductTax, orderTax, stockMovement } from '../../db/schema/index.ts';
 import { type AuthInfo } from '../../plugins/auth.ts';
-import { moveStocks, stockMoveCtes, type StockDelta } from '../../lib/stock.ts';
+import { moveStocks, stockMoveCtes, variantMoves, type StockDelta } from '../../lib/stock.ts';
 import { namedSql, opaque, pgArray, rowsOf } from '../../db/raw.ts';
 import { orderDto, type OrderDto } from './order.presenter.ts';
 import { type OrderRow, parseJson } from './sale-support.ts';
@@ -38,18 +38,15 @@ export async function applyMoves(tx: Tx, moves: Move[], meta: { orderId: number;
   await moveStocks(tx, moves.map(stockDelta), meta);
 }
 
-export const stockDelta = (m: Move): StockDelta => ({ productId: m.productId, variantId: m.variantId, storeId: m.storeId, delta: quantityToString(m.qtyMilli) });
+/** A ledger row's store is always known (migration 0015); a null one is refused by lib/stock (it throws). */
+export const stockDelta = (m: Move): StockDelta => ({ productId: m.productId, variantId: m.variantId, storeId: m.storeId as number, delta: quantityToString(m.qtyMilli) });
 
-/** What a completed order takes off the shelves (a return line puts it back). */
+/**
+ * What a completed order takes off the shelves of its store (a return line puts it back): a
+ * variant's row in the store and the product's row there (lib/stock variantMoves).
+ */
 export function saleMoves(storeId: number, lines: PricedLine[]): StockDelta[] {
-  const moves: Move[] = [];
-  for (const l of lines) {
-    if (!l.manageInventory) continue;
-    // Variant stock is global (reference model); the store's product row moves too.
-    if (l.variantId != null) moves.push({ productId: l.productId, variantId: l.variantId, storeId: null, qtyMilli: -l.qtyMilli });
-    moves.push({ productId: l.productId, variantId: null, storeId, qtyMilli: -l.qtyMilli });
-  }
-  return moves.map(stockDelta);
+  return lines.filter((l) => l.manageInventory).flatMap((l) => variantMoves(l.productId, l.variantId, storeId, quantityToString(-l.qtyMilli)));
 }
 
 /** Sum of an order's ledger rows per stock row (optionally only some reasons). */

@@ -4,7 +4,7 @@ import { mulPriceQty, parseQuantity, quantityToString } from '@pos/domain/money'
 import type { Db } from '../../db/client.ts';
 import { product, productVariant, stockAdjustment, stockAdjustmentLine } from '../../db/schema/index.ts';
 import { audit } from '../../lib/audit.ts';
-import { moveStocks, type StockDelta } from '../../lib/stock.ts';
+import { moveStocks, variantMoves, type StockDelta } from '../../lib/stock.ts';
 import { costsInStore } from '../../lib/stock-cost.ts';
 import { assertCallerStore } from '../../lib/scope.ts';
 import type { AuthInfo } from '../../plugins/auth.ts';
@@ -15,8 +15,8 @@ import { assertVisible, costCents, iso, moneyOut, namesOf, nextNumber, paging, q
  * Stock adjustments of one store: lines with a reason each (damage, theft, expiry, own_use take
  * stock out: negative quantities; found puts it in: positive; correction either way). Each line is
  * a ledger row whose reason is the line's reason, with the caller and the time; the note is on
- * the document line. A variant line moves the variant's (global) stock and the product's store
- * row, as a sale does. Stock may go negative, as with sales (the ledger follows the shelf).
+ * the document line. A variant line moves the variant's row in the store and the product's store
+ * row, as a sale does (lib/stock variantMoves). Stock may go negative, as with sales (the ledger follows the shelf).
  * The ledger rows carry the adjustment as their document; the audit entry `stock.adjusted`
  * (entity 'stock_adjustment') is written in the same transaction.
  */
@@ -47,9 +47,7 @@ export async function createAdjustment(db: Db, input: AdjustmentCreateBody, acto
     const byReason = new Map<AdjustmentReason, StockDelta[]>();
     for (const l of input.lines) {
       const moves = byReason.get(l.reason) ?? [];
-      const delta = quantityToString(l.quantity);
-      if (l.variant != null) moves.push({ productId: l.product, variantId: l.variant, delta });
-      moves.push({ productId: l.product, storeId: input.store, delta });
+      moves.push(...variantMoves(l.product, l.variant, input.store, quantityToString(l.quantity)));
       byReason.set(l.reason, moves);
     }
     for (const [reason, moves] of [...byReason].sort(([a], [b]) => a.localeCompare(b))) {

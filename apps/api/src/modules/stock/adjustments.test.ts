@@ -46,7 +46,7 @@ describe('stock adjustments with reasons', () => {
 
     const [adminRow] = await f.t.app.db.select().from(userAccount).where(eq(userAccount.username, 'admin'));
     for (const [reason, want] of [['damage', [[A.id, main, null, -2]]], ['theft', [[A.id, main, null, -1]]], ['found', [[B.id, main, null, 3]]],
-      ['own_use', [[B.id, main, null, -0.5]]], ['correction', [[A.id, main, null, 4]]], ['expiry', [[V.id, main, null, -1], [V.id, null, variants[0].id, -1]]]] as const) {
+      ['own_use', [[B.id, main, null, -0.5]]], ['correction', [[A.id, main, null, 4]]], ['expiry', [[V.id, main, null, -1], [V.id, main, variants[0].id, -1]]]] as const) {
       const rows = await ledgerRows(f.t, reason);
       expect(rows.map((r) => [r.productId, r.storeId, r.variantId, r.quantity]), reason).toEqual(want);
       for (const r of rows) {

@@ -3,16 +3,16 @@ import { conflict, validationError, type Violation } from '@pos/domain/errors';
 import { mulPriceQty, parseQuantity, quantityToString } from '@pos/domain/money';
 import type { Db, Tx } from '../../db/client.ts';
 import {
-  barcode, brand, category, product, productBrand, productStore, productCategory, productSupplier, productVariant, stockCount, stockCountLine, supplier,
+  barcode, brand, category, product, productBrand, productStore, productCategory, productSupplier, productVariant, productVariantStore, stockCount, stockCountLine, supplier,
 } from '../../db/schema/index.ts';
 import { pgArray, rowsOf } from '../../db/raw.ts';
 import { audit } from '../../lib/audit.ts';
-import { moveStocks } from '../../lib/stock.ts';
+import { moveStocks, variantMoves } from '../../lib/stock.ts';
 import { assertCallerStore } from '../../lib/scope.ts';
 import type { AuthInfo } from '../../plugins/auth.ts';
 import type { CountCreateBody, CountLinesBody } from './stock.schemas.ts';
 import {
-  assertVisible, costCents, iso, moneyOut, namesOf, nextNumber, paging, qtyOut, storeFilter, storeQuantities, throwIf, write,
+  assertVisible, costCents, iso, moneyOut, namesOf, nextNumber, paging, qtyOut, storeFilter, storeQuantities, throwIf, variantStoreQuantities, write,
 } from './stock-ops.common.ts';
 
 /**
@@ -23,7 +23,11 @@ import {
  * sale in flight is either in it or after it). Approval books `counted - expected` per product as
  * a `count` ledger row: a delta on the stock of the moment of approval, so a sale made after the
  * product was counted is not a variance (it left the shelf and the ledger alike).
- * Counts are per product and store: variant stock is global (lib/stock.ts) and not counted here.
+ * Variants (issue 25) are counted per store like products: a variant's barcode (or a product and
+ * variant) counts that variant, `expected` is the variant's row in the store, and approval moves
+ * the variant's row and the product's row by the variance (lib/stock variantMoves). A product's
+ * own line (its barcode) counts the product's row, which holds its variants' stock too: for a
+ * product with variants, count the variants.
  * Approval and cancellation write their audit entries (stock.countApproved / stock.countCancelled,
  * entity 'stock_count') in their transaction; the ledger rows carry the count as their document.
  */
@@ -35,6 +39,7 @@ export const COUNT_MESSAGES = {
   location: 'Please give the shelf location to count (for example A3).',
   noLocation: 'Only a location count has a location.',
   oneOf: 'Please give a barcode or a product.',
+  notVariant: (v: number) => `'Product variant' with ID '${v}' not found`,
   unknownBarcode: 'No product has this barcode.',
   outOfScope: 'This product is not in the scope of this count.',
 };
@@ -69,25 +74,33 @@ async function lockCount(tx: Tx, id: number, actor: AuthInfo, mode: 'update' | '
   return c;
 }
 
-/** The product of each scanned line (product barcode, extra barcode, variant barcode -> its product). */
-async function productsOfScans(tx: Tx, lines: CountLinesBody['lines']): Promise<number[]> {
+/** What a scanned line counts: a product, or a variant of it. */
+interface Counted { product: number; variant: number | null }
+
+/** The product (and variant) of each scanned line (product barcode, extra barcode -> the product; variant barcode -> the variant). */
+async function productsOfScans(tx: Tx, lines: CountLinesBody['lines']): Promise<Counted[]> {
   const codes = [...new Set(lines.map((l) => l.barcode).filter((b): b is string => !!b))];
-  const byCode = new Map<string, number>();
+  const byCode = new Map<string, Counted>();
   if (codes.length) {
-    for (const r of await tx.select({ code: productVariant.barcode, id: productVariant.productId }).from(productVariant).where(inArray(productVariant.barcode, codes))) byCode.set(r.code!, r.id);
-    for (const r of await tx.select({ code: barcode.barcode, id: barcode.itemId }).from(barcode).where(and(inArray(barcode.barcode, codes), eq(barcode.isActive, true)))) if (r.id != null) byCode.set(r.code, r.id);
-    for (const r of await tx.select({ code: product.barcode, id: product.id }).from(product).where(inArray(product.barcode, codes))) byCode.set(r.code!, r.id);
+    for (const r of await tx.select({ code: productVariant.barcode, id: productVariant.productId, v: productVariant.id }).from(productVariant).where(inArray(productVariant.barcode, codes))) byCode.set(r.code!, { product: r.id, variant: r.v });
+    for (const r of await tx.select({ code: barcode.barcode, id: barcode.itemId, v: barcode.variantId }).from(barcode).where(and(inArray(barcode.barcode, codes), eq(barcode.isActive, true)))) if (r.id != null) byCode.set(r.code, { product: r.id, variant: r.v });
+    for (const r of await tx.select({ code: product.barcode, id: product.id }).from(product).where(inArray(product.barcode, codes))) byCode.set(r.code!, { product: r.id, variant: null });
   }
+  const asked = [...new Set(lines.map((l) => l.variant).filter((v): v is number => v != null))];
+  const owner = new Map((asked.length ? await tx.select({ id: productVariant.id, p: productVariant.productId }).from(productVariant).where(inArray(productVariant.id, asked)) : []).map((r) => [r.id, r.p]));
   const v: Violation[] = [];
-  const ids = lines.map((l, i) => {
-    if ((l.barcode ? 1 : 0) + (l.product != null ? 1 : 0) !== 1) { v.push({ propertyPath: `lines[${i}].barcode`, message: COUNT_MESSAGES.oneOf }); return 0; }
-    if (l.product != null) return l.product;
-    const id = byCode.get(l.barcode!);
-    if (id == null) v.push({ propertyPath: `lines[${i}].barcode`, message: COUNT_MESSAGES.unknownBarcode });
-    return id ?? 0;
+  const out = lines.map((l, i): Counted => {
+    if ((l.barcode ? 1 : 0) + (l.product != null ? 1 : 0) !== 1) { v.push({ propertyPath: `lines[${i}].barcode`, message: COUNT_MESSAGES.oneOf }); return { product: 0, variant: null }; }
+    if (l.product != null) {
+      if (l.variant != null && owner.get(l.variant) !== l.product) v.push({ propertyPath: `lines[${i}].variant`, message: COUNT_MESSAGES.notVariant(l.variant) });
+      return { product: l.product, variant: l.variant ?? null };
+    }
+    const hit = byCode.get(l.barcode!);
+    if (hit == null) v.push({ propertyPath: `lines[${i}].barcode`, message: COUNT_MESSAGES.unknownBarcode });
+    return hit ?? { product: 0, variant: null };
   });
   throwIf(v);
-  return ids;
+  return out;
 }
 
 /** A shelf location in a location count's scope: it starts with the count's location, any case (% and _ taken literally). */
@@ -114,26 +127,34 @@ async function inScope(tx: Tx, c: CountRow, ids: number[]) {
 export async function addCountLines(db: Db, id: number, input: CountLinesBody, actor: AuthInfo) {
   return write(db, async (tx) => {
     const c = await lockCount(tx, id, actor, 'share');
-    const ids = await productsOfScans(tx, input.lines);
-    const ok = await inScope(tx, c, [...new Set(ids)]);
+    const scans = await productsOfScans(tx, input.lines);
+    const ok = await inScope(tx, c, [...new Set(scans.map((x) => x.product))]);
     const v: Violation[] = [];
-    ids.forEach((p, i) => {
-      if (!ok.has(p)) v.push({ propertyPath: `lines[${i}].${input.lines[i].product != null ? 'product' : 'barcode'}`, message: COUNT_MESSAGES.outOfScope });
+    scans.forEach((x, i) => {
+      if (!ok.has(x.product)) v.push({ propertyPath: `lines[${i}].${input.lines[i].product != null ? 'product' : 'barcode'}`, message: COUNT_MESSAGES.outOfScope });
     });
     throwIf(v);
-    const sum = new Map<number, number>();
-    ids.forEach((p, i) => sum.set(p, (sum.get(p) ?? 0) + input.lines[i].quantity));
-    const products = [...sum.keys()].sort((a, b) => a - b);
-    // Share-locks the store rows: a sale updating one is waited for, so `expected` has it or it comes after.
-    const have = await storeQuantities(tx, c.storeId, products, 'share');
-    await tx.execute(sql`insert into stock_count_line (count_id, product_id, counted, expected, cost, first_counted_by_id, last_counted_by_id)
-      select ${c.id}, p, q, e, k, ${actor.userId}, ${actor.userId}
-      from unnest(${pgArray(products)}::int[], ${pgArray(products.map((p) => quantityToString(sum.get(p)!)))}::numeric[],
-                  ${pgArray(products.map((p) => quantityToString(have.get(p)?.quantity ?? 0)))}::numeric[], ${pgArray(products.map((p) => ok.get(p)!))}::numeric[]) as u(p, q, e, k)
-      order by p
-      on conflict (count_id, product_id) do update set counted = stock_count_line.counted + excluded.counted, scans = stock_count_line.scans + 1,
+    const sum = new Map<string, Counted & { milli: number }>();
+    scans.forEach((x, i) => {
+      const k = `${x.product}:${x.variant ?? 0}`;
+      const e = sum.get(k) ?? { ...x, milli: 0 };
+      e.milli += input.lines[i].quantity;
+      sum.set(k, e);
+    });
+    const counted = [...sum.values()].sort((a, b) => a.product - b.product || (a.variant ?? 0) - (b.variant ?? 0));
+    // Share-locks the stock rows (variants' first, as lib/stock.ts locks them): a sale updating one
+    // is waited for, so `expected` has it or it comes after.
+    const haveVariant = await variantStoreQuantities(tx, c.storeId, counted.flatMap((x) => (x.variant != null ? [x.variant] : [])), 'share');
+    const have = await storeQuantities(tx, c.storeId, counted.filter((x) => x.variant == null).map((x) => x.product), 'share');
+    const expected = (x: Counted) => (x.variant != null ? haveVariant.get(x.variant) ?? 0 : have.get(x.product)?.quantity ?? 0);
+    await tx.execute(sql`insert into stock_count_line (count_id, product_id, variant_id, counted, expected, cost, first_counted_by_id, last_counted_by_id)
+      select ${c.id}, p, v, q, e, k, ${actor.userId}, ${actor.userId}
+      from unnest(${pgArray(counted.map((x) => x.product))}::int[], ${pgArray(counted.map((x) => x.variant))}::int[], ${pgArray(counted.map((x) => quantityToString(x.milli)))}::numeric[],
+                  ${pgArray(counted.map((x) => quantityToString(expected(x))))}::numeric[], ${pgArray(counted.map((x) => ok.get(x.product)!))}::numeric[]) as u(p, v, q, e, k)
+      order by p, coalesce(v, 0)
+      on conflict (count_id, product_id, (coalesce(variant_id, 0))) do update set counted = stock_count_line.counted + excluded.counted, scans = stock_count_line.scans + 1,
         last_counted_by_id = excluded.last_counted_by_id, last_counted_at = now()`);
-    return products;
+    return [...new Set(counted.map((x) => x.product))];
   });
 }
 
@@ -144,17 +165,18 @@ export async function addCountLines(db: Db, id: number, input: CountLinesBody, a
 export async function approveCount(db: Db, id: number, actor: AuthInfo): Promise<void> {
   await write(db, async (tx) => {
     const c = await lockCount(tx, id, actor, 'update');
-    const lines = await tx.select({ productId: stockCountLine.productId, counted: stockCountLine.counted, expected: stockCountLine.expected })
+    const lines = await tx.select({ productId: stockCountLine.productId, variantId: stockCountLine.variantId, counted: stockCountLine.counted, expected: stockCountLine.expected })
       .from(stockCountLine).where(eq(stockCountLine.countId, id));
-    const deltas = lines.map((l) => ({ productId: l.productId, milli: parseQuantity(l.counted) - parseQuantity(l.expected) }));
-    await moveStocks(tx, deltas.map((d) => ({ productId: d.productId, storeId: c.storeId, delta: quantityToString(d.milli) })),
+    const deltas = lines.map((l) => ({ productId: l.productId, variantId: l.variantId, milli: parseQuantity(l.counted) - parseQuantity(l.expected) }));
+    await moveStocks(tx, deltas.flatMap((d) => variantMoves(d.productId, d.variantId, c.storeId, quantityToString(d.milli))),
       { reason: 'count', userId: actor.userId, document: { kind: 'count', id } });
     await tx.update(stockCount).set({ status: 'approved', approvedById: actor.userId, approvedAt: sql`now()` }).where(eq(stockCount.id, id));
     await audit(tx, {
       action: 'stock.countApproved', actor, storeId: c.storeId, entity: 'stock_count', entityId: id, before: { status: c.status }, after: { status: 'approved' },
       details: {
         number: c.number, scope: c.scope, lines: lines.length,
-        variances: deltas.filter((d) => d.milli !== 0).sort((a, b) => a.productId - b.productId).map((d) => ({ product: d.productId, delta: quantityToString(d.milli) })),
+        variances: deltas.filter((d) => d.milli !== 0).sort((a, b) => a.productId - b.productId || (a.variantId ?? 0) - (b.variantId ?? 0))
+          .map((d) => ({ product: d.productId, ...(d.variantId != null ? { variant: d.variantId } : {}), delta: quantityToString(d.milli) })),
       },
     });
   });
@@ -182,20 +204,25 @@ export async function getCount(db: Db, id: number, actor: AuthInfo, only?: numbe
   assertVisible(c, (r) => actor.storeIds.includes(r.storeId), 'Stock count');
   const rows = await db.select({
     line: stockCountLine, name: product.name, sku: product.sku, barcode: product.barcode,
-    now: sql<string | null>`${productStore.quantity}::text`,
+    variant: { id: productVariant.id, name: productVariant.name, attributeValue: productVariant.attributeValue, barcode: productVariant.barcode },
+    // A variant line's stock now is the variant's row in the store; a product line's, the product's row.
+    now: sql<string | null>`(case when ${stockCountLine.variantId} is null then ${productStore.quantity} else ${productVariantStore.quantity} end)::text`,
   }).from(stockCountLine).innerJoin(product, eq(product.id, stockCountLine.productId))
     .leftJoin(productStore, and(eq(productStore.productId, stockCountLine.productId), eq(productStore.storeId, c.storeId)))
-    .where(and(eq(stockCountLine.countId, id), only ? inArray(stockCountLine.productId, only.length ? only : [0]) : undefined)).orderBy(asc(stockCountLine.productId));
+    .leftJoin(productVariant, eq(productVariant.id, stockCountLine.variantId))
+    .leftJoin(productVariantStore, and(eq(productVariantStore.variantId, stockCountLine.variantId), eq(productVariantStore.storeId, c.storeId)))
+    .where(and(eq(stockCountLine.countId, id), only ? inArray(stockCountLine.productId, only.length ? only : [0]) : undefined))
+    .orderBy(asc(stockCountLine.productId), sql`${stockCountLine.variantId} nulls first`);
   const n = await namesOf(db, [c.createdById, c.approvedById, c.cancelledById, ...rows.flatMap((r) => [r.line.firstCountedById, r.line.lastCountedById])], [c.storeId]);
   const open = c.status === 'open';
   let varianceQty = 0; let varianceCents = 0;
-  const lines = rows.map(({ line, name, sku, barcode: code, now }) => {
+  const lines = rows.map(({ line, name, sku, barcode: code, variant, now }) => {
     const counted = parseQuantity(line.counted); const expected = parseQuantity(line.expected);
     const variance = counted - expected; const value = mulPriceQty(costCents(line.cost), variance);
     varianceQty += variance; varianceCents += value;
     const current = parseQuantity(now ?? '0');
     return {
-      id: line.id, product: { id: line.productId, name, sku, barcode: code }, counted: qtyOut(counted), expected: qtyOut(expected),
+      id: line.id, product: { id: line.productId, name, sku, barcode: code }, variant: variant?.id == null ? null : variant, counted: qtyOut(counted), expected: qtyOut(expected),
       variance: qtyOut(variance), cost: moneyOut(costCents(line.cost)), varianceValue: moneyOut(value), scans: line.scans,
       current: open ? qtyOut(current) : null, movedSinceFirstCount: open ? qtyOut(current - expected) : null,
       firstCountedBy: n.user(line.firstCountedById), firstCountedAt: iso(line.firstCountedAt), lastCountedBy: n.user(line.lastCountedById), lastCountedAt: iso(line.lastCountedAt),

@@ -84,6 +84,20 @@ export async function storeQuantities(tx: Tx, storeId: number, productIds: numbe
   return new Map(rows.map((r) => [Number(r.product_id), { quantity: parseQuantity(r.quantity), location: r.location }]));
 }
 
+/**
+ * Stock of variants in one store (0 without a row: absent from the map), optionally locked in
+ * variant order (issue 25: product_variant_store). Lock them before the products' rows, as
+ * lib/stock.ts moves them.
+ */
+export async function variantStoreQuantities(tx: Tx, storeId: number, variantIds: number[], lock: '' | 'update' | 'share' = ''): Promise<Map<number, number>> {
+  const ids = [...new Set(variantIds)].sort((a, b) => a - b);
+  if (!ids.length) return new Map();
+  const lockSql = lock === 'update' ? sql` for update` : lock === 'share' ? sql` for share` : sql``;
+  const rows = rowsOf<{ variant_id: number; quantity: string }>(await tx.execute(sql`select variant_id, quantity::text as quantity
+    from product_variant_store where store_id = ${storeId} and variant_id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}) order by variant_id${lockSql}`));
+  return new Map(rows.map((r) => [Number(r.variant_id), parseQuantity(r.quantity)]));
+}
+
 export const qtyOut = (milli: number | null | undefined) => (milli == null ? null : quantityToDecimal(milli));
 export const moneyOut = (cents: number) => toDecimal(cents);
 export const costCents = (cost: string | null | undefined) => parseMoney(cost ?? '0');

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import {
-  paymentType, product, productStore, productTax, productVariant, stockAdjustment, stockAdjustmentLine, stockCount, stockCountLine, stockMovement,
+  paymentType, product, productStore, productTax, productVariant, productVariantStore, stockAdjustment, stockAdjustmentLine, stockCount, stockCountLine, stockMovement,
   stockTransfer, stockTransferLine, store, terminal,
 } from '../../db/schema/index.ts';
 import { moveStock } from '../../lib/stock.ts';
@@ -64,6 +64,9 @@ export async function stockFixture(): Promise<StockFixture> {
       const have = row ? Number(row.quantity) : 0;
       await moveStock(tx, { productId: p, storeId: s, delta: String(want - have), reason: 'adjustment' });
     }
+    // The demo's variant stock is in the mall (issue 25: per store); main gets 5 of V's first variant.
+    const v0 = allVariants.find((v) => v.productId === V.id)!;
+    await moveStock(tx, { productId: V.id, variantId: v0.id, storeId: main, delta: '5', reason: 'adjustment' });
   });
   return {
     t, admin, cashier, main, mall, t1, cash, A: (await db.select().from(product).where(eq(product.id, A.id)))[0], B: (await db.select().from(product).where(eq(product.id, B.id)))[0],
@@ -84,6 +87,11 @@ export async function variantQty(t: TestApp, id: number): Promise<number> {
   return Number((await t.app.db.select().from(productVariant).where(eq(productVariant.id, id)))[0].quantity);
 }
 
+export async function variantStoreQty(t: TestApp, variantId: number, storeId: number): Promise<number> {
+  const [row] = await t.app.db.select().from(productVariantStore).where(and(eq(productVariantStore.variantId, variantId), eq(productVariantStore.storeId, storeId)));
+  return row ? Number(row.quantity) : 0;
+}
+
 /** Ledger rows of one reason: [product, store, variant, quantity, user]. */
 export async function ledgerRows(t: TestApp, reason: string) {
   const rows = await t.app.db.select().from(stockMovement).where(eq(stockMovement.reason, reason)).orderBy(asc(stockMovement.id));
@@ -101,10 +109,11 @@ export async function footprint(t: TestApp) {
   const c = async (table: any) => Number((await db.select({ n: sql<number>`count(*)::int` }).from(table))[0].n);
   const [{ s }] = await db.select({ s: sql<string>`coalesce(sum(quantity), 0)::text` }).from(productStore);
   const [{ v }] = await db.select({ v: sql<string>`coalesce(sum(quantity), 0)::text` }).from(productVariant);
+  const [{ vs }] = await db.select({ vs: sql<string>`coalesce(sum(quantity), 0)::text || '/' || count(*)` }).from(productVariantStore);
   return {
     moves: await c(stockMovement), transfers: await c(stockTransfer), transferLines: await c(stockTransferLine), counts: await c(stockCount),
     countLines: await c(stockCountLine), adjustments: await c(stockAdjustment), adjustmentLines: await c(stockAdjustmentLine),
-    storeRows: await c(productStore), storeStock: s, variantStock: v,
+    storeRows: await c(productStore), storeStock: s, variantStock: v, variantStoreStock: vs,
     statuses: (await db.select({ s: stockTransfer.status }).from(stockTransfer).orderBy(asc(stockTransfer.id))).map((x) => x.s).join(','),
     countStatuses: (await db.select({ s: stockCount.status }).from(stockCount).orderBy(asc(stockCount.id))).map((x) => x.s).join(','),
     countSums: (await db.select({ s: sql<string>`coalesce(sum(counted), 0)::text` }).from(stockCountLine))[0].s,

@@ -60,11 +60,13 @@ export const countCreateBody = z.object({
 });
 export type CountCreateBody = z.infer<typeof countCreateBody>;
 
-/** Scanned lines: a barcode (product or extra barcode) or a product; counted quantities add up. */
+/** Scanned lines: a barcode (product, variant or extra barcode) or a product (and variant); counted quantities add up. */
 export const countLinesBody = z.object({
   lines: lines(z.object({
     barcode: note(255),
     product: optionalRef(),
+    /** With `product`: count that variant of it (issue 25: variants are counted per store too). */
+    variant: optionalRef(),
     quantity: quantity({ zeroOk: true }),
   })),
 });

@@ -4,7 +4,7 @@ import { parseQuantity, quantityToString } from '@pos/domain/money';
 import type { Db, Tx } from '../../db/client.ts';
 import { product, productVariant, stockTransfer, stockTransferLine, store } from '../../db/schema/index.ts';
 import { audit } from '../../lib/audit.ts';
-import { moveStocks } from '../../lib/stock.ts';
+import { moveStocks, variantMoves } from '../../lib/stock.ts';
 import { costsInStore, priceMinor, receiveAtCost } from '../../lib/stock-cost.ts';
 import { storeDigits } from '../../lib/store-money.ts';
 import type { Receipt } from '@pos/domain/stock-cost';
@@ -12,7 +12,7 @@ import { assertCallerStore } from '../../lib/scope.ts';
 import type { AuthInfo } from '../../plugins/auth.ts';
 import type { TransferCreateBody, TransferReceiveBody, TransferSendBody } from './stock.schemas.ts';
 import {
-  assertDistinct, assertVisible, iso, namesOf, nextNumber, paging, qtyOut, resolveProducts, storeFilter, storeQuantities, throwIf, write,
+  assertDistinct, assertVisible, iso, namesOf, nextNumber, paging, qtyOut, resolveProducts, storeFilter, storeQuantities, throwIf, variantStoreQuantities, write,
 } from './stock-ops.common.ts';
 
 /**
@@ -24,11 +24,14 @@ import {
  * (it already left the sending store at sending, so the ledger needs no further row). The line
  * keeps the sending store's average cost at sending; the receiving store's average takes the
  * received goods in at that cost (lib/stock-cost.ts).
- * Variants: variant stock is global (lib/stock.ts), so a transfer moves the product's store rows
- * only; the variant is on the line for the packing list and the variant's global quantity stays.
+ * Variants (issue 25): a variant line moves the variant's row in the sending store at sending and
+ * in the receiving store at receiving (in transit: neither), and the product's store rows with it,
+ * as a sale does (lib/stock variantMoves: product_store is the product's whole stock in a store).
  * Negative stock: a sending store with `allowNegativeStock` (a store setting, off by default) may
- * request a product it does not stock and send more than it has (its stock goes negative, the
- * ledger rows are written as usual); otherwise both are refused (422 naming the line).
+ * request a product (variant) it does not stock and send more than it has (its stock goes
+ * negative, the ledger rows are written as usual); otherwise both are refused (422 naming the
+ * line): a variant line against the variant's row in the sending store, and every line of a
+ * product together against the product's row there.
  * Each step writes its audit entry (stock.transferRequested|Sent|Received|Cancelled, entity
  * 'stock_transfer') in the step's transaction; ledger rows carry the transfer as their document.
  */
@@ -36,6 +39,7 @@ import {
 export const TRANSFER_MESSAGES = {
   sameStore: 'The receiving store should differ from the sending store.',
   notStocked: 'The sending store does not stock this product.',
+  variantNotStocked: 'The sending store does not stock this variant.',
   notRequested: (status: string) => `This transfer is ${status}: only a requested transfer can be sent or cancelled.`,
   notSent: (status: string) => (status === 'received' ? 'This transfer is already received.' : `This transfer is ${status}: only a sent transfer can be received.`),
   notLine: 'This line is not on this transfer.',
@@ -68,8 +72,12 @@ export async function createTransfer(db: Db, input: TransferCreateBody, actor: A
     await resolveProducts(tx, input.lines);
     if (!await allowsNegative(tx, input.fromStore)) {
       const have = await storeQuantities(tx, input.fromStore, input.lines.map((l) => l.product));
+      const haveVariant = await variantStoreQuantities(tx, input.fromStore, input.lines.flatMap((l) => (l.variant != null ? [l.variant] : [])));
       const v: Violation[] = [];
-      input.lines.forEach((l, i) => { if (!have.has(l.product)) v.push({ propertyPath: `lines[${i}].product`, message: TRANSFER_MESSAGES.notStocked }); });
+      input.lines.forEach((l, i) => {
+        if (!have.has(l.product)) v.push({ propertyPath: `lines[${i}].product`, message: TRANSFER_MESSAGES.notStocked });
+        else if (l.variant != null && !haveVariant.has(l.variant)) v.push({ propertyPath: `lines[${i}].variant`, message: TRANSFER_MESSAGES.variantNotStocked });
+      });
       throwIf(v);
     }
     const number = await nextNumber(tx, input.fromStore, 'transfer');
@@ -111,6 +119,8 @@ export async function sendTransfer(db: Db, id: number, input: TransferSendBody, 
     const lines = await tx.select().from(stockTransferLine).where(eq(stockTransferLine.transferId, id)).orderBy(asc(stockTransferLine.id));
     const given = overrides(input.lines, new Set(lines.map((l) => l.id)));
     const sent = lines.map((l) => ({ line: l, milli: given.get(l.id) ?? parseQuantity(l.requested) }));
+    // Variant rows first, then the products' rows: the order lib/stock.ts locks them in.
+    const haveVariant = await variantStoreQuantities(tx, t.fromStoreId, lines.flatMap((l) => (l.variantId != null ? [l.variantId] : [])), 'update');
     const have = await storeQuantities(tx, t.fromStoreId, lines.map((l) => l.productId), 'update');
     const perProduct = new Map<number, number>();
     for (const s of sent) perProduct.set(s.line.productId, (perProduct.get(s.line.productId) ?? 0) + s.milli);
@@ -122,11 +132,14 @@ export async function sendTransfer(db: Db, id: number, input: TransferSendBody, 
     };
     for (const s of negativeOk ? [] : sent) {
       const stock = have.get(s.line.productId);
+      const variantStock = s.line.variantId != null ? haveVariant.get(s.line.variantId) : undefined;
       if (!stock) v.push({ propertyPath: path(s.line.id), message: TRANSFER_MESSAGES.notStocked });
+      else if (s.line.variantId != null && variantStock === undefined) v.push({ propertyPath: path(s.line.id), message: TRANSFER_MESSAGES.variantNotStocked });
+      else if (variantStock !== undefined && s.milli > variantStock) v.push({ propertyPath: path(s.line.id), message: TRANSFER_MESSAGES.moreThanStock(variantStock) });
       else if (perProduct.get(s.line.productId)! > stock.quantity) v.push({ propertyPath: path(s.line.id), message: TRANSFER_MESSAGES.moreThanStock(stock.quantity) });
     }
     throwIf(v);
-    await moveStocks(tx, sent.map((s) => ({ productId: s.line.productId, storeId: t.fromStoreId, delta: quantityToString(-s.milli) })),
+    await moveStocks(tx, sent.flatMap((s) => variantMoves(s.line.productId, s.line.variantId, t.fromStoreId, quantityToString(-s.milli))),
       { reason: 'transfer_out', userId: actor.userId, document: { kind: 'transfer', id } });
     const costs = await costsInStore(tx, t.fromStoreId, lines.map((l) => l.productId));
     for (const s of sent) await tx.update(stockTransferLine).set({ sent: quantityToString(s.milli), unitCost: costs.get(s.line.productId) }).where(eq(stockTransferLine.id, s.line.id));
@@ -166,7 +179,7 @@ export async function receiveTransfer(db: Db, id: number, input: TransferReceive
       receipts.set(g.line.productId, [...receipts.get(g.line.productId) ?? [], { qtyMilli: g.milli, unitMinor: priceMinor(g.line.unitCost ?? now.get(g.line.productId), digits) }]);
     }
     await receiveAtCost(tx, t.toStoreId, receipts);
-    await moveStocks(tx, got.map((g) => ({ productId: g.line.productId, storeId: t.toStoreId, delta: quantityToString(g.milli) })),
+    await moveStocks(tx, got.flatMap((g) => variantMoves(g.line.productId, g.line.variantId, t.toStoreId, quantityToString(g.milli))),
       { reason: 'transfer_in', userId: actor.userId, document: { kind: 'transfer', id } });
     for (const g of got) {
       await tx.update(stockTransferLine).set({ received: quantityToString(g.milli), lost: quantityToString(g.sent - g.milli) }).where(eq(stockTransferLine.id, g.line.id));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectLedgerMatchesStock, hasStoreRow, ledgerRows, stockFixture, stockRequests, storeQty, variantQty, type StockFixture } from './stock.fixtures.ts';
+import { expectLedgerMatchesStock, hasStoreRow, ledgerRows, stockFixture, stockRequests, storeQty, variantQty, variantStoreQty, type StockFixture } from './stock.fixtures.ts';
 import { TRANSFER_MESSAGES } from './transfers.service.ts';
 
 let f: StockFixture;
@@ -52,9 +52,12 @@ describe('transfers: request -> send -> receive through the ledger', () => {
     await refused(() => post(`${T}/${tr.id}/cancel`, {}), 409);
   });
 
-  it('receiving less than sent books the difference as lost with its reason; variants move the store rows only', async () => {
+  it('receiving less than sent books the difference as lost with its reason; a variant moves its store rows and the product\'s', async () => {
     const { A, V, variants, main, mall } = f;
-    const before = { a: await storeQty(f.t, A.id, main), am: await storeQty(f.t, A.id, mall), v: await storeQty(f.t, V.id, main), vm: await storeQty(f.t, V.id, mall), v0: await variantQty(f.t, variants[0].id) };
+    const before = {
+      a: await storeQty(f.t, A.id, main), am: await storeQty(f.t, A.id, mall), v: await storeQty(f.t, V.id, main), vm: await storeQty(f.t, V.id, mall), v0: await variantQty(f.t, variants[0].id),
+      v0main: await variantStoreQty(f.t, variants[0].id, main), v0mall: await variantStoreQty(f.t, variants[0].id, mall),
+    };
     const tr = await request([{ product: A.id, quantity: 6 }, { product: V.id, variant: variants[0].id, quantity: 3 }]);
     expect(tr.lines[1].variant).toMatchObject({ id: variants[0].id });
     // Send less of A than requested.
@@ -73,7 +76,9 @@ describe('transfers: request -> send -> receive through the ledger', () => {
     expect(await storeQty(f.t, A.id, mall)).toBe(before.am + 4);
     expect(await storeQty(f.t, V.id, main)).toBe(before.v - 3);
     expect(await storeQty(f.t, V.id, mall)).toBe(before.vm + 3);
-    expect(await variantQty(f.t, variants[0].id)).toBe(before.v0); // global variant stock: unchanged by a move between stores
+    expect(await variantStoreQty(f.t, variants[0].id, main)).toBe(before.v0main - 3);
+    expect(await variantStoreQty(f.t, variants[0].id, mall)).toBe(before.v0mall + 3);
+    expect(await variantQty(f.t, variants[0].id)).toBe(before.v0); // the variant's total over the stores: unchanged by a move between stores
     await expectLedgerMatchesStock(f.t);
   });
 

@@ -12,8 +12,8 @@ import { qtyOut } from './stock-ops.common.ts';
  * Readings of the stock ledger (issue 25.5, 25.6; ARCHITECTURE.md "Stock valuation").
  *
  * Valuation at `at`: per (product, store), the quantity is the sum of the ledger's store rows
- * (variant rows are the same stock counted again: variant stock is global and a variant move also
- * moves the product's store row) created at or before `at`; the cost is the `unit_cost` of the
+ * (variant rows are the same stock counted again: a variant move also moves the product's store
+ * row, lib/stock.ts) created at or before `at`; the cost is the `unit_cost` of the
  * last of those rows (the store's average in effect then). value = quantity x cost, rounded once
  * per (product, store) to a minor unit of the store's currency, half away from zero; groups add
  * those. Products that track stock only; negative stock counts negative. A product is in ONE
