@@ -37,9 +37,10 @@ const STORE_OWNED: Record<string, Owned> = {
   stock_adjustment: { column: 'store_id' },
   stock_doc_counter: { column: 'store_id' },
   store_counter: { column: 'store_id' },
+  product_variant_store: { column: 'store_id' },
   stock_movement: {
     column: 'store_id',
-    nullable: 'a variant\'s movement has no store: variant stock is global (product_variant.quantity, lib/stock.ts)',
+    nullable: 'rows written before migration 0015 by a shop without any store keep no store; every writer since sets it (lib/stock.ts moveStock throws without one)',
     noIndex: 'read by product first: (product_id, store_id) and (product_id, created_at, id)',
   },
   approval: {
@@ -94,7 +95,7 @@ const SHARED: Record<string, string> = {
 /** Unique keys of store-owned tables without the store column: Citus needs it in each (or the key dropped). */
 const UNIQUE_WITHOUT_STORE = [
   'approval.approval_pkey', 'approval.approval_token_uq', 'closing.closing_pkey', 'expense.expense_pkey', 'order.order_client_id_uq',
-  'order.order_pkey', 'product_store.product_store_pkey', 'purchase.purchase_pkey', 'purchase.purchase_po_uq',
+  'order.order_pkey', 'product_store.product_store_pkey', 'product_variant_store.product_variant_store_pkey', 'purchase.purchase_pkey', 'purchase.purchase_po_uq',
   'purchase_order.purchase_order_pkey', 'stock_adjustment.stock_adjustment_pkey', 'stock_count.stock_count_pkey',
   'stock_movement.stock_movement_pkey', 'stock_transfer.stock_transfer_pkey',
 ];
