@@ -4,6 +4,7 @@
  * and reading the till's cache; --profile records CPU profiles of the phases it wraps.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { ROOT, log, type Server } from './lib.ts';
@@ -209,6 +210,25 @@ export async function typeSearch(page: Page, text: string): Promise<{ latencies:
     await page.waitForTimeout(100);
   }
   return { latencies, unchanged };
+}
+
+/**
+ * The renderer main thread's painting while `fn` runs (a Chrome trace, devtools.timeline): the Paint
+ * events and their ms. `fn` returns how many answers it timed, so the cost is per keystroke. What
+ * the page records behind a dialog shows here, not in the latency of a fast machine (session 39).
+ */
+export async function paintWork(page: Page, fn: () => Promise<number>): Promise<{ paints: number; ms: number; keys: number }> {
+  const browser = page.context().browser()!;
+  const file = path.join(os.tmpdir(), `pos-bench-paint-${process.pid}.json`);
+  await browser.startTracing(page, { path: file, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+  let keys = 0;
+  try { keys = await fn(); } finally { await browser.stopTracing(); }
+  const raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+  fs.rmSync(file, { force: true });
+  const events: { name: string; ph: string; pid: number; tid: number; dur?: number; args?: { name?: string } }[] = Array.isArray(raw) ? raw : raw.traceEvents;
+  const main = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const paints = events.filter((e) => e.name === 'Paint' && e.ph === 'X' && typeof e.dur === 'number' && main.has(`${e.pid}:${e.tid}`));
+  return { paints: paints.length, ms: paints.reduce((sum, e) => sum + e.dur! / 1000, 0), keys };
 }
 
 export async function longTasks(page: Page, since = 0): Promise<{ start: number; duration: number }[]> {
