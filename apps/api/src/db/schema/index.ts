@@ -8,3 +8,4 @@ export * from './cash.ts';
 export * from './stock-ops.ts';
 export * from './printing.ts';
 export * from './staff.ts';
+export * from './reports.ts';

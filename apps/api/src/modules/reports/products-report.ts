@@ -10,7 +10,8 @@ import { parseMinor } from '@pos/domain/money';
 import type { Db } from '../../db/client.ts';
 import { pgArray, rowsOf } from '../../db/raw.ts';
 import type { ReportScope } from './reports.params.ts';
-import { rangeCtes } from './sales-report.ts';
+import { rangeCtes } from './report-ctes.ts';
+import { KIND, readRolled, unionCtes, type Bounds } from './rollups.ts';
 
 export interface ProductRow {
   key: string;
@@ -27,21 +28,48 @@ export interface ProductRow {
 
 type Raw = { id: number; name: string; sku: string | null; orders: number; quantity: string; net: string; gross: string; cost: string; stock: string | null };
 
-export async function productsReport(db: Db, scope: ReportScope, sort: 'top' | 'slow', limit: number, withCost: boolean) {
-  const stores = pgArray(scope.storeIds);
-  const sold = sql`sold as (
+/** `sold`: per product of the range, from the product roll-up of marked days and the other days live (`live`), or all live (null). */
+function soldCtes(scope: ReportScope, live: Bounds | null) {
+  if (live) {
+    return sql`${unionCtes(scope, live, [KIND.product])}, sold as (
+      select u.k1 as product_id, sum(u.orders) as orders, sum(u.quantity) as quantity, sum(u.net) as net, sum(u.net + u.tax) as gross, sum(u.cost) as cost
+      from u where u.kind = ${KIND.product} group by u.k1
+    )`;
+  }
+  return sql`${rangeCtes(scope)}, sold as (
       select l.product_id, count(distinct l.id) filter (where not l.is_return) as orders, sum(l.quantity) as quantity,
         sum(l.taxable) as net, sum(l.taxable + l.taxes_total) as gross, sum(l.cost) as cost
       from l group by l.product_id
     )`;
-  const statement = sort === 'top'
-    ? sql`with ${rangeCtes(scope)}, ${sold},
+}
+
+/** `live`: every day from the orders (the reference the roll-up tests compare with). */
+export async function productsReport(db: Db, scope: ReportScope, sort: 'top' | 'slow', limit: number, withCost: boolean, opts: { live?: boolean } = {}) {
+  const raw = opts.live
+    ? await db.execute(productsStatement(scope, sort, limit, null))
+    : await readRolled(db, scope, (tx, live) => tx.execute(productsStatement(scope, sort, limit, live)));
+  const m = (v: string | null) => (v == null ? 0 : parseMinor(v, scope.digits));
+  const rows = rowsOf<Raw>(raw).map((r): ProductRow => {
+    const row: ProductRow = {
+      key: String(r.id), label: r.name, sku: r.sku, orders: Number(r.orders), quantity: Number(r.quantity),
+      net: m(r.net), gross: m(r.gross), stock: r.stock == null ? null : Number(r.stock),
+    };
+    if (withCost) { row.cost = m(r.cost); row.margin = row.net - row.cost; }
+    return row;
+  });
+  return { currency: scope.currency, digits: scope.digits, timeZone: scope.timeZone, from: scope.from, to: scope.to, sort, rows };
+}
+
+function productsStatement(scope: ReportScope, sort: 'top' | 'slow', limit: number, live: Bounds | null) {
+  const stores = pgArray(scope.storeIds);
+  return sort === 'top'
+    ? sql`with ${soldCtes(scope, live)},
       top as (select * from sold order by sold.quantity desc, sold.net desc, sold.product_id limit ${limit})
       select p.id, p.name, p.sku, top.orders, top.quantity::text, top.net::text, top.gross::text, top.cost::text,
         (select sum(ps.quantity) from product_store ps where ps.product_id = p.id and ps.store_id = any(${stores}::int[]))::text as stock
       from top join product p on p.id = top.product_id
       order by top.quantity desc, top.net desc, p.id`
-    : sql`with ${rangeCtes(scope)}, ${sold},
+    : sql`with ${soldCtes(scope, live)},
       zero as (
         select p.id, p.name, 0 as rank from product p
         where p.is_active and not (p.id = any (select product_id from sold))
@@ -58,14 +86,4 @@ export async function productsReport(db: Db, scope: ReportScope, sort: 'top' | '
         (select sum(ps.quantity) from product_store ps where ps.product_id = p.id and ps.store_id = any(${stores}::int[]))::text as stock
       from (select * from zero union all select * from few) x join product p on p.id = x.id left join sold on sold.product_id = x.id
       order by x.rank, coalesce(sold.quantity, 0), x.name, x.id limit ${limit}`;
-  const m = (v: string | null) => (v == null ? 0 : parseMinor(v, scope.digits));
-  const rows = rowsOf<Raw>(await db.execute(statement)).map((r): ProductRow => {
-    const row: ProductRow = {
-      key: String(r.id), label: r.name, sku: r.sku, orders: Number(r.orders), quantity: Number(r.quantity),
-      net: m(r.net), gross: m(r.gross), stock: r.stock == null ? null : Number(r.stock),
-    };
-    if (withCost) { row.cost = m(r.cost); row.margin = row.net - row.cost; }
-    return row;
-  });
-  return { currency: scope.currency, digits: scope.digits, timeZone: scope.timeZone, from: scope.from, to: scope.to, sort, rows };
 }

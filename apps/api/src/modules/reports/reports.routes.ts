@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { validationError } from '@pos/domain/errors';
 import { minorToString } from '@pos/domain/money';
 import { caller, can } from '../../plugins/auth.ts';
@@ -17,6 +17,15 @@ type Cell = CsvValue;
 const money = (digits: number) => (v: number | undefined): Cell => (v === undefined ? '' : csvNumber(minorToString(v, digits)));
 const quantity = (v: number | null): Cell => (v === null ? '' : csvNumber(String(v)));
 
+/** A sales report as a CSV file: its rows, then the total. */
+export function sendSalesCsv(reply: FastifyReply, report: Awaited<ReturnType<typeof salesReport>>, withCost: boolean) {
+  const m = money(report.digits);
+  const header = ['Key', 'Label', 'Orders', 'Quantity', 'Net', 'Tax', 'Gross', 'Discount', 'Refunds', ...(withCost ? ['Cost', 'Margin'] : [])];
+  const line = (r: typeof report.totals): Cell[] => [r.key, r.label, r.orders, quantity(r.quantity), m(r.net), m(r.tax), m(r.gross), m(r.discount), m(r.refunds),
+    ...(withCost ? [m(r.cost), m(r.margin)] : [])];
+  return sendCsv(reply, `sales-by-${report.group}-${report.from}-${report.to}`, header, [...report.rows.map(line), line({ ...report.totals, label: 'Total' })]);
+}
+
 export default async function reportsRoutes(app: FastifyInstance) {
   const tags = ['Reports'];
   const auth = 'reports.view' as const;
@@ -33,12 +42,7 @@ export default async function reportsRoutes(app: FastifyInstance) {
     // A page shows the largest groups (default 500); a CSV has them all.
     const limit = scope.csv ? null : limitOf(q.limit, 500, 10_000);
     const report = await salesReport(app.db, scope, group, withCost, limit);
-    if (!scope.csv) return report;
-    const m = money(scope.digits);
-    const header = ['Key', 'Label', 'Orders', 'Quantity', 'Net', 'Tax', 'Gross', 'Discount', 'Refunds', ...(withCost ? ['Cost', 'Margin'] : [])];
-    const line = (r: typeof report.totals): Cell[] => [r.key, r.label, r.orders, quantity(r.quantity), m(r.net), m(r.tax), m(r.gross), m(r.discount), m(r.refunds),
-      ...(withCost ? [m(r.cost), m(r.margin)] : [])];
-    return sendCsv(reply, `sales-by-${group}-${scope.from}-${scope.to}`, header, [...report.rows.map(line), line({ ...report.totals, label: 'Total' })]);
+    return scope.csv ? sendSalesCsv(reply, report, withCost) : report;
   });
 
   app.get('/api/reports/products', {

@@ -11,14 +11,12 @@
  * bounds come from its own time zone, so the order index (store_id, created_at) is used per store.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { ORDER_STATUS } from '@pos/domain/schemas/sale';
 import { parseMinor } from '@pos/domain/money';
 import type { Db } from '../../db/client.ts';
 import { rowsOf } from '../../db/raw.ts';
 import type { ReportScope, SalesGroup } from './reports.params.ts';
-
-/** Statuses of orders whose sale stands (a return is a Completed order with returned_from_id). */
-export const SOLD_STATUSES = [ORDER_STATUS.COMPLETED, ORDER_STATUS.DISPATCHED, ORDER_STATUS.PARTIALLY_RETURNED, ORDER_STATUS.RETURNED];
+import { rangeCtes } from './report-ctes.ts';
+import { KIND, readRolled, unionCtes, type Bounds } from './rollups.ts';
 
 export interface SalesRow {
   key: string | null;
@@ -32,26 +30,6 @@ export interface SalesRow {
   refunds: number;
   cost?: number;
   margin?: number;
-}
-
-/**
- * The orders of the range in the chosen stores (`o`), with their local time, and their lines (`l`).
- * Each store's bounds are instants given as parameters (computed from its zone beforehand), so
- * the planner sees the range and reads the order index (store_id, created_at) for a day's orders
- * instead of guessing a third of the table.
- */
-export function rangeCtes(scope: Pick<ReportScope, 'bounds'>): SQL {
-  const inRange = sql.join(scope.bounds.map((b) => sql`(o.store_id = ${b.id} and o.created_at >= ${b.lo}::timestamptz and o.created_at < ${b.hi}::timestamptz)`), sql` or `);
-  return sql`o as (
-      select o.id, o.store_id, o.user_id, (o.created_at at time zone s.time_zone) as local, o.returned_from_id is not null as is_return
-      from "order" o join store s on s.id = o.store_id
-      where (${inRange}) and o.status = any(${`{${SOLD_STATUSES.map((x) => `"${x}"`).join(',')}}`}::text[]) and not o.is_suspended
-    ),
-    l as (
-      select o.*, op.id as line_id, op.product_id, op.variant_id, op.quantity, op.taxable, op.taxes_total,
-        op.discount + op.order_discount as discount, op.cost * op.quantity as cost
-      from o join order_product op on op."orderId" = o.id
-    )`;
 }
 
 const lineFigures = sql`count(distinct g.id) filter (where not g.is_return) as orders, sum(g.quantity)::text as quantity,
@@ -99,7 +77,7 @@ export function statementFor(group: SalesGroup, scope: ReportScope, limit: numbe
         count(distinct o.id) filter (where not o.is_return) as orders, null as quantity, null as net, null as tax, null as discount,
         sum(p.total)::text as gross, coalesce(sum(p.total) filter (where o.is_return), 0)::text as refunds, null as cost
       from o join order_payment p on p.order_id = o.id left join payment pt on pt.id = p.type_id
-      group by grouping sets ((pt.id, pt.name), ()) order by grouping(pt.id, pt.name), sum(p.total) desc`;
+      group by grouping sets ((pt.id, pt.name), ()) order by grouping(pt.id, pt.name), sum(p.total) desc, pt.id`;
   }
   if (group === 'tax') {
     // Per tax and rate: the taxed lines' net and that tax's amount; lines without tax under "" (key null).
@@ -113,18 +91,72 @@ export function statementFor(group: SalesGroup, scope: ReportScope, limit: numbe
         count(distinct t.id) filter (where not t.is_return) as orders, sum(t.quantity)::text as quantity, sum(t.taxable)::text as net,
         sum(t.amount)::text as tax, sum(t.discount)::text as discount,
         coalesce(sum(t.taxable + t.amount) filter (where t.is_return), 0)::text as refunds, sum(t.cost)::text as cost
-      from t group by grouping sets ((t.tax_id, t.rate, t.label), ()) order by grouping(t.tax_id, t.rate, t.label), t.label`;
+      from t group by grouping sets ((t.tax_id, t.rate, t.label), ()) order by grouping(t.tax_id, t.rate, t.label), t.label, t.tax_id, t.rate`;
   }
   const d = LINE_GROUPS[group];
-  // Aggregated, ordered and cut first; only the rows kept are named (one look-up each).
   return sql`with ${ctes}, g as (select l.*, ${d.gid} as gid from l),
     agg as (
       select g.gid, grouping(g.gid) as total, count(*) over () - 1 as groups, sum(g.taxable) as net_sort, ${lineFigures}
       from g group by grouping sets ((g.gid), ())
     )
+    ${named(d, limit)}`;
+}
+
+/** Aggregated (`agg`), ordered and cut first; only the rows kept are named (one look-up each). */
+const named = (d: { key: SQL; label: SQL; order: SQL }, limit: number | null) => sql`
     select ${d.key} as key, ${d.label} as label, g.total, g.groups, g.orders, g.quantity, g.net, g.tax, g.discount, g.refunds, g.cost
     from (select * from agg g order by g.total desc, ${d.order} ${limit === null ? sql`` : sql`limit ${limit + 1}`}) g
     order by g.total desc, ${d.order}`;
+
+/** The line groups read from roll-ups: the grain, and the group id of a roll-up row `g` (the live gid's value). */
+const ROLLED: Partial<Record<SalesGroup, { kind: number; gid: SQL }>> = {
+  day: { kind: KIND.day, gid: sql`to_char(g.day, 'YYYY-MM-DD')` },
+  hour: { kind: KIND.hour, gid: sql`g.k1` },
+  product: { kind: KIND.product, gid: sql`g.k1` },
+  variant: { kind: KIND.variant, gid: sql`array[g.k1, g.k2]` },
+  cashier: { kind: KIND.cashier, gid: sql`g.k1` },
+  store: { kind: KIND.day, gid: sql`g.store_id` },
+  tax: { kind: KIND.tax, gid: sql`null` },
+  payment: { kind: KIND.payment, gid: sql`null` },
+};
+
+/**
+ * statementFor's answer from the roll-up rows `u` (rollups.ts) of the marked days and the live
+ * ones of the other days (`live`): each group sums its grain's rows; the total's `orders` is the
+ * day grain's (an order counts once however many groups it is in), a payment total's the `paid` one.
+ */
+export function rolledStatementFor(group: SalesGroup, scope: ReportScope, live: Bounds, limit: number | null = null): SQL {
+  const r = ROLLED[group]!;
+  const totalKind = group === 'payment' ? KIND.paid : KIND.day;
+  const ctes = unionCtes(scope, live, [...new Set([r.kind, totalKind])]);
+  const orders = (grouping: SQL, sum: SQL) => sql`case when ${grouping} <> 0 then (select coalesce(sum(x.orders), 0) from u x where x.kind = ${totalKind}) else ${sum} end`;
+  if (group === 'payment') {
+    return sql`with ${ctes}
+      select pt.id::text as key, coalesce(pt.name, '') as label, grouping(pt.id, pt.name) as total, ${orders(sql`grouping(pt.id, pt.name)`, sql`sum(u.orders)`)} as orders,
+        null as quantity, null as net, null as tax, null as discount, sum(u.gross)::text as gross, sum(u.refunds)::text as refunds, null as cost
+      from u left join payment pt on pt.id = u.k1 where u.kind = ${KIND.payment}
+      group by grouping sets ((pt.id, pt.name), ()) order by grouping(pt.id, pt.name), sum(u.gross) desc, pt.id`;
+  }
+  if (group === 'tax') {
+    const g = sql`grouping(t.k1, t.rate, t.label)`;
+    return sql`with ${ctes},
+      t as (
+        select u.*, coalesce(tx.name || ' ' || trim(trailing '.' from trim(trailing '0' from u.rate::text)) || '%', '') as label
+        from u left join tax tx on tx.id = u.k1 where u.kind = ${KIND.tax}
+      )
+      select case when t.k1 is null then null else t.k1 || '@' || t.rate end as key, t.label, ${g} as total, ${orders(g, sql`sum(t.orders)`)} as orders,
+        sum(t.quantity)::text as quantity, sum(t.net)::text as net, sum(t.tax)::text as tax, sum(t.discount)::text as discount,
+        sum(t.refunds)::text as refunds, sum(t.cost)::text as cost
+      from t group by grouping sets ((t.k1, t.rate, t.label), ()) order by ${g}, t.label, t.k1, t.rate`;
+  }
+  return sql`with ${ctes}, g as (select g.*, ${r.gid} as gid from u g where g.kind = ${r.kind}),
+    agg as (
+      select g.gid, grouping(g.gid) as total, count(*) over () - 1 as groups, sum(g.net) as net_sort, ${orders(sql`grouping(g.gid)`, sql`sum(g.orders)`)} as orders,
+        sum(g.quantity)::text as quantity, sum(g.net)::text as net, sum(g.tax)::text as tax, sum(g.discount)::text as discount,
+        sum(g.refunds)::text as refunds, sum(g.cost)::text as cost
+      from g group by grouping sets ((g.gid), ())
+    )
+    ${named(LINE_GROUPS[group as keyof typeof LINE_GROUPS], limit)}`;
 }
 
 const DAY_MS = 86_400_000;
@@ -145,8 +177,15 @@ function fill(group: SalesGroup, scope: ReportScope, rows: SalesRow[]): SalesRow
   return rows;
 }
 
-export async function salesReport(db: Db, scope: ReportScope, group: SalesGroup, withCost: boolean, limit: number | null = null) {
-  const raw = rowsOf<RawRow>(await db.execute(statementFor(group, scope, limit)));
+/**
+ * A sales report. Groups with a roll-up grain (all but category and brand, whose group is the
+ * product's category or brand of today) read closed days rolled (rollups.ts); `live` computes
+ * every day from the orders (the reference the roll-up tests compare with).
+ */
+export async function salesReport(db: Db, scope: ReportScope, group: SalesGroup, withCost: boolean, limit: number | null = null, opts: { live?: boolean } = {}) {
+  const raw = rowsOf<RawRow>(!opts.live && ROLLED[group]
+    ? await readRolled(db, scope, (tx, live) => tx.execute(rolledStatementFor(group, scope, live, limit)))
+    : await db.execute(statementFor(group, scope, limit)));
   const m = (v: string | null) => (v == null ? 0 : parseMinor(v, scope.digits));
   const present = (r: RawRow & { gross?: string | null }): SalesRow => {
     const net = m(r.net);

@@ -1,0 +1,143 @@
+/**
+ * Roll-ups of closed store-days for the sales reports (docs/performance.md "Reports"): a range of
+ * months costs what a day costs. Per store and local day, `report_day_sales` holds each grain's
+ * figures (KIND), summed by the same CTEs the live report reads (rangeCtes); `report_day_done`
+ * marks the days whose rows are complete. A report first rolls the closed days of its range that
+ * are not marked (lazily, once: the store's roll lock, taken in the database, serialises API
+ * processes), then reads, in ONE repeatable-read snapshot, the marked days from the roll-up and
+ * every other day (today, days not closed yet, days a write un-marked since) live, and sums both.
+ * A day is closed once it ended ROLL_LAG ago in its store's zone; a write to an order created more
+ * than an hour ago un-marks its store-day under the same lock (triggers, migration 0015).
+ * Every sum is of numeric values, so a rolled report is the live one to the last minor unit.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import { pgArray, rowsOf } from '../../db/raw.ts';
+import type { ReportScope } from './reports.params.ts';
+import { rangeCtes } from './report-ctes.ts';
+
+/** The grains rolled. `store` is read from `day` (per store-day), `paid` is the day's orders with a payment. */
+export const KIND = { day: 0, hour: 1, product: 2, variant: 3, cashier: 4, tax: 5, payment: 6, paid: 7 } as const;
+const ALL_KINDS = Object.values(KIND);
+/** How long after a store's local midnight its day is rolled (the triggers catch writes older than an hour). */
+const ROLL_LAG = '2 hours';
+/** The roll lock of a store: pg_advisory_xact_lock(ROLL_LOCK, store id); the triggers take it shared. */
+const ROLL_LOCK = 25006;
+/** At most this many days of one store per roll statement (each runs under the request's statement timeout). */
+const CHUNK_DAYS = 7;
+
+export type Bounds = ReportScope['bounds'];
+type Run = { id: number; a: string; b: string; lo: string; hi: string };
+
+const orders = (alias: string) => sql.raw(`(count(distinct ${alias}.id) filter (where not ${alias}.is_return))::int`);
+const lineSums = sql`sum(l.quantity), sum(l.taxable), sum(l.taxes_total), sum(l.discount),
+  coalesce(sum(l.taxable + l.taxes_total) filter (where l.is_return), 0), sum(l.cost), null::numeric`;
+const LINE_KEYS: Record<number, [SQL, SQL]> = {
+  [KIND.day]: [sql`null::int`, sql`null::int`],
+  [KIND.hour]: [sql`extract(hour from l.local)::int`, sql`null::int`],
+  [KIND.product]: [sql`l.product_id`, sql`null::int`],
+  [KIND.variant]: [sql`l.product_id`, sql`coalesce(l.variant_id, 0)`],
+  [KIND.cashier]: [sql`l.user_id`, sql`null::int`],
+};
+
+/** The live CTEs' (o, l) figures of the given grains per store and local day, as roll-up rows. */
+export function grainRows(kinds: readonly number[]): SQL {
+  const parts: SQL[] = [];
+  for (const k of kinds) {
+    const line = LINE_KEYS[k];
+    if (line) {
+      parts.push(sql`select l.store_id, l.local::date, ${sql.raw(String(k))}::smallint, ${line[0]}, ${line[1]}, null::numeric, ${orders('l')}, ${lineSums}
+        from l group by 1, 2, 4, 5`);
+    } else if (k === KIND.tax) {
+      parts.push(sql`select l.store_id, l.local::date, ${sql.raw(String(k))}::smallint, lt.tax_id, null::int, lt.rate, ${orders('l')},
+          sum(l.quantity), sum(l.taxable), sum(coalesce(lt.amount, 0)), sum(l.discount),
+          coalesce(sum(l.taxable + coalesce(lt.amount, 0)) filter (where l.is_return), 0), sum(l.cost), null::numeric
+        from l left join lateral (select * from order_product_tax lt where lt.order_product_id = l.line_id offset 0) lt on true group by 1, 2, 4, 6`);
+    } else {
+      parts.push(sql`select o.store_id, o.local::date, ${sql.raw(String(k))}::smallint, ${k === KIND.payment ? sql`p.type_id` : sql`null::int`}, null::int, null::numeric,
+          ${orders('o')}, null::numeric, null::numeric, null::numeric, null::numeric,
+          coalesce(sum(p.total) filter (where o.is_return), 0), null::numeric, sum(p.total)
+        from o cross join lateral (select * from order_payment p where p.order_id = o.id offset 0) p group by 1, 2, 4`);
+    }
+  }
+  return sql.join(parts, sql` union all `);
+}
+
+const COLUMNS = sql`store_id, day, kind, k1, k2, rate, orders, quantity, net, tax, discount, refunds, cost, gross`;
+
+/**
+ * `u`: the rows of `kinds` over the scope's stores and dates: the marked days' from the roll-up,
+ * the other days' computed live within `live` (the instants of the unmarked days, per store).
+ */
+export function unionCtes(scope: Pick<ReportScope, 'storeIds' | 'from' | 'to'>, live: Bounds, kinds: readonly number[]): SQL {
+  return sql`${rangeCtes({ bounds: live }, { perOrder: true })},
+    u as (
+      select ${COLUMNS} from report_day_sales r
+      where r.store_id = any(${pgArray(scope.storeIds)}::int[]) and r.kind = any(${pgArray([...kinds])}::smallint[])
+        and r.day >= ${scope.from}::date and r.day <= ${scope.to}::date
+        and exists (select 1 from report_day_done d where d.store_id = r.store_id and d.day = r.day)
+      union all ${grainRows(kinds)}
+    )`;
+}
+
+const INSTANT = `'YYYY-MM-DD"T"HH24:MI:SS"Z"'`;
+/** The runs of consecutive unmarked days of the stores in from..to (only closed ones if `closed`), with their instants. */
+async function unmarkedRuns(db: Db | Tx, storeIds: number[], from: string, to: string, closed: boolean): Promise<Run[]> {
+  return rowsOf<Run>(await db.execute(sql`select x.id, min(x.d)::text as a, max(x.d)::text as b,
+      to_char((min(x.d)::timestamp at time zone x.tz) at time zone 'UTC', ${sql.raw(INSTANT)}) as lo,
+      to_char(((max(x.d) + 1)::timestamp at time zone x.tz) at time zone 'UTC', ${sql.raw(INSTANT)}) as hi
+    from (
+      select s.id, s.time_zone as tz, g.d::date as d, g.d::date - (row_number() over (partition by s.id order by g.d))::int as run
+      from store s cross join generate_series(${from}::date, ${to}::date, interval '1 day') g(d)
+      where s.id = any(${pgArray(storeIds)}::int[])
+        and not exists (select 1 from report_day_done x where x.store_id = s.id and x.day = g.d::date)
+        ${closed ? sql`and ((g.d::date + 1)::timestamp at time zone s.time_zone) <= now() - ${ROLL_LAG}::interval` : sql``}
+    ) x group by x.id, x.tz, x.run order by x.id, a`));
+}
+
+const addDays = (day: string, n: number) => new Date(Date.parse(day) + n * 86_400_000).toISOString().slice(0, 10);
+const dayList = (runs: Run[]) => `{${runs.flatMap((r) => {
+  const out: string[] = [];
+  for (let d = r.a; d <= r.b; d = addDays(d, 1)) out.push(d);
+  return out;
+}).join(',')}}`;
+
+/**
+ * Rolls the closed, unmarked days of the range, store by store, CHUNK_DAYS at a time, each chunk
+ * in its own transaction under the store's roll lock (whoever waited finds the days marked and
+ * rolls nothing). Answers how many store-days it rolled.
+ */
+export async function rollClosedDays(db: Db, scope: Pick<ReportScope, 'storeIds' | 'from' | 'to'>): Promise<number> {
+  const missing = await unmarkedRuns(db, scope.storeIds, scope.from, scope.to, true);
+  let rolled = 0;
+  for (const id of [...new Set(missing.map((r) => r.id))]) {
+    const mine = missing.filter((r) => r.id === id);
+    for (let from = mine[0].a; from <= mine[mine.length - 1].b; from = addDays(from, CHUNK_DAYS)) {
+      const to = addDays(from, CHUNK_DAYS - 1);
+      rolled += await db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(${ROLL_LOCK}, ${id}::int)`);
+        const runs = await unmarkedRuns(tx, [id], from, to < scope.to ? to : scope.to, true);
+        if (!runs.length) return 0;
+        const days = dayList(runs);
+        await tx.execute(sql`delete from report_day_sales where store_id = ${id}::int and kind = any(${pgArray(ALL_KINDS)}::smallint[]) and day = any(${days}::date[])`);
+        await tx.execute(sql`insert into report_day_sales (${COLUMNS}) with ${rangeCtes({ bounds: runs }, { perOrder: true })} ${grainRows(ALL_KINDS)}`);
+        await tx.execute(sql`insert into report_day_done (store_id, day) select ${id}::int, d from unnest(${days}::date[]) d`);
+        return days.split(',').length;
+      });
+    }
+  }
+  return rolled;
+}
+
+/**
+ * Runs `read` with the instants of the scope's unmarked days, in one repeatable-read snapshot, so
+ * the days it reads rolled and those it reads live are exactly the range (a day un-marked by a
+ * concurrent write is either still marked here or read live).
+ */
+export async function readRolled<T>(db: Db, scope: Pick<ReportScope, 'storeIds' | 'from' | 'to'>, read: (tx: Tx, live: Bounds) => Promise<T>): Promise<T> {
+  await rollClosedDays(db, scope);
+  return db.transaction(async (tx) => {
+    const live = await unmarkedRuns(tx, scope.storeIds, scope.from, scope.to, false);
+    return read(tx, live.map((r) => ({ id: r.id, lo: r.lo, hi: r.hi })));
+  }, { isolationLevel: 'repeatable read', accessMode: 'read only' });
+}
