@@ -22,6 +22,7 @@ import { withRedaction } from './net/log-redaction.ts';
 import { tlsServerFactory, type TlsMaterial } from './net/tls.ts';
 import { registerTrustRoutes } from './net/trust-page.ts';
 import { backupDir, migrateWithBackup, scheduleDailyBackups } from './backup/schedule.ts';
+import { scheduleRollups } from './modules/reports/rollups.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -190,6 +191,12 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   if (!options.database && config.dailyBackups) {
     const stop = scheduleDailyBackups({ url: database.url, dir: backupDir(config.dataDir), source: database.kind, firstAfterMs: config.dailyBackupFirstCheckMs,
       log: (m) => app.log.info(m), onError: (e) => app.log.error(`Daily backup failed: ${(e as Error).message}`) });
+    app.addHook('onClose', async () => stop());
+  }
+  // Closed store-days rolled up ahead of the reports (modules/reports/rollups.ts); any process may.
+  if (!options.database && config.reportRollupEveryMs > 0) {
+    const stop = scheduleRollups(database.db, { firstAfterMs: 30_000, everyMs: config.reportRollupEveryMs,
+      log: (m) => app.log.info(m), onError: (e) => app.log.error(`Report roll-ups failed: ${(e as Error).message}`) });
     app.addHook('onClose', async () => stop());
   }
   return app;

@@ -43,6 +43,8 @@ export interface AppConfig {
   dailyBackups: boolean;
   /** When a started server first checks whether today's backup is due (then every 15 minutes). */
   dailyBackupFirstCheckMs: number;
+  /** REPORT_ROLLUP_EVERY_MS: how often closed store-days are rolled up ahead of the reports (0: only when a report asks). */
+  reportRollupEveryMs: number;
 }
 
 function parseHttps(value: string | undefined): AppConfig['https'] {
@@ -92,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     loginMaxFailures: Number(env.LOGIN_MAX_FAILURES ?? 10),
     dailyBackups: (env.DAILY_BACKUPS ?? 'on') !== 'off',
     dailyBackupFirstCheckMs: Number(env.DAILY_BACKUP_FIRST_CHECK_MS ?? 60_000),
+    reportRollupEveryMs: Number(env.REPORT_ROLLUP_EVERY_MS ?? 600_000),
     ...overrides,
   };
   return config;

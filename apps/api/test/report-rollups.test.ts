@@ -15,6 +15,7 @@ import { flatQuery, limitOf, oneOf, reportScope, SALES_GROUPS } from '../src/mod
 import { salesReport } from '../src/modules/reports/sales-report.ts';
 import { productsReport } from '../src/modules/reports/products-report.ts';
 import { sendSalesCsv } from '../src/modules/reports/reports.routes.ts';
+import { scheduleRollups } from '../src/modules/reports/rollups.ts';
 import { rowsOf } from '../src/db/raw.ts';
 
 let t: TestApp;
@@ -203,5 +204,24 @@ describe('report roll-ups', () => {
     expect((await doneDays()).filter((d) => d.startsWith(`${mall}:`))).toEqual([]);
     const { rolled, live } = await both('sales', `group=day&from=${FROM}&to=${TO}`);
     expect(rolled).toBe(live);
+  });
+
+  it('the background pass rolls the closed days before any report asks (every process may run it)', async () => {
+    await t.app.db.execute(sql`delete from report_day_done`);
+    await t.app.db.execute(sql`delete from report_day_sales`);
+    const errors: unknown[] = [];
+    const stops = [0, 1].map(() => scheduleRollups(t.app.db, { firstAfterMs: 0, everyMs: 3_600_000, onError: (e) => errors.push(e) }));
+    const deadline = Date.now() + 30_000;
+    while (!(await doneDays()).includes(`${mall}:${utcDay(-2)}`) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await Promise.all(stops.map((stop) => stop()));
+    expect(errors).toEqual([]);
+    const done = await doneDays();
+    for (const d of ['08', '09', '10', '11', '12']) expect(done).toEqual(expect.arrayContaining([`${main}:2026-03-${d}`, `${mall}:2026-03-${d}`]));
+    // Two passes at once rolled each day once; the report then reads them and rolls nothing itself.
+    const dup = rowsOf(await t.app.db.execute(sql`select store_id, day, kind, k1, k2, rate from report_day_sales group by 1, 2, 3, 4, 5, 6 having count(*) > 1`));
+    expect(dup).toEqual([]);
+    const { rolled, live } = await both('sales', `group=cashier&from=${FROM}&to=${TO}`);
+    expect(rolled).toBe(live);
+    expect(await doneDays()).toEqual(done);
   });
 });

@@ -38,6 +38,8 @@ const STORE_OWNED: Record<string, Owned> = {
   stock_doc_counter: { column: 'store_id' },
   store_counter: { column: 'store_id' },
   product_variant_store: { column: 'store_id' },
+  report_day_sales: { column: 'store_id' },
+  report_day_done: { column: 'store_id' },
   stock_movement: {
     column: 'store_id',
     nullable: 'rows written before migration 0015 by a shop without any store keep no store; every writer since sets it (lib/stock.ts moveStock throws without one)',

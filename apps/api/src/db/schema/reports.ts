@@ -8,7 +8,7 @@ import { store } from './stores.ts';
  * the key itself is null); `orders` counts that group's distinct sales of the day (additive over
  * days: an order belongs to one day). Sums are unconstrained numeric: exact.
  * Only days marked in report_day_done are read; a write to an order of a rolled day deletes the
- * mark (trigger, migration 0015), and the next report rolls the day again.
+ * mark (trigger, migration 0016), and the next report rolls the day again.
  */
 export const reportDaySales = pgTable('report_day_sales', {
   storeId: integer('store_id').notNull().references(() => store.id, { onDelete: 'cascade' }),

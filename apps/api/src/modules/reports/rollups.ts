@@ -7,7 +7,7 @@
  * processes), then reads, in ONE repeatable-read snapshot, the marked days from the roll-up and
  * every other day (today, days not closed yet, days a write un-marked since) live, and sums both.
  * A day is closed once it ended ROLL_LAG ago in its store's zone; a write to an order created more
- * than an hour ago un-marks its store-day under the same lock (triggers, migration 0015).
+ * than an hour ago un-marks its store-day under the same lock (triggers, migration 0016).
  * Every sum is of numeric values, so a rolled report is the live one to the last minor unit.
  */
 import { sql, type SQL } from 'drizzle-orm';
@@ -140,4 +140,34 @@ export async function readRolled<T>(db: Db, scope: Pick<ReportScope, 'storeIds' 
     const live = await unmarkedRuns(tx, scope.storeIds, scope.from, scope.to, false);
     return read(tx, live.map((r) => ({ id: r.id, lo: r.lo, hi: r.hi })));
   }, { isolationLevel: 'repeatable read', accessMode: 'read only' });
+}
+
+/**
+ * Rolls closed days ahead of the reports, so an owner's first look at a year does not pay for it:
+ * `firstAfterMs` after start, then every `everyMs`, each store's unmarked closed days of the last
+ * `days` days (a day a write un-marked is rolled again at the next pass). Every API process sharing
+ * the database may run it: the store's roll lock makes each day roll once. Outside any request, so
+ * with no statement limit; a week of one store per transaction, so sales wait on nothing long.
+ * Answers a stop function that waits for a pass under way.
+ */
+export function scheduleRollups(db: Db, opts: { firstAfterMs: number; everyMs: number; days?: number; log?: (m: string) => void; onError: (e: unknown) => void }): () => Promise<void> {
+  let stopped = false;
+  let running: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout;
+  const pass = async () => {
+    try {
+      const stores = rowsOf<{ id: number; today: string }>(await db.execute(sql`select id, (now() at time zone time_zone)::date::text as today from store order by id`));
+      for (const s of stores) {
+        if (stopped) return;
+        const n = await rollClosedDays(db, { storeIds: [s.id], from: addDays(s.today, -(opts.days ?? 400)), to: s.today });
+        if (n) opts.log?.(`Report roll-ups: ${n} closed days of store ${s.id} rolled`);
+      }
+    } catch (e) { opts.onError(e); }
+  };
+  const next = (ms: number) => {
+    timer = setTimeout(() => { running = pass().then(() => { if (!stopped) next(opts.everyMs); }); }, ms);
+    timer.unref();
+  };
+  next(opts.firstAfterMs);
+  return async () => { stopped = true; clearTimeout(timer); await running; };
 }
