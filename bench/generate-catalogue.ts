@@ -108,18 +108,21 @@ export async function generateCatalogue(databaseUrl: string, opts: { products?: 
     await q('commit');
     lap('products');
 
-    // ---- variants (global stock on the variant row, ledger row with store_id NULL)
+    // ---- variants: stock per store (product_variant_store, the same figure in every store), the
+    // variant's total on its row, one opening ledger row per variant and store (migration 0015)
     await q('begin');
     await q(`insert into product_variant (product_id, name, attribute_name, attribute_value, barcode, sku, price, purchase_price, quantity)
       select p.id, p.name, 'Size', (${arr(VARIANTS)})[k], p.barcode || k, p.sku || '-' || k,
         case when k > 3 then p.base_price + 1 end, p.cost,
-        case when p.manage_inventory then 5 + (p.id + k) % 20 else 0 end
+        case when p.manage_inventory then (5 + (p.id + k) % 20) * (select count(*) from store) else 0 end
       from product p
       cross join lateral generate_series(1, 3 + ((substr(p.sku, 5)::int / 5) % 4)) k
       where substr(p.sku, 5)::int % 5 = 0`);
+    await q(`insert into product_variant_store (variant_id, store_id, quantity)
+      select v.id, s.id, v.quantity / (select count(*) from store) from product_variant v cross join store s where v.quantity <> 0`);
     await q(`insert into stock_movement (product_id, variant_id, store_id, quantity, reason, user_id)
-      select v.product_id, v.id, null, v.quantity, 'opening', (select id from user_account where username = 'admin')
-      from product_variant v where v.quantity <> 0`);
+      select v.product_id, v.id, vs.store_id, vs.quantity, 'opening', (select id from user_account where username = 'admin')
+      from product_variant_store vs join product_variant v on v.id = vs.variant_id`);
     await q('commit');
     lap('variants');
 

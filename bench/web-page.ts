@@ -224,6 +224,8 @@ export async function paintWork(page: Page, fn: () => Promise<number>): Promise<
   let keys = 0;
   try { keys = await fn(); } finally { await browser.stopTracing(); }
   const raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+  // BENCH_PAINT_TRACE=<file>: keep the trace (chrome://tracing, or bench/trace-summary.mjs).
+  if (process.env.BENCH_PAINT_TRACE) fs.copyFileSync(file, process.env.BENCH_PAINT_TRACE);
   fs.rmSync(file, { force: true });
   const events: { name: string; ph: string; pid: number; tid: number; dur?: number; args?: { name?: string } }[] = Array.isArray(raw) ? raw : raw.traceEvents;
   const main = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));

@@ -288,3 +288,27 @@ test('a product changed on the server reaches the running till without a reload 
     await request.put(`/api/products/${milk.id}`, { headers, data: { name: milk.name, basePrice: String(milk.basePrice) } });
   }
 });
+
+test('a line with no stock left blinks for at most five seconds, then stays marked (WCAG 2.2.2; no endless repainting)', async ({ page, request }) => {
+  const CEREAL = '5000000000010'; // a grocery product that tracks stock, used by no other journey
+  const headers = await apiHeaders(request);
+  const [p] = (await (await request.get(`/api/products?barcode=${CEREAL}`, { headers })).json())['hydra:member'] as { id: number; stores: { store: { id: number; name: string }; quantity: string }[] }[];
+  const mall = p.stores.find((s) => s.store.name === 'Harbour Mall')!;
+  const qty = Number(mall.quantity);
+  if (qty !== 0) {
+    const res = await request.post('/api/admin/stock/adjustment/create', { headers, data: { store: mall.store.id, lines: [{ product: p.id, quantity: String(-qty), reason: 'correction' }] } });
+    expect(res.ok(), await res.text()).toBe(true);
+  }
+  await openTill(page);
+  await scan(page, CEREAL);
+  const stock = rows(page).first().getByTestId('stock');
+  await expect(stock).toHaveText('0');
+  await expect(stock).toHaveClass(/stock-warning/);
+  const running = () => stock.evaluate((el) => el.getAnimations().filter((a) => a.playState === 'running').length);
+  expect(await running()).toBe(1);
+  await expect.poll(running, { timeout: 8_000 }).toBe(0);
+  // Still marked, and shown (the blink ends visible).
+  await expect(stock).toBeVisible();
+  expect(await stock.evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
+  await expect(stock).toHaveClass(/stock-warning/);
+});
