@@ -15,7 +15,7 @@ import { flatQuery, limitOf, oneOf, reportScope, SALES_GROUPS } from '../src/mod
 import { salesReport } from '../src/modules/reports/sales-report.ts';
 import { productsReport } from '../src/modules/reports/products-report.ts';
 import { sendSalesCsv } from '../src/modules/reports/reports.routes.ts';
-import { scheduleRollups } from '../src/modules/reports/rollups.ts';
+import { rollClosedDays, scheduleRollups } from '../src/modules/reports/rollups.ts';
 import { rowsOf } from '../src/db/raw.ts';
 
 let t: TestApp;
@@ -223,5 +223,15 @@ describe('report roll-ups', () => {
     const { rolled, live } = await both('sales', `group=cashier&from=${FROM}&to=${TO}`);
     expect(rolled).toBe(live);
     expect(await doneDays()).toEqual(done);
+  });
+
+  it('a roll out of time stops after its first chunk: every request makes progress, none rolls for long, the answer is the same', async () => {
+    await t.app.db.execute(sql`delete from report_day_done`);
+    await t.app.db.execute(sql`delete from report_day_sales`);
+    // Out of time at once: one chunk (a week of the first store) and no more; every request makes progress.
+    expect(await rollClosedDays(t.app.db, { storeIds: [main, mall], from: FROM, to: TO }, { budgetMs: 0 })).toBe(5);
+    expect(await doneDays()).toEqual(['08', '09', '10', '11', '12'].map((d) => `${main}:2026-03-${d}`));
+    const { rolled, live } = await both('sales', `group=hour&from=${FROM}&to=${TO}`);
+    expect(rolled).toBe(live);
   });
 });

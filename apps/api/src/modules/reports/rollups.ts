@@ -25,6 +25,12 @@ const ROLL_LAG = '2 hours';
 const ROLL_LOCK = 25006;
 /** At most this many days of one store per roll statement (each runs under the request's statement timeout). */
 const CHUNK_DAYS = 7;
+/**
+ * A report request starts no roll chunk after this long: the first look at a year on a shop that
+ * never rolled costs the live read plus at most about this, not a minute of rolling; the
+ * background pass (scheduleRollups) rolls the rest.
+ */
+const IN_REQUEST_ROLL_MS = 1000;
 
 export type Bounds = ReportScope['bounds'];
 type Run = { id: number; a: string; b: string; lo: string; hi: string };
@@ -105,14 +111,18 @@ const dayList = (runs: Run[]) => `{${runs.flatMap((r) => {
 /**
  * Rolls the closed, unmarked days of the range, store by store, CHUNK_DAYS at a time, each chunk
  * in its own transaction under the store's roll lock (whoever waited finds the days marked and
- * rolls nothing). Answers how many store-days it rolled.
+ * rolls nothing). With `budgetMs`, starts no further chunk once that long has passed and some
+ * days are rolled (a request rolls what fits, at least one chunk, and reads the rest live).
+ * Answers how many store-days it rolled.
  */
-export async function rollClosedDays(db: Db, scope: Pick<ReportScope, 'storeIds' | 'from' | 'to'>): Promise<number> {
+export async function rollClosedDays(db: Db, scope: Pick<ReportScope, 'storeIds' | 'from' | 'to'>, opts: { budgetMs?: number } = {}): Promise<number> {
+  const t0 = Date.now();
   const missing = await unmarkedRuns(db, scope.storeIds, scope.from, scope.to, true);
   let rolled = 0;
   for (const id of [...new Set(missing.map((r) => r.id))]) {
     const mine = missing.filter((r) => r.id === id);
     for (let from = mine[0].a; from <= mine[mine.length - 1].b; from = addDays(from, CHUNK_DAYS)) {
+      if (opts.budgetMs != null && rolled > 0 && Date.now() - t0 >= opts.budgetMs) return rolled;
       const to = addDays(from, CHUNK_DAYS - 1);
       rolled += await db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(${ROLL_LOCK}, ${id}::int)`);
@@ -135,7 +145,7 @@ export async function rollClosedDays(db: Db, scope: Pick<ReportScope, 'storeIds'
  * concurrent write is either still marked here or read live).
  */
 export async function readRolled<T>(db: Db, scope: Pick<ReportScope, 'storeIds' | 'from' | 'to'>, read: (tx: Tx, live: Bounds) => Promise<T>): Promise<T> {
-  await rollClosedDays(db, scope);
+  await rollClosedDays(db, scope, { budgetMs: IN_REQUEST_ROLL_MS });
   return db.transaction(async (tx) => {
     const live = await unmarkedRuns(tx, scope.storeIds, scope.from, scope.to, false);
     return read(tx, live.map((r) => ({ id: r.id, lo: r.lo, hi: r.hi })));
