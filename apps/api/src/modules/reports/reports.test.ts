@@ -4,10 +4,11 @@
  * day, voided orders left out, CSV read back, and who may see what.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { createStaff, createTestApp, type TestApp } from '../../../test/helpers.ts';
-import { order, paymentType, product, productTax, store, terminal } from '../../db/schema/index.ts';
+import { order, product, store } from '../../db/schema/index.ts';
 import { parseCsv } from '../../lib/csv.ts';
+import { reportShop } from './reports.fixtures.ts';
 
 let t: TestApp;
 let admin: Record<string, string>;
@@ -26,17 +27,10 @@ beforeAll(async () => {
   t = await createTestApp();
   admin = await t.login('admin');
   const db = t.app.db;
-  [main, mall] = (await db.select().from(store).orderBy(asc(store.id))).map((s) => s.id);
-  const terms = await db.select().from(terminal);
-  t1 = terms.find((x) => x.code === 'T1')!.id;
-  m1 = terms.find((x) => x.code === 'M1')!.id;
-  const pays = await db.select().from(paymentType);
-  cash = pays.find((p) => p.type === 'cash')!.id;
-  card = pays.find((p) => p.type === 'credit card')!.id;
-  const taxed = new Set((await db.select().from(productTax)).map((r) => r.productId));
-  const all = (await db.select().from(product).orderBy(asc(product.id))).filter((p) => !p.manageInventory);
-  P = all.filter((p) => !taxed.has(p.id))[5].id;
-  T = all.find((p) => taxed.has(p.id))!.id;
+  const shop = await reportShop(db);
+  ({ main, mall, t1, m1, cash, card } = shop);
+  P = shop.plain[5];
+  T = shop.taxed;
   await db.update(product).set({ basePrice: '5.00', cost: '2.00' }).where(eq(product.id, P));
   await db.update(product).set({ basePrice: '12.40', cost: '7.10' }).where(eq(product.id, T));
   const res = await t.app.inject({ method: 'PUT', url: `/api/stores/${main}`, headers: admin, payload: { timeZone: 'Pacific/Auckland' } });
