@@ -79,6 +79,15 @@ describe('statement time limits by class', () => {
     expect(t.app.admissionStats().sale.timedOut).toBeGreaterThanOrEqual(1);
   });
 
+  it('a report may run six times the read limit (a year by product): cancelled only past 2.4 s here, still a 503', async () => {
+    const started = Date.now();
+    const res = await whileLocked('"order"', () => t.app.inject({ method: 'GET', url: '/api/reports/sales?group=product&from=2026-01-01&to=2026-03-31', headers: admin }));
+    const took = Date.now() - started;
+    expect(res.statusCode, res.body).toBe(503);
+    expect(took).toBeGreaterThanOrEqual(2_000);
+    expect(took).toBeLessThan(30_000);
+  });
+
   it('the health route reports what each class admitted, shed and timed out', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(res.statusCode).toBe(200);

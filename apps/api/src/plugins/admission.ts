@@ -70,6 +70,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route's admission class when its URL and method do not say it (admissionClass). */
     admission?: AdmissionClass;
+    /**
+     * Its statements may run this many times the class's statement limit: a report over months
+     * (reports.routes.ts) sums millions of rows where every other read takes milliseconds. It still
+     * holds one of the class's slots, so long reports never crowd out sales.
+     */
+    statementLimitFactor?: number;
   }
 }
 
@@ -101,6 +107,9 @@ export function admissionLimits(env: NodeJS.ProcessEnv, overrides: AdmissionOver
   for (const cls of Object.keys(overrides) as AdmissionClass[]) out[cls] = { ...out[cls], ...overrides[cls] };
   return out;
 }
+
+/** A request's statement limit: its class's, times its route's `statementLimitFactor`. */
+const statementLimit = (request: FastifyRequest, gate: Gate) => gate.limit.statementTimeoutMs * (request.routeOptions.config?.statementLimitFactor ?? 1);
 
 interface Waiter { admit: () => void; cancel: () => void }
 
@@ -221,7 +230,7 @@ export function registerAdmission(app: FastifyInstance, limits: AdmissionLimits)
       held.set(request, { gate, since: performance.now() });
       // 'close' fires once the answer is sent or the client is gone, whatever happened in between.
       reply.raw.once('close', () => release(request));
-      withStatementTimeout(gate.limit.statementTimeoutMs, done);
+      withStatementTimeout(statementLimit(request, gate), done);
     };
     if (gate.active < gate.limit.concurrency) {
       gate.active++;
@@ -261,7 +270,7 @@ export function registerAdmission(app: FastifyInstance, limits: AdmissionLimits)
   // before validation, so the handler's queries still carry the class's statement timeout.
   app.addHook('preValidation', (request, _reply, done) => {
     const slot = held.get(request);
-    if (slot) withStatementTimeout(slot.gate.limit.statementTimeoutMs, done);
+    if (slot) withStatementTimeout(statementLimit(request, slot.gate), done);
     else done();
   });
   // A statement cancelled by the timeout: counted here, answered 503 BUSY by the error handler.
