@@ -25,8 +25,8 @@ import { inIds, scopes, type LinkTable } from './shared.ts';
  *   variant is one more row directly under its product's row. On a variant row, 'Variant of' holds
  *   the product's ID as written in the product row above (or 'new' when that row has no ID), 'ID'
  *   is the variant's own ID (empty = create it), and Name, Barcode, SKU, Sale price (empty = the
- *   product's price), Purchase price (may be empty) and Available Quantity (the variant's stock, global
- *   across stores; a difference goes to the ledger) are the variant's; Attribute Name / Value are
+ *   product's price), Purchase price (may be empty) and Available Quantity (the variant's total over the
+ *   stores; a difference goes to the ledger in its product's home store, catalogue/variant-stock.ts) are the variant's; Attribute Name / Value are
  *   its attribute; every other cell stays empty. When the file has the 'Variant of' column, the
  *   variant rows under a product are all its variants (one not listed is removed); without that
  *   column a product's variants are left as they are. Price rules are not in the file.
