@@ -199,6 +199,27 @@ describe('ItemFormDialog (Update item)', () => {
     expect(body.groups).toBeUndefined();
   });
 
+  it('shows each variant\'s stock per store under its total (issue 25), and never sends it', async () => {
+    const api = fakeApi({ ...options, 'PUT /products/:id': (req: { body: unknown }) => req.body });
+    const product: Product = {
+      '@id': '/api/products/11', id: 11, name: 'Tee', barcode: '124', basePrice: 20, cost: 10, saleUnit: 'pcs', purchaseUnit: 'pcs',
+      manageInventory: true, isActive: true, department: { id: 1, name: 'Grocery' }, categories: [{ id: 2 }], suppliers: [{ id: 3 }], brands: [{ id: 4 }],
+      taxes: [], terminals: [],
+      stores: [{ '@id': '/api/product_stores/5', store: { id: 1, name: 'Main Street' }, quantity: '9', location: '', reOrderLevel: null }],
+      variants: [{ '@id': '/api/product_variants/8', id: 8, attributeName: 'Size', attributeValue: 'S', barcode: '1241', price: null, quantity: '8.000',
+        stock: [{ store: { id: 1, name: 'Main Street' }, quantity: '5.000' }, { store: { id: 2, name: 'Harbour Mall' }, quantity: '3.000' }] }],
+    };
+    const user = userEvent.setup();
+    renderWithProviders(<ItemFormDialog open onClose={() => {}} product={product} />);
+    const total = await screen.findByLabelText('Stock of variant 1');
+    expect(total).toHaveAccessibleDescription('By store: Main Street 5 · Harbour Mall 3. Move stock between stores with a transfer.');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.find('PUT', '/products/11')).toHaveLength(1));
+    const body = api.find('PUT', '/products/11')[0].body;
+    expect(body.variants[0]).not.toHaveProperty('byStore');
+    expect(body.variants[0]).not.toHaveProperty('stock');
+  });
+
   it('loads and sends the re-order quantity of each store row (issue 25.4): a whole number, zero or more, or empty', async () => {
     const api = fakeApi({ ...options, 'PUT /products/:id': (req: { body: unknown }) => req.body });
     const product: Product = {

@@ -241,7 +241,12 @@ export function ItemFormDialog({ open, onClose, product, asPage }: ItemFormDialo
                       <MoneyInput aria-label={t('items.variantPriceN', { n: i + 1 })} placeholder={basePrice} {...register(`variants.${i}.price`)} />
                     </td>
                     <td>
-                      <NumberInput aria-label={t('items.variantStockN', { n: i + 1 })} {...register(`variants.${i}.quantity`)} />
+                      <NumberInput aria-label={t('items.variantStockN', { n: i + 1 })} aria-describedby={row.byStore?.length ? `variant-by-store-${i}` : undefined} {...register(`variants.${i}.quantity`)} />
+                      {!!row.byStore?.length && (
+                        <small id={`variant-by-store-${i}`} className="text-muted">
+                          {t('items.variantByStore', { list: row.byStore.map((x) => `${x.name} ${x.quantity}`).join(' · ') })}
+                        </small>
+                      )}
                     </td>
                     <td>
                       {!row.iri && (

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { messages } from '@pos/domain/validation';
-import { isValidMoneyInput } from '@pos/domain/money';
+import { isValidMoneyInput, quantityToString, tryParseScaled } from '@pos/domain/money';
 import { normaliseNumberText } from '@/components/ui/number-input';
 import { generateVariants, randomBarcode, type VariantGroup } from '@pos/domain/variants';
 import { WEEKDAY_NAMES } from '@pos/domain/calendar';
@@ -46,6 +46,8 @@ export const variantRowSchema = z.object({
   price: z.string(),
   quantity: z.string(),
   barcode: z.string(),
+  /** Shown, never sent: the variant's stock per store (the total is `quantity`). */
+  byStore: z.array(z.object({ name: z.string(), quantity: z.string() })).optional(),
 });
 
 export const priceRuleSchema = z.object({
@@ -166,6 +168,7 @@ export function itemDefaults(product: Product | null, storeId: number | null): I
       price: str(v.price),
       quantity: str(v.quantity),
       barcode: str(v.barcode),
+      byStore: (v.stock ?? []).map((x) => ({ name: str(x.store.name), quantity: quantityToString(tryParseScaled(x.quantity, 3) ?? 0) })),
     })),
     prices: (product.prices ?? []).map((p) => ({
       basePrice: str(p.basePrice),

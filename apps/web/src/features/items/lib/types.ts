@@ -13,7 +13,10 @@ export interface ProductVariant {
   attributeValue?: string | null;
   barcode?: string | null;
   price?: number | string | null;
+  /** The variant's total over the stores (the old client's figure). */
   quantity?: number | string | null;
+  /** Read-only: the variant's stock in each of the user's stores (issue 25, migration 0015). */
+  stock?: { store: Ref; quantity: number | string }[];
 }
 
 export interface ProductStore {
