@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench [-- --quick] [-- --only api|web|engines|stock|reports|bundle|openloop] [-- --save-baseline] [-- --report]`
+// `npm run bench [-- --quick] [-- --only api|web|engines|stock|reports|bundle|openloop|processes] [-- --save-baseline] [-- --report]`
 //
 // Runs the performance bench (docs/performance.md): the API half (bench/api-bench.ts: catalogue
 // generator, product pages, sale history and day closing over many orders, 20 tills selling at
@@ -16,6 +16,9 @@
 //   --only openloop  the mixed open-loop overload bench (bench/open-loop.ts: 80% sales, 15% searches
 //                    and lists, 5% catalogue syncs at fixed rising rates, then 2× the knee);
 //                    --products N, --rates 100,200,..., --step-seconds S pass through to it
+//   --only processes several API processes behind one PostgreSQL (bench/multi-process.ts, issue 24):
+//                    20 tills over 1, 2, 3 processes, CPU per sale of each part, 4- and 8-core projection;
+//                    --processes 1,2,3, --pool-total T / --pool-each K, --runs R, --seconds S pass through
 //   --only bundle    only the web line "JavaScript for login + till as transferred" (the rest keep theirs)
 //   --report         only rebuild bench/results.md from bench/out/*.json
 //   --save-baseline  also store this run as bench/baseline.json (the "before" column)
@@ -52,11 +55,15 @@ if (!reportOnly) {
   if (!only || only === 'reports') ok = run('reports', 'reports-bench.ts') && ok;
   if (only === 'bundle') ok = run('web bundle', 'web-bench.ts', ['--bundle-only']) && ok;
   if (!only || only === 'openloop') ok = run('open loop', 'open-loop.ts', args.filter((a, i) => ['--products', '--rates', '--step-seconds', '--db'].includes(args[i - 1]) || ['--products', '--rates', '--step-seconds', '--db'].includes(a))) && ok;
+  if (!only || only === 'processes') {
+    const pass = ['--processes', '--pool-total', '--pool-each', '--runs', '--seconds'];
+    ok = run('API processes', 'multi-process.ts', only ? args.filter((a, i) => pass.includes(args[i - 1]) || pass.includes(a)) : []) && ok;
+  }
 }
 
 // ------------------------------------------------------------------ report
 const read = (f) => { try { return JSON.parse(fs.readFileSync(path.join(outDir, f), 'utf8')); } catch { return null; } };
-const parts = [read('api.json'), read('web.json'), read('engines.json'), read('stock.json'), read('reports.json'), read('openloop.json')].filter(Boolean);
+const parts = [read('api.json'), read('web.json'), read('engines.json'), read('stock.json'), read('reports.json'), read('openloop.json'), read('processes.json')].filter(Boolean);
 if (!parts.length) { console.error('no results in bench/out'); process.exit(1); }
 let baseline = null;
 try { baseline = JSON.parse(fs.readFileSync(path.join(root, 'bench', 'baseline.json'), 'utf8')); } catch { /* none yet */ }
@@ -81,7 +88,7 @@ lines.push('# Bench results');
 lines.push('');
 lines.push(`Machine: **${cores} cores** (${os.cpus()[0]?.model ?? '?'}), **${memGb} GB** memory, ${os.type()} ${os.release()}, Node ${process.version}. `
   + 'Server, PostgreSQL, the load generator and the browser all run on this one machine.');
-const partName = { web: 'Web half', api: 'API half', engines: 'Engines part', stock: 'Stock part', reports: 'Reports part', openloop: 'Open-loop overload' };
+const partName = { web: 'Web half', api: 'API half', engines: 'Engines part', stock: 'Stock part', reports: 'Reports part', openloop: 'Open-loop overload', processes: 'API processes' };
 for (const p of parts) lines.push(`- ${partName[p.part] ?? p.part}: ${p.at}${p.command ? ` (\`${p.command}\`)` : ''}${p.quick ? ' (**--quick**: smaller data, not the budget scale)' : ''}`);
 const api = parts.find((p) => p.part === 'api');
 if (api?.postgres) lines.push(`- PostgreSQL: ${Object.entries(api.postgres).map(([k, v]) => `${k}=${v}`).join(', ')}; PGOPTIONS=\`${api.env?.PGOPTIONS || ''}\`, PG_POOL_MAX=${api.env?.PG_POOL_MAX}`);
