@@ -25,6 +25,7 @@ import {
   sleep, waitQuiet, writeResults, type Metric, type Server,
 } from './lib.ts';
 import { closedLoop, loadSaleCatalogue, rng, saleBody, type Till } from './sales.ts';
+import { SERVER_NODE_FLAGS } from '../scripts/server-flags.mjs';
 
 const CFG = QUICK ? { products: 5_000, tills: 20, saleSeconds: 5, saleRuns: 1, restarts: 3 } : { products: 20_000, tills: 20, saleSeconds: 15, saleRuns: 2, restarts: 5 };
 const metrics: Metric[] = [];
@@ -39,7 +40,8 @@ const running = new Set<Started>();
 /** A server process (`node dist/server.js`, or tsx on the sources) until /api/health answers. */
 async function start(env: Record<string, string>, how: 'build' | 'tsx' = 'build'): Promise<Started> {
   const port = await freePort();
-  const args = how === 'build' ? [path.join(ROOT, 'apps/api/dist/server.js')] : ['--import', 'tsx', path.join(ROOT, 'apps/api/src/server.ts')];
+  // The production build runs as `npm start` runs it: with the server's node flags (scripts/server-flags.mjs).
+  const args = how === 'build' ? [...SERVER_NODE_FLAGS, path.join(ROOT, 'apps/api/dist/server.js')] : ['--import', 'tsx', path.join(ROOT, 'apps/api/src/server.ts')];
   const t0 = performance.now();
   const child = spawn(process.execPath, args, {
     cwd: ROOT,

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { SERVER_NODE_FLAGS } from '../scripts/server-flags.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OUT_DIR = path.join(ROOT, 'bench', 'out');
@@ -233,7 +234,7 @@ function builtApi(): string {
 }
 
 /**
- * Starts apps/api/dist/server.js (the production build, as `npm start` runs it) on a free loopback
+ * Starts apps/api/dist/server.js (the production build, with the node flags `npm start` gives it) on a free loopback
  * port, in its own process (plain node, so the pid is the server itself), production mode, request
  * logs at `warn`.
  */
@@ -241,7 +242,10 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
   const port = await freePort();
   // BENCH_SERVER_NODE_ARGS: extra node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=bench/out/prof".
   const extraArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...extraArgs, '--enable-source-maps', builtApi()], {
+  // The memory flags `npm start` runs the server with (scripts/server-flags.mjs);
+  // BENCH_NODE_DEFAULT_HEAP=1 leaves node's defaults, to measure what they change.
+  const heapFlags = process.env.BENCH_NODE_DEFAULT_HEAP === '1' ? [] : SERVER_NODE_FLAGS;
+  const child = spawn(process.execPath, [...heapFlags, ...extraArgs, '--enable-source-maps', builtApi()], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // `npm start`: the production server, compiled JavaScript run by plain node (no tsx, no Vite).
 // On a fresh clone (no build yet) or after the sources changed (a git pull), it runs
-// `npm run build` first; then it loads apps/api/dist/server.js in this same process, so signals
-// (SIGTERM from a service manager, Ctrl-C) reach the server itself.
+// `npm run build` first; then it loads apps/api/dist/server.js. The server runs with its memory
+// flags (scripts/server-flags.mjs): without them on the command line, this script starts itself
+// again with them and passes signals (SIGTERM from a service manager, Ctrl-C) on.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { runWithServerFlags } from './server-flags.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const api = path.join(root, 'apps/api/dist/server.js');
@@ -25,23 +27,25 @@ function newest(paths) {
   return max;
 }
 
-const domain = ['packages/domain/src'];
-const missing = [!mtime(api) && 'the API', !mtime(web) && 'the web app'].filter(Boolean);
-const stale = [
-  mtime(api) && newest(['apps/api/src', ...domain]) > mtime(api) && 'the API',
-  mtime(web) && newest(['apps/web/src', 'apps/web/index.html', 'apps/web/public', 'apps/web/sw', ...domain]) > mtime(web) && 'the web app',
-].filter(Boolean);
+await runWithServerFlags(import.meta.url, async () => {
+  const domain = ['packages/domain/src'];
+  const missing = [!mtime(api) && 'the API', !mtime(web) && 'the web app'].filter(Boolean);
+  const stale = [
+    mtime(api) && newest(['apps/api/src', ...domain]) > mtime(api) && 'the API',
+    mtime(web) && newest(['apps/web/src', 'apps/web/index.html', 'apps/web/public', 'apps/web/sw', ...domain]) > mtime(web) && 'the web app',
+  ].filter(Boolean);
 
-if (missing.length || stale.length) {
-  console.log(`Building ${[...missing, ...stale].join(' and ')} (${missing.length ? 'no build yet' : 'sources changed since the last build'}): npm run build`);
-  const r = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) {
-    if (missing.length) {
-      console.error(`POS cannot start: the build failed and there is no earlier build of ${missing.join(' and ')}. Run npm install (with the dev dependencies) and npm run build.`);
-      process.exit(1);
+  if (missing.length || stale.length) {
+    console.log(`Building ${[...missing, ...stale].join(' and ')} (${missing.length ? 'no build yet' : 'sources changed since the last build'}): npm run build`);
+    const r = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+    if (r.status !== 0) {
+      if (missing.length) {
+        console.error(`POS cannot start: the build failed and there is no earlier build of ${missing.join(' and ')}. Run npm install (with the dev dependencies) and npm run build.`);
+        process.exit(1);
+      }
+      console.warn('The build failed: starting the previous build.');
     }
-    console.warn('The build failed: starting the previous build.');
   }
-}
 
-await import(pathToFileURL(api).href);
+  await import(pathToFileURL(api).href);
+});

@@ -253,13 +253,29 @@ export function registerAuth(app: FastifyInstance, db: Db, tokens: TokenService)
 /** Keys that carry cost prices and margins: null in answers to callers without 'cost.view'. */
 const COST_KEYS = new Set(['cost', 'purchasePrice', 'margin', 'profit']);
 
-/** A copy of a JSON answer with cost and margin fields nulled (issue 21.1 'cost.view'). */
+/**
+ * The JSON answer with cost and margin fields nulled (issue 21.1 'cost.view'). Copy on write: an
+ * object or array is copied only when something under it changes, so an answer with no cost in it
+ * (most of a cashier's) is returned as it is, without a copy of every object (allocation per sale).
+ */
 export function redactCosts(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redactCosts);
   if (!value || typeof value !== 'object' || value instanceof Date || Buffer.isBuffer(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = COST_KEYS.has(k) && v != null ? null : redactCosts(v);
-  return out;
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v = redactCosts(value[i]);
+      if (v !== value[i]) (out ??= value.slice())[i] = v;
+    }
+    return out ?? value;
+  }
+  const o = value as Record<string, unknown>;
+  let out: Record<string, unknown> | undefined;
+  for (const k of Object.keys(o)) {
+    const v = o[k];
+    const r = COST_KEYS.has(k) ? (v != null ? null : v) : redactCosts(v);
+    if (r !== v) (out ??= { ...o })[k] = r;
+  }
+  return out ?? o;
 }
 
 /** The authenticated caller of a non-public route. */

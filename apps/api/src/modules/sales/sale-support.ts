@@ -27,7 +27,7 @@ export function canonicalJson(value: unknown): string {
     return out + ']';
   }
   const o = value as Record<string, unknown>;
-  const keys = Object.keys(o).sort();
+  const keys = sortInPlace(Object.keys(o));
   let out = '{';
   let first = true;
   for (const k of keys) {
@@ -35,9 +35,26 @@ export function canonicalJson(value: unknown): string {
     if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
     if (!first) out += ',';
     first = false;
-    out += JSON.stringify(k) + ':' + canonicalJson(v);
+    out += (PLAIN_KEY.test(k) ? `"${k}":` : `${JSON.stringify(k)}:`) + canonicalJson(v);
   }
   return out + '}';
+}
+
+/** A key JSON.stringify writes as is between quotes. */
+const PLAIN_KEY = /^[\w@$.-]*$/;
+
+/**
+ * Array.prototype.sort's order (UTF-16 code units) by insertion, in place: an object's keys are a
+ * few dozen, and the built-in sort allocates a work copy for every object of every sale body.
+ */
+function sortInPlace(keys: string[]): string[] {
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i];
+    let j = i - 1;
+    while (j >= 0 && keys[j] > k) { keys[j + 1] = keys[j]; j--; }
+    keys[j + 1] = k;
+  }
+  return keys;
 }
 
 /** sha256 of the body with its keys sorted: the same submission always hashes the same. */

@@ -21,6 +21,8 @@ describe('idempotency', () => {
       null, 0, -1.5, 'x"y\\u2028', true, [], {}, [undefined, null, 1], { b: 1, a: { d: [1, { z: undefined, y: 'é' }], c: null }, u: undefined },
       body([{ p: A, qty: 1 }, { p: B, qty: '2.5', discount: 1 }], { ...cashPaid(10), uuid: 'u-1', store: main }),
       { edit: 7, body: { items: [{ item: { id: 1, taxes: [{ id: 2, rate: 16 }] }, quantity: 1e21 }], notes: '\u0000' } },
+      // Keys written as they are and keys JSON.stringify escapes; keys in every order (the insertion sort).
+      { 'a"b': 1, 'é': 2, '': 3, '@id': 4, 'line\nbreak': 5, 'Z': 6, 'a-b.c$': 7, 'ب': 10, 'A': 11 },
     ];
     for (const x of samples) expect(canonicalJson(x)).toBe(JSON.stringify(canonical(x)));
     expect(requestHash({ b: 2, a: 1 })).toBe(requestHash({ a: 1, b: 2 }));
