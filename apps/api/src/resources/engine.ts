@@ -4,6 +4,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { ZodType } from 'zod';
 import { notFound, validationError } from '@pos/domain/errors';
 import type { Db, Tx } from '../db/client.ts';
+import { allOn } from '../db/concurrent.ts';
 import { caller, type Access, type AuthInfo } from '../plugins/auth.ts';
 import { fromZod } from '../plugins/errors.ts';
 import { pageByPositions, type ListOrder } from './position-index.ts';
@@ -205,12 +206,13 @@ export async function listIds(def: ResourceDef, q: ListQuery, ctx: ResourceCtx):
     ? db.select({ count: sql<number>`count(*)::int` }).from(def.table).where(where)
     : db.select({ count: sql<number>`count(*)::int` }).from(db.select({ one: sql`1` }).from(def.table).where(where).limit(cap + 1).as('capped'));
   // Otherwise the count (from the position index when the filters allow: the total does not depend
-  // on the order) and the page's ids at once (two connections on PostgreSQL). The page is found by
-  // id alone, so a deep page walks a narrow index (index-only where the table has a covering one,
-  // e.g. product_name_idx) instead of fetching every skipped row; then only the page's rows are read.
-  const [[{ count }], pageIds] = paged ? [[{ count: paged.total }], paged.ids.map((id) => ({ id }))] : await Promise.all([
-    indexed ? pageByPositions(ctx.db, def.table, { by: 'id' }, where, key, 0, 0).then((r) => (r ? [{ count: r.total }] : countAll())) : countAll(),
-    q.itemsPerPage === 0 ? Promise.resolve([]) : db.select({ id: def.table.id }).from(def.table).where(where)
+  // on the order) and the page's ids at once (two connections on the pool; in a transaction one
+  // after the other, db/concurrent.ts). The page is found by id alone, so a deep page walks a narrow
+  // index (index-only where the table has a covering one, e.g. product_name_idx) instead of fetching
+  // every skipped row; then only the page's rows are read.
+  const [[{ count }], pageIds] = paged ? [[{ count: paged.total }], paged.ids.map((id) => ({ id }))] : await allOn<[{ count: number }[], { id: number }[]]>(db, [
+    () => indexed ? pageByPositions(ctx.db, def.table, { by: 'id' }, where, key, 0, 0).then((r) => (r ? [{ count: r.total }] : countAll())) : countAll(),
+    () => q.itemsPerPage === 0 ? Promise.resolve([]) : db.select({ id: def.table.id }).from(def.table).where(where)
       .orderBy(...orderBy).limit(q.itemsPerPage).offset(offset),
   ]);
   return { ids: (pageIds as { id: number }[]).map((r) => r.id), total: Number(count) };

@@ -4,6 +4,7 @@ import { minorToDecimal, minorToString, parseMinor } from '@pos/domain/money';
 import { cashInHand, denominationsTotal, isOpeningStale } from '@pos/domain/closing';
 import { ORDER_STATUS } from '@pos/domain/schemas/sale';
 import type { Db, Tx } from '../../db/client.ts';
+import { allOn } from '../../db/concurrent.ts';
 import { closing, order, orderPayment, paymentType, store, terminal, userAccount } from '../../db/schema/index.ts';
 import { dateObj, num, presentStoreBrief } from '../../lib/present.ts';
 import { assertStoreAccess, can, type AuthInfo } from '../../plugins/auth.ts';
@@ -53,14 +54,14 @@ export async function closingFigures(db: Conn, row: ClosingRow, until?: SQL): Pr
     gte(order.createdAt, row.dateFrom),
     until ? sql`${order.createdAt} <= ${until}` : undefined,
   ];
-  const [sums, expenses] = await Promise.all([
-    d.select({ type: paymentType.type, total: sql<string>`coalesce(sum(${orderPayment.total}), 0)::text` })
+  const [sums, expenses] = await allOn(db, [
+    () => d.select({ type: paymentType.type, total: sql<string>`coalesce(sum(${orderPayment.total}), 0)::text` })
       .from(orderPayment)
       .innerJoin(order, eq(order.id, orderPayment.orderId))
       .leftJoin(paymentType, eq(paymentType.id, orderPayment.typeId))
       .where(and(...conds))
       .groupBy(paymentType.type),
-    expensesCents(d, row.storeId, row.dateFrom, until, digits),
+    () => expensesCents(d, row.storeId, row.dateFrom, until, digits),
   ]);
   const sales: Record<string, number> = { cash: 0 };
   for (const s of sums) {
@@ -113,11 +114,11 @@ export async function presentClosing(db: Conn, row: ClosingRow, now = new Date()
   const figures = row.closedAt ? storedFigures(row, await storeDigits(d, row.storeId)) : await closingFigures(d, row);
   const dec = (minor: number) => minorToDecimal(minor, figures.digits);
   const userIds = [row.openedById, row.closedById].filter((x): x is number => x != null);
-  const [users, [s], [t]] = await Promise.all([
-    userIds.length ? d.select({ id: userAccount.id, username: userAccount.username, displayName: userAccount.displayName, roles: userAccount.roles, email: userAccount.email })
+  const [users, [s], [t]] = await allOn(db, [
+    () => userIds.length ? d.select({ id: userAccount.id, username: userAccount.username, displayName: userAccount.displayName, roles: userAccount.roles, email: userAccount.email })
       .from(userAccount).where(inArray(userAccount.id, userIds)) : Promise.resolve([]),
-    d.select().from(store).where(eq(store.id, row.storeId)),
-    row.terminalId != null ? d.select().from(terminal).where(eq(terminal.id, row.terminalId)) : Promise.resolve([]),
+    () => d.select().from(store).where(eq(store.id, row.storeId)),
+    () => row.terminalId != null ? d.select().from(terminal).where(eq(terminal.id, row.terminalId)) : Promise.resolve([]),
   ]);
   const user = (id: number | null) => {
     const u = users.find((x) => x.id === id);
@@ -255,10 +256,10 @@ export async function listClosings(db: Db, input: { storeId: number; terminalId?
     input.terminalId !== undefined ? eq(closing.terminalId, input.terminalId) : undefined,
     isNotNull(closing.closedAt),
   );
-  const [rows, [{ total }]] = await Promise.all([
-    db.select().from(closing).where(where).orderBy(desc(closing.closedAt), desc(closing.id))
+  const [rows, [{ total }]] = await allOn(db, [
+    () => db.select().from(closing).where(where).orderBy(desc(closing.closedAt), desc(closing.id))
       .limit(input.itemsPerPage).offset((input.page - 1) * input.itemsPerPage),
-    db.select({ total: sql<number>`count(*)::int` }).from(closing).where(where),
+    () => db.select({ total: sql<number>`count(*)::int` }).from(closing).where(where),
   ]);
   const list = [];
   for (const row of rows) list.push(await presentClosing(db, row));

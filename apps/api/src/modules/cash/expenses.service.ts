@@ -4,6 +4,7 @@ import { notFound, validationError } from '@pos/domain/errors';
 import { parseMinor } from '@pos/domain/money';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client.ts';
+import { allOn } from '../../db/concurrent.ts';
 import { expense, store, userAccount } from '../../db/schema/index.ts';
 import { isJunk } from '../../resources/engine.ts';
 import { isoDate, num, presentStoreBrief } from '../../lib/present.ts';
@@ -32,9 +33,9 @@ export function parseWhenParam(v: unknown, propertyPath: string, end = false): W
 export async function presentExpenses(db: Conn, rows: (typeof expense.$inferSelect)[]) {
   const storeIds = [...new Set(rows.map((r) => r.storeId).filter((x): x is number => x != null))];
   const userIds = [...new Set(rows.map((r) => r.userId))];
-  const [stores, users] = await Promise.all([
-    storeIds.length ? (db as Db).select().from(store).where(inArray(store.id, storeIds)) : Promise.resolve([]),
-    userIds.length ? (db as Db).select({ id: userAccount.id, username: userAccount.username, displayName: userAccount.displayName }).from(userAccount).where(inArray(userAccount.id, userIds)) : Promise.resolve([]),
+  const [stores, users] = await allOn(db, [
+    () => storeIds.length ? (db as Db).select().from(store).where(inArray(store.id, storeIds)) : Promise.resolve([]),
+    () => userIds.length ? (db as Db).select({ id: userAccount.id, username: userAccount.username, displayName: userAccount.displayName }).from(userAccount).where(inArray(userAccount.id, userIds)) : Promise.resolve([]),
   ]);
   return rows.map((e) => {
     const s = stores.find((x) => x.id === e.storeId);
@@ -79,9 +80,9 @@ export async function listExpenses(db: Db, query: Record<string, unknown>, actor
   const dir = String(first(q.orderMode) ?? 'DESC').toUpperCase() === 'ASC' ? asc : desc;
   const limit = Math.min(Math.max(Number(first(q.limit)) || 10_000, 0), 10_000);
   const offset = Math.max(Number(first(q.offset)) || 0, 0);
-  const [[{ count }], rows] = await Promise.all([
-    db.select({ count: sql<number>`count(*)::int` }).from(expense).where(where),
-    db.select().from(expense).where(where).orderBy(dir(col), dir(expense.id)).limit(limit).offset(offset),
+  const [[{ count }], rows] = await allOn(db, [
+    () => db.select({ count: sql<number>`count(*)::int` }).from(expense).where(where),
+    () => db.select().from(expense).where(where).orderBy(dir(col), dir(expense.id)).limit(limit).offset(offset),
   ]);
   const list = await presentExpenses(db, rows);
   return { list, total: Number(count), count: list.length };

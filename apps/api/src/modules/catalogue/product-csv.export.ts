@@ -2,6 +2,7 @@ import { moneyText } from '../../lib/present.ts';
 import { and, asc, gt, inArray, lte } from 'drizzle-orm';
 import { parseQuantity, quantityToString } from '@pos/domain/money';
 import type { Db } from '../../db/client.ts';
+import { allOn } from '../../db/concurrent.ts';
 import { product, productVariant, productBrand, productCategory, productStore, productSupplier, productTax } from '../../db/schema/index.ts';
 import type { ResourceCtx } from '../../resources/engine.ts';
 import { formatRow } from '../../lib/csv.ts';
@@ -18,9 +19,9 @@ export async function* exportProducts(db: Db, ctx: ResourceCtx): AsyncGenerator<
     if (!rows.length) break;
     const first = after;
     after = rows[rows.length - 1].id;
-    const [cats, brs, sups, txs] = await Promise.all([
-      linksInRange(db, productCategory, first, after), linksInRange(db, productBrand, first, after),
-      linksInRange(db, productSupplier, first, after), linksInRange(db, productTax, first, after),
+    const [cats, brs, sups, txs] = await allOn(db, [
+      () => linksInRange(db, productCategory, first, after), () => linksInRange(db, productBrand, first, after),
+      () => linksInRange(db, productSupplier, first, after), () => linksInRange(db, productTax, first, after),
     ]);
     const stocks = lk.stores.length
       ? await db.select().from(productStore).where(and(gt(productStore.productId, first), lte(productStore.productId, after), inArray(productStore.storeId, lk.stores.map((s) => s.id))))

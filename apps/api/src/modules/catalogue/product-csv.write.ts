@@ -62,9 +62,11 @@ async function writeVariants(tx: Tx, productId: number, rows: VariantRow[], curr
 export async function writeRows(tx: Tx, parsed: ImportRow[], existing: Map<number, ProductRow>, variantsOf: Map<number, Variant[]>, lk: Lookups, ctx: ResourceCtx): Promise<ImportResult> {
   const result: ImportResult = { created: 0, updated: 0, unchanged: 0, total: parsed.length };
   const updateIds = parsed.filter((r) => r.id != null).map((r) => r.id!);
-  const [cats, brs, sups, txs] = await Promise.all([
-    linksOf(tx, productCategory, updateIds), linksOf(tx, productBrand, updateIds), linksOf(tx, productSupplier, updateIds), linksOf(tx, productTax, updateIds),
-  ]);
+  // One connection: one after the other (node-postgres would queue them anyway).
+  const cats = await linksOf(tx, productCategory, updateIds);
+  const brs = await linksOf(tx, productBrand, updateIds);
+  const sups = await linksOf(tx, productSupplier, updateIds);
+  const txs = await linksOf(tx, productTax, updateIds);
   const linkSpecs = [
     { key: 'categories' as const, table: productCategory, idx: lk.category, current: cats },
     { key: 'brands' as const, table: productBrand, idx: lk.brand, current: brs },

@@ -3,6 +3,7 @@ import { customerBalance, customerFigures } from '@pos/domain/ledger';
 import { parseMoney, toDecimal } from '@pos/domain/money';
 import { ORDER_STATUS } from '@pos/domain/schemas/sale';
 import type { Db, Tx } from '../../db/client.ts';
+import { allOn } from '../../db/concurrent.ts';
 import { customer, customerPayment, order, orderPayment, paymentType } from '../../db/schema/index.ts';
 import { isoDate, num } from '../../lib/present.ts';
 
@@ -33,16 +34,16 @@ export async function loadCustomerFigures(db: Db | Tx, ids: number[]): Promise<M
   const unique = [...new Set(ids)];
   if (!unique.length) return out;
   const d = db as Db;
-  const [sales, payments, opening] = await Promise.all([
-    d.select({ customerId: order.customerId, total: sql<string>`coalesce(sum(${orderPayment.total}), 0)::text` })
+  const [sales, payments, opening] = await allOn(db, [
+    () => d.select({ customerId: order.customerId, total: sql<string>`coalesce(sum(${orderPayment.total}), 0)::text` })
       .from(orderPayment)
       .innerJoin(order, eq(order.id, orderPayment.orderId))
       .innerJoin(paymentType, eq(paymentType.id, orderPayment.typeId))
       .where(and(inArray(order.customerId, unique), eq(paymentType.type, 'credit'), inArray(order.status, SETTLED_STATUSES)))
       .groupBy(order.customerId),
-    d.select({ customerId: customerPayment.customerId, total: sql<string>`coalesce(sum(${customerPayment.amount}), 0)::text` })
+    () => d.select({ customerId: customerPayment.customerId, total: sql<string>`coalesce(sum(${customerPayment.amount}), 0)::text` })
       .from(customerPayment).where(inArray(customerPayment.customerId, unique)).groupBy(customerPayment.customerId),
-    d.select({ id: customer.id, openingBalance: customer.openingBalance }).from(customer).where(inArray(customer.id, unique)),
+    () => d.select({ id: customer.id, openingBalance: customer.openingBalance }).from(customer).where(inArray(customer.id, unique)),
   ]);
   const saleBy = new Map(sales.map((r) => [r.customerId!, parseMoney(r.total)]));
   const paidBy = new Map(payments.map((r) => [r.customerId, parseMoney(r.total)]));

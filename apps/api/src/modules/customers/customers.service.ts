@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { notFound, validationError } from '@pos/domain/errors';
 import { parseMoney, toDecimalString } from '@pos/domain/money';
 import type { Db } from '../../db/client.ts';
+import { allOn } from '../../db/concurrent.ts';
 import { customer, customerPayment, order } from '../../db/schema/index.ts';
 import { can, type AuthInfo } from '../../plugins/auth.ts';
 import type { ResourceDef } from '../../resources/engine.ts';
@@ -38,10 +39,10 @@ const presentPayment = (p: PaymentRow, o: typeof order.$inferSelect | undefined)
 export async function presentCustomers(db: Db, rows: CustomerRow[], auth: AuthInfo) {
   if (!rows.length) return [];
   const ids = rows.map((r) => r.id);
-  const [figures, payments, orders] = await Promise.all([
-    loadCustomerFigures(db, ids),
-    db.select().from(customerPayment).where(inArray(customerPayment.customerId, ids)).orderBy(desc(customerPayment.createdAt), desc(customerPayment.id)),
-    auth.storeIds.length
+  const [figures, payments, orders] = await allOn(db, [
+    () => loadCustomerFigures(db, ids),
+    () => db.select().from(customerPayment).where(inArray(customerPayment.customerId, ids)).orderBy(desc(customerPayment.createdAt), desc(customerPayment.id)),
+    () => auth.storeIds.length
       ? db.select().from(order).where(and(inArray(order.customerId, ids), inArray(order.storeId, auth.storeIds))).orderBy(desc(order.createdAt), desc(order.id))
       : Promise.resolve([]),
   ]);

@@ -1,6 +1,7 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import { mulPriceQty, parseMoney, parseQuantity, quantityToString, toDecimal } from '@pos/domain/money';
 import type { Db, Tx } from '../../db/client.ts';
+import { allOn } from '../../db/concurrent.ts';
 import {
   paymentType, product, productVariant, purchase, purchaseItem, purchaseItemVariant, purchaseOrder,
   purchaseOrderItem, purchaseOrderItemVariant, store, supplier, userAccount,
@@ -75,11 +76,11 @@ export async function presentPurchaseOrders(db: Conn, rows: (typeof purchaseOrde
   const items = ids.length ? await (db as Db).select().from(purchaseOrderItem).where(inArray(purchaseOrderItem.purchaseOrderId, ids)).orderBy(asc(purchaseOrderItem.id)) : [];
   const itemIds = items.map((i) => i.id);
   const variants = itemIds.length ? await (db as Db).select().from(purchaseOrderItemVariant).where(inArray(purchaseOrderItemVariant.purchaseOrderItemId, itemIds)).orderBy(asc(purchaseOrderItemVariant.id)) : [];
-  const [products, variantMap, suppliers, stores] = await Promise.all([
-    loadProducts(db, items.map((i) => i.itemId)),
-    loadVariants(db, variants.map((v) => v.variantId)),
-    loadSuppliers(db, rows.map((r) => r.supplierId)),
-    loadStores(db, rows.map((r) => r.storeId)),
+  const [products, variantMap, suppliers, stores] = await allOn(db, [
+    () => loadProducts(db, items.map((i) => i.itemId)),
+    () => loadVariants(db, variants.map((v) => v.variantId)),
+    () => loadSuppliers(db, rows.map((r) => r.supplierId)),
+    () => loadStores(db, rows.map((r) => r.storeId)),
   ]);
   return rows.map((po) => ({
     id: po.id, poNumber: po.poNumber, isUsed: po.isUsed,
@@ -102,7 +103,7 @@ export async function presentPurchaseOrders(db: Conn, rows: (typeof purchaseOrde
 async function presentItems(db: Conn, items: (typeof purchaseItem.$inferSelect)[]) {
   const itemIds = items.map((i) => i.id);
   const variants = itemIds.length ? await (db as Db).select().from(purchaseItemVariant).where(inArray(purchaseItemVariant.purchaseItemId, itemIds)).orderBy(asc(purchaseItemVariant.id)) : [];
-  const [products, variantMap] = await Promise.all([loadProducts(db, items.map((i) => i.itemId)), loadVariants(db, variants.map((v) => v.variantId))]);
+  const [products, variantMap] = await allOn(db, [() => loadProducts(db, items.map((i) => i.itemId)), () => loadVariants(db, variants.map((v) => v.variantId))]);
   return items.map((i) => ({
     '@id': `/api/purchase_items/${i.id}`, '@type': 'PurchaseItem', id: i.id,
     item: products.get(i.itemId) ?? null, quantity: qtyText(i.quantity), quantityRequested: qtyText(i.quantityRequested),
@@ -132,7 +133,7 @@ async function presentPurchaseLines(db: Conn, purchaseIds: number[]) {
 
 /** /api/purchase_items rows: the line plus its purchase {@id, purchaseNumber, createdAt} and line total. */
 export async function presentPurchaseItemRows(db: Conn, items: (typeof purchaseItem.$inferSelect)[]) {
-  const [presented, purchases] = await Promise.all([presentItems(db, items), purchaseBriefs(db, items.map((i) => i.purchaseId))]);
+  const [presented, purchases] = await allOn(db, [() => presentItems(db, items), () => purchaseBriefs(db, items.map((i) => i.purchaseId))]);
   return items.map((i, k) => {
     const { '@id': _id, '@type': _type, ...rest } = presented[k];
     void _id; void _type;
@@ -146,13 +147,13 @@ export async function presentPurchases(db: Conn, rows: (typeof purchase.$inferSe
   const poRows = poIds.length ? await (db as Db).select().from(purchaseOrder).where(inArray(purchaseOrder.id, poIds)) : [];
   const typeIds = uniq(rows.map((r) => r.paymentTypeId));
   const userIds = uniq(rows.map((r) => r.purchasedById));
-  const [lines, suppliers, stores, pos, types, users] = await Promise.all([
-    presentPurchaseLines(db, rows.map((r) => r.id)),
-    loadSuppliers(db, rows.map((r) => r.supplierId)),
-    loadStores(db, rows.map((r) => r.storeId)),
-    presentPurchaseOrders(db, poRows),
-    typeIds.length ? (db as Db).select().from(paymentType).where(inArray(paymentType.id, typeIds)) : Promise.resolve([]),
-    userIds.length ? (db as Db).select({ id: userAccount.id, username: userAccount.username, displayName: userAccount.displayName }).from(userAccount).where(inArray(userAccount.id, userIds)) : Promise.resolve([]),
+  const [lines, suppliers, stores, pos, types, users] = await allOn(db, [
+    () => presentPurchaseLines(db, rows.map((r) => r.id)),
+    () => loadSuppliers(db, rows.map((r) => r.supplierId)),
+    () => loadStores(db, rows.map((r) => r.storeId)),
+    () => presentPurchaseOrders(db, poRows),
+    () => typeIds.length ? (db as Db).select().from(paymentType).where(inArray(paymentType.id, typeIds)) : Promise.resolve([]),
+    () => userIds.length ? (db as Db).select({ id: userAccount.id, username: userAccount.username, displayName: userAccount.displayName }).from(userAccount).where(inArray(userAccount.id, userIds)) : Promise.resolve([]),
   ]);
   const poById = new Map(pos.map((p) => [p.id, { '@id': `/api/purchase_orders/${p.id}`, '@type': 'PurchaseOrder', ...p }]));
   return rows.map((p) => {

@@ -3,6 +3,7 @@ import { notFound } from '@pos/domain/errors';
 import { minorToDecimal, parseMinor, parseQuantity, quantityToDecimal } from '@pos/domain/money';
 import { currencyDigits } from '@pos/domain/currency';
 import type { Db, Tx } from '../../db/client.ts';
+import { allOn } from '../../db/concurrent.ts';
 import {
   customer, discount, order, orderDiscount, orderPayment, orderProduct, orderProductTax, orderTax, paymentType,
   product, productTax, productVariant, store, tax, terminal, userAccount,
@@ -47,29 +48,30 @@ export async function presentOrders(db: Db | Tx, rows: OrderRow[], opts: Present
   if (!rows.length) return [];
   const d = db as Db;
   const ids = rows.map((r) => r.id);
-  const [items, payments, discounts, taxes] = await Promise.all([
-    d.select().from(orderProduct).where(inArray(orderProduct.orderId, ids)).orderBy(asc(orderProduct.id)),
-    d.select({ p: orderPayment, t: paymentType }).from(orderPayment).leftJoin(paymentType, eq(paymentType.id, orderPayment.typeId))
+  // At once on the pool; one after the other inside a transaction (db/concurrent.ts).
+  const [items, payments, discounts, taxes] = await allOn(db, [
+    () => d.select().from(orderProduct).where(inArray(orderProduct.orderId, ids)).orderBy(asc(orderProduct.id)),
+    () => d.select({ p: orderPayment, t: paymentType }).from(orderPayment).leftJoin(paymentType, eq(paymentType.id, orderPayment.typeId))
       .where(inArray(orderPayment.orderId, ids)).orderBy(asc(orderPayment.id)),
-    d.select({ od: orderDiscount, t: discount }).from(orderDiscount).leftJoin(discount, eq(discount.id, orderDiscount.typeId))
+    () => d.select({ od: orderDiscount, t: discount }).from(orderDiscount).leftJoin(discount, eq(discount.id, orderDiscount.typeId))
       .where(inArray(orderDiscount.orderId, ids)),
-    d.select({ ot: orderTax, t: tax }).from(orderTax).leftJoin(tax, eq(tax.id, orderTax.typeId)).where(inArray(orderTax.orderId, ids)),
+    () => d.select({ ot: orderTax, t: tax }).from(orderTax).leftJoin(tax, eq(tax.id, orderTax.typeId)).where(inArray(orderTax.orderId, ids)),
   ]);
   const itemIds = items.map((i) => i.id);
   const productIds = [...new Set(items.map((i) => i.productId))];
-  const [lineTaxes, products, productTaxes, variants, users, stores, terminals, customers, returnedFrom] = await Promise.all([
-    itemIds.length ? d.select({ lt: orderProductTax, t: tax }).from(orderProductTax).innerJoin(tax, eq(tax.id, orderProductTax.taxId))
+  const [lineTaxes, products, productTaxes, variants, users, stores, terminals, customers, returnedFrom] = await allOn(db, [
+    () => itemIds.length ? d.select({ lt: orderProductTax, t: tax }).from(orderProductTax).innerJoin(tax, eq(tax.id, orderProductTax.taxId))
       .where(inArray(orderProductTax.orderProductId, itemIds)) : Promise.resolve([]),
-    byId((u) => d.select().from(product).where(inArray(product.id, u)), productIds),
-    productIds.length ? d.select({ productId: productTax.productId, t: tax }).from(productTax).innerJoin(tax, eq(tax.id, productTax.otherId))
+    () => byId((u) => d.select().from(product).where(inArray(product.id, u)), productIds),
+    () => productIds.length ? d.select({ productId: productTax.productId, t: tax }).from(productTax).innerJoin(tax, eq(tax.id, productTax.otherId))
       .where(inArray(productTax.productId, productIds)).orderBy(asc(tax.id)) : Promise.resolve([]),
-    byId((u) => d.select().from(productVariant).where(inArray(productVariant.id, u)), items.map((i) => i.variantId)),
-    byId((u) => d.select().from(userAccount).where(inArray(userAccount.id, u)), rows.map((r) => r.userId)),
-    byId((u) => d.select().from(store).where(inArray(store.id, u)), rows.map((r) => r.storeId)),
-    byId((u) => d.select().from(terminal).where(inArray(terminal.id, u)), rows.map((r) => r.terminalId)),
-    opts.withCustomer === false ? Promise.resolve(new Map<number, typeof customer.$inferSelect>())
+    () => byId((u) => d.select().from(productVariant).where(inArray(productVariant.id, u)), items.map((i) => i.variantId)),
+    () => byId((u) => d.select().from(userAccount).where(inArray(userAccount.id, u)), rows.map((r) => r.userId)),
+    () => byId((u) => d.select().from(store).where(inArray(store.id, u)), rows.map((r) => r.storeId)),
+    () => byId((u) => d.select().from(terminal).where(inArray(terminal.id, u)), rows.map((r) => r.terminalId)),
+    () => opts.withCustomer === false ? Promise.resolve(new Map<number, typeof customer.$inferSelect>())
       : byId((u) => d.select().from(customer).where(inArray(customer.id, u)), rows.map((r) => r.customerId)),
-    byId((u) => d.select().from(order).where(inArray(order.id, u)), rows.map((r) => r.returnedFromId)),
+    () => byId((u) => d.select().from(order).where(inArray(order.id, u)), rows.map((r) => r.returnedFromId)),
   ]);
   const figures = opts.customerFigures && customers.size ? await loadCustomerFigures(d, [...customers.keys()]) : null;
   const parts: OrderParts = {
