@@ -15,6 +15,8 @@ export default defineConfig({
           // One PostgreSQL per run (the shop's embedded engine, or TEST_DB=postgres) and the template
           // databases every test app is cloned from.
           globalSetup: ['apps/api/test/global-setup.ts'],
+          // Fails a test that sends a query to a connection already running one (pg@9: an error).
+          setupFiles: ['apps/api/test/setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // Each test file builds its own app on its own database; files run in parallel forks.
