@@ -44,8 +44,13 @@ export function installPgConcurrencyGuard(opts: { wrapQueries?: boolean } = {}):
       if (busy) {
         g.seenByWrapper++;
         const running = (this._activeQuery as { text?: unknown } | null)?.text ?? (this._queryQueue?.[0] as { text?: unknown } | undefined)?.text;
+        // Deep enough to get past Drizzle's frames to the app's.
+        const limit = Error.stackTraceLimit;
+        Error.stackTraceLimit = 40;
+        const stack = new Error('sent from').stack ?? '';
+        Error.stackTraceLimit = limit;
         g.reports.push(`client.query() while the client is already executing a query (an error in pg@9):\n`
-          + `  sent:    ${short(textOf(args[0]))}\n  running: ${short(running)}\n${new Error('sent from').stack ?? ''}`);
+          + `  sent:    ${short(textOf(args[0]))}\n  running: ${short(running)}\n${stack}`);
       }
       return original.apply(this, args);
     };
@@ -58,6 +63,7 @@ export function checkPgConcurrency(): void {
   const g = (globalThis as Record<symbol, Guard | undefined>)[KEY];
   if (!g?.reports.length) return;
   const found = g.reports.splice(0);
+  const more = found.length > 3 ? `\n\n... and ${found.length - 3} more` : '';
   throw new Error(`${found.length} quer${found.length === 1 ? 'y was' : 'ies were'} sent to a node-postgres client already running one `
-    + `(run them one after the other on a transaction: db/concurrent.ts allOn):\n\n${found.join('\n\n')}`);
+    + `(run them one after the other on a transaction: db/concurrent.ts allOn):\n\n${found.slice(0, 3).join('\n\n')}${more}`);
 }
