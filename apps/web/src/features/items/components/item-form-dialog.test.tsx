@@ -207,12 +207,17 @@ describe('ItemFormDialog (Update item)', () => {
       taxes: [], terminals: [],
       stores: [{ '@id': '/api/product_stores/5', store: { id: 1, name: 'Main Street' }, quantity: '9', location: '', reOrderLevel: null }],
       variants: [{ '@id': '/api/product_variants/8', id: 8, attributeName: 'Size', attributeValue: 'S', barcode: '1241', price: null, quantity: '8.000',
-        stock: [{ store: { id: 1, name: 'Main Street' }, quantity: '5.000' }, { store: { id: 2, name: 'Harbour Mall' }, quantity: '3.000' }] }],
+        stock: [{ store: { id: 1, name: 'Main Street' }, quantity: '5.000' }, { store: { id: 2, name: 'Harbour Mall' }, quantity: '3.000' }] },
+      { '@id': '/api/product_variants/9', id: 9, attributeName: 'Size', attributeValue: 'M', barcode: '1242', price: null, quantity: '2.000',
+        stock: [{ store: { id: 1, name: 'Main Street' }, quantity: '2.000' }] }],
     };
     const user = userEvent.setup();
     renderWithProviders(<ItemFormDialog open onClose={() => {}} product={product} />);
     const total = await screen.findByLabelText('Stock of variant 1');
     expect(total).toHaveAccessibleDescription('By store: Main Street 5 · Harbour Mall 3. Move stock between stores with a transfer.');
+    expect(screen.getByLabelText('Stock of variant 2')).toHaveAccessibleDescription('By store: Main Street 2. Move stock between stores with a transfer.');
+    // The advice is said once under the table, not on every variant's row.
+    expect(screen.getAllByText('Move stock between stores with a transfer.')).toHaveLength(1);
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(api.find('PUT', '/products/11')).toHaveLength(1));
     const body = api.find('PUT', '/products/11')[0].body;

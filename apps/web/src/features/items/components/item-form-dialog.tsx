@@ -241,7 +241,7 @@ export function ItemFormDialog({ open, onClose, product, asPage }: ItemFormDialo
                       <MoneyInput aria-label={t('items.variantPriceN', { n: i + 1 })} placeholder={basePrice} {...register(`variants.${i}.price`)} />
                     </td>
                     <td>
-                      <NumberInput aria-label={t('items.variantStockN', { n: i + 1 })} aria-describedby={row.byStore?.length ? `variant-by-store-${i}` : undefined} {...register(`variants.${i}.quantity`)} />
+                      <NumberInput aria-label={t('items.variantStockN', { n: i + 1 })} aria-describedby={row.byStore?.length ? `variant-by-store-${i} variant-transfer-hint` : undefined} {...register(`variants.${i}.quantity`)} />
                       {!!row.byStore?.length && (
                         <small id={`variant-by-store-${i}`} className="text-muted">
                           {t('items.variantByStore', { list: row.byStore.map((x) => `${x.name} ${x.quantity}`).join(' · ') })}
@@ -259,6 +259,11 @@ export function ItemFormDialog({ open, onClose, product, asPage }: ItemFormDialo
                 ))}
               </tbody>
             </table>
+            {variantRows.fields.some((row) => row.byStore?.length) && (
+              <p id="variant-transfer-hint" className="text-muted">
+                <small>{t('items.variantTransferHint')}</small>
+              </p>
+            )}
             <Button size="sm" variant="secondary" onClick={() => variantRows.append(newVariantRow())}>
               <span aria-hidden="true">+</span> {t('items.addVariant')}
             </Button>
