@@ -63,6 +63,10 @@ export default async function salesRoutes(app: FastifyInstance) {
     try {
       const raw = body(request);
       parsed = { input: parseBody(saleSchema, raw), clientId: idempotencyKey(request), requestHash: requestHash(raw) };
+      // The body (every line's whole product, as the old client sends it) is read: let it go now
+      // rather than hold it while the sale waits on the database, where it would survive the
+      // young generation's collections and fill the old one (API memory under sale load).
+      request.body = undefined;
     } catch (e) {
       await requireCaller(db, userId); // an invalid caller is a 401 before anything about the body
       throw e;
