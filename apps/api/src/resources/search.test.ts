@@ -74,6 +74,64 @@ describe('product search: what it finds', () => {
   });
 });
 
+describe('product names: the stored fold follows the name (migration 0017)', () => {
+  it('a renamed product is found by its new name (Arabic, accented), not its old one', async () => {
+    const c = new pg.Client({ connectionString: t.database.url });
+    await c.connect();
+    const { rows: [{ id }] } = await c.query(`insert into product (name, base_price, cost) values ('Plain Sugar 1kg', 1, 1) returning id`);
+    await c.end();
+    expect(await names(`name=${q('plain sugar')}`)).toEqual(['Plain Sugar 1kg']);
+    const rename = async (name: string) => {
+      const res = await t.app.inject({ method: 'PUT', url: `/api/products/${id}`, headers: admin, payload: { name } });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    await rename('سُكَّر أبيض Crème');
+    expect(await names(`name=${q('plain sugar')}`)).toEqual([]);
+    expect(await names(`name=${q('سكر ابيض')}`)).toEqual(['سُكَّر أبيض Crème']);
+    expect(await names(`name=${q('أبيض creme')}`)).toEqual(['سُكَّر أبيض Crème']);
+    expect(await names(`name=${q('س')}`)).toEqual(['سُكَّر أبيض Crème']);
+    await rename('Sucre Bûche');
+    expect(await names(`name=${q('سكر')}`)).toEqual([]);
+    expect(await names(`name=${q('BUCHE')}`)).toEqual(['Sucre Bûche']);
+    expect(await names(`name=${q('cre bû')}`)).toEqual(['Sucre Bûche']);
+  });
+
+  it('the stored key matches exactly where the fold does (byte-aligned: no match across two characters)', async () => {
+    const c = new pg.Client({ connectionString: t.database.url });
+    await c.connect();
+    // U+074A then 'J' folds to bytes dd 8a 6a, hex "dd8a6a", which holds "d8a6" = 'ئ' at an odd
+    // offset: the hex form (migration 0010) finds it there and needs the fold as a second test;
+    // the key does not.
+    const names = ['\u074AJ', 'حليب طازج', 'ءؤئ', 'Café Crème', 'زبدة 100%', 'a_b\\c', 'ÅÆØ Smörgås'];
+    const texts = ['ئ', 'ليب', 'حليب', 'ؤئ', 'ءؤ', 'cafe', 'É CR', '100%', '%', '_b\\', 'aeo', 'smorg', 'غ', 'ب ط'];
+    const { rows: [{ hex }] } = await c.query(`select pos_search_hex($1) like '%' || pos_search_hex('ئ') || '%' as hex`, [names[0]]);
+    expect(hex).toBe(true);
+    const { rows } = await c.query(`select n, x, (pos_search_key(n) like '%' || pos_search_key(x) || '%') as by_key,
+        (pos_search_fold(n) like '%' || pos_search_fold(replace(replace(replace(x, '\\', '\\\\'), '%', '\\%'), '_', '\\_')) || '%') as by_fold
+      from unnest($1::text[]) n, unnest($2::text[]) x`, [names, texts]);
+    expect(rows.filter((r) => r.by_key !== r.by_fold)).toEqual([]);
+    expect(rows.filter((r) => r.by_key).length).toBeGreaterThan(8);
+    // The stored columns are the functions of the name.
+    const { rows: [{ n }] } = await c.query(`select count(*)::int as n from product where name_fold is distinct from pos_search_fold(name) or name_key is distinct from pos_search_key(name)`);
+    expect(n).toBe(0);
+    await c.end();
+  });
+
+  it('the total of a short first page is its length; past the end it is still counted', async () => {
+    const list = async (query: string) => (await t.app.inject({ method: 'GET', url: `/api/products?${query}`, headers: admin })).json();
+    const short = await list(`name=${q('juice')}&itemsPerPage=10`);
+    expect(short['hydra:totalItems']).toBe(2);
+    const second = await list(`name=${q('juice')}&itemsPerPage=1&page=2`);
+    expect(second['hydra:member'].map((p: { name: string }) => p.name)).toHaveLength(1);
+    expect(second['hydra:totalItems']).toBe(2);
+    const past = await list(`name=${q('juice')}&itemsPerPage=1&page=5`);
+    expect(past['hydra:member']).toEqual([]);
+    expect(past['hydra:totalItems']).toBe(2);
+    const keywords = (await t.app.inject({ method: 'GET', url: `/api/admin/product/keywords?name=${q('juice')}&limit=1&offset=3`, headers: admin })).json();
+    expect(keywords).toMatchObject({ list: [], total: 2, count: 0 });
+  });
+});
+
 describe('sale history search (q)', () => {
   const history = async (s: string) => (await t.app.inject({ method: 'GET', url: `/api/admin/order/list?q=${q(s)}`, headers: admin })).json().list
     .map((o: { orderId: number }) => o.orderId);

@@ -197,10 +197,12 @@ export default async function catalogueRoutes(app: FastifyInstance) {
     const { limit, offset } = paging(q);
     // Counted as far as the pager looks, like every list (engine.ts countCap): a picker searching per keystroke never counts the catalogue.
     const cap = countCap(offset, limit);
-    const [{ total }] = await (cap === undefined ? app.db.select({ total: sql<number>`count(*)::int` }).from(product).where(where)
-      : app.db.select({ total: sql<number>`count(*)::int` }).from(app.db.select({ one: sql`1` }).from(product).where(where).limit(cap + 1).as('capped')));
     const order = listOrder(q, { id: product.id, name: product.name, basePrice: product.basePrice, cost: product.cost, barcode: product.barcode }, product.id);
     const rows = await app.db.select().from(product).where(where).orderBy(...order).limit(limit).offset(offset);
+    // A page shorter than asked (and not past the end) is the rest of the list: no count statement (issue 30.1).
+    const [{ total }] = limit > 0 && rows.length < limit && (rows.length > 0 || offset === 0) ? [{ total: offset + rows.length }]
+      : await (cap === undefined ? app.db.select({ total: sql<number>`count(*)::int` }).from(product).where(where)
+        : app.db.select({ total: sql<number>`count(*)::int` }).from(app.db.select({ one: sql`1` }).from(product).where(where).orderBy(asc(product.id)).limit(cap + 1).as('capped')));
     const ids = rows.map((r) => r.id);
     const variants = ids.length ? await app.db.select().from(productVariant).where(inIds(productVariant.productId, ids)).orderBy(asc(productVariant.id)) : [];
     const variantsBy = new Map<number, (typeof variants)[number][]>();
