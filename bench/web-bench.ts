@@ -2,7 +2,7 @@
  * The web half of `npm run bench`: the till in Debian's Chromium (Playwright, never a downloaded
  * browser) against the real server with a big catalogue, all on this machine.
  *
- *   node --import tsx bench/web-bench.ts [--quick] [--keep]
+ *   node --import tsx bench/web-bench.ts [--quick] [--keep] [--products N [--db <url of a generated shop of N products>]]
  *
  * Measures: the JavaScript shipped for login + till (bytes as transferred, brotli), cold start with an empty browser to
  * ready-to-sell with every product searchable, warm start from IndexedDB, scan-to-line, fuzzy
@@ -27,11 +27,18 @@ import {
 } from './web-page.ts';
 
 const KEEP = process.argv.includes('--keep');
+const argOf = (name: string) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
+/** --products N: another catalogue size (results in bench/out/web-<N>.json, beside the 100k run's web.json). */
+const PRODUCTS = argOf('--products') ? Number(argOf('--products')) : undefined;
+/** --db URL: a database already generated with bench/generate-catalogue.ts (--products must say its size); kept. */
+const GIVEN_DB = argOf('--db');
 /** --bundle-only: measure only the JavaScript line (small catalogue); the other web lines keep their last results. */
 const BUNDLE_ONLY = process.argv.includes('--bundle-only');
 const CFG = QUICK
   ? { products: 20_000, coldRuns: 3, warmRuns: 3, scans: 20, scanRuns: 3, searchRuns: 3, readyTimeoutS: 120 }
   : { products: 100_000, coldRuns: 3, warmRuns: 3, scans: 40, scanRuns: 3, searchRuns: 3, readyTimeoutS: 600 };
+if (PRODUCTS) Object.assign(CFG, { products: PRODUCTS, readyTimeoutS: Math.max(CFG.readyTimeoutS, Math.ceil(PRODUCTS / 1000)) });
+const OUT_FILE = PRODUCTS && PRODUCTS !== 100_000 ? `web-${PRODUCTS}.json` : 'web.json';
 /** Median over runs of each run's p50 and of each run's p95 (as the API half reports its runs). */
 function overRuns(runs: number[][]): { median: number; p95: number; runs: number } {
   const done = runs.filter((r) => r.length);
@@ -42,7 +49,7 @@ const SEARCHES = ['fresh milk', 'royal chees', 'cobalt sneakers', 'organic honey
 
 const metrics: Metric[] = [];
 const extra: Record<string, unknown> = { config: CFG };
-const section = 'Web';
+const section = OUT_FILE === 'web.json' ? 'Web' : `Web at ${CFG.products.toLocaleString('en')} products`;
 
 function skip(id: string, label: string, budget: string, why: string) {
   metrics.push(metric({ id, section, metric: label, unit: '', budget, skipped: why }));
@@ -63,11 +70,11 @@ async function main() {
     return finish();
   }
   extra.webBuildSeconds = built.seconds;
-  const db = await createThrowawayDb('web');
+  const db = GIVEN_DB ? { url: GIVEN_DB } : await createThrowawayDb('web');
   let browser: Browser | undefined;
   try {
     log(`generating ${CFG.products} products...`);
-    await generateCatalogue(db.url, { products: BUNDLE_ONLY ? 1000 : CFG.products });
+    if (!GIVEN_DB) await generateCatalogue(db.url, { products: BUNDLE_ONLY ? 1000 : CFG.products });
     const server = await startServer(db.url, { WEB_DIST: built.dir });
     const loginRes = await request('POST', `${server.url}/api/auth/login_check`, { username: 'till01', password: 'till' });
     const tokens = JSON.parse(loginRes.body);
@@ -105,6 +112,7 @@ async function main() {
 
     // ---- cold start (fresh context = empty HTTP cache and IndexedDB), then warm starts
     const coldTimes: number[] = [];
+    const idbMb: number[] = [];
     const coldLong: number[] = [];
     let warmContext: BrowserContext | undefined;
     let coldError: string | undefined;
@@ -128,6 +136,9 @@ async function main() {
         if (scanMs == null) throw new Error(`ready after ${ms} ms but the last product (${lastCode}) did not scan into a line`);
         coldTimes.push(ms);
         coldLong.push(Math.max(0, ...(await longTasks(page)).map((t) => t.duration)));
+        // What the till keeps on the device for this catalogue (the origin's storage: IndexedDB).
+        const usage = await page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
+        idbMb.push(usage / 1024 / 1024);
         log(`cold start ${r + 1}: ${ms} ms`);
       } catch (e) {
         coldError = String((e as Error).message).split('\n')[0].slice(0, 200);
@@ -146,6 +157,7 @@ async function main() {
     }
     if (coldTimes.length) {
       metrics.push(metric({ id: 'web.cold', section, metric: `Till cold start, empty browser, cashier signs in -> ready to sell, ${CFG.products.toLocaleString('en')} products searchable`, unit: 's', budget: '<= 10 s', limit: { op: '<=', value: 10 }, on: 'median', median: round(median(coldTimes) / 1000, 2), p95: round(Math.max(...coldTimes) / 1000, 2), runs: coldTimes.length, note: `p95 column = slowest run; from opening / through the login form (typed by the bench: the human's typing time is not in it) to ready; longest main-thread task ${round(Math.max(...coldLong), 0)} ms` }));
+      if (idbMb.length) metrics.push(metric({ id: 'web.idb', section, metric: `Till storage on the device (IndexedDB) for ${CFG.products.toLocaleString('en')} products`, unit: 'MB', budget: '<= 400 MB', limit: { op: '<=', value: 400 }, on: 'median', median: round(median(idbMb), 0), p95: round(Math.max(...idbMb), 0), runs: idbMb.length, note: 'navigator.storage.estimate() usage after a cold start; p95 column = largest' }));
     } else if (coldTimedOut) {
       metrics.push(metric({ id: 'web.cold', section, metric: `Till cold start, empty browser cache -> ready to sell, ${CFG.products.toLocaleString('en')} products searchable`, unit: 's', budget: '<= 10 s', limit: { op: '<=', value: 10 }, on: 'median', median: Infinity, p95: Infinity, runs: 1, note: `not ready after ${round(coldTimedOut.ms / 1000, 0)} s (cap); progress then: "${coldTimedOut.progress}"` }));
     } else {
@@ -278,7 +290,7 @@ async function main() {
   } finally {
     await browser?.close().catch(() => {});
     await stopAllServers();
-    if (KEEP) log(`kept database: ${db.url}`); else await dropAll();
+    if (KEEP || GIVEN_DB) log(`kept database: ${db.url}`); else await dropAll();
     fs.rmSync(path.dirname(built.dir), { recursive: true, force: true });
     if (BUNDLE_ONLY) finish();
   }
@@ -288,6 +300,7 @@ async function main() {
 const ALL: [string, string, string][] = [
   ['web.bundle', 'JavaScript for login + till as transferred', '<= 150 KB brotli'],
   ['web.cold', 'Till cold start -> ready to sell', '<= 10 s'],
+  ['web.idb', 'Till storage on the device (IndexedDB)', '<= 400 MB'],
   ['web.warm', 'Till warm start from IndexedDB', '<= 2 s'],
   ['web.scan', 'Scan to line', 'p95 <= 50 ms'],
   ['web.search', 'Item search: keystroke -> results', 'p95 <= 100 ms'],
@@ -309,7 +322,7 @@ function finish() {
     for (const m of metrics) log(`${m.id}: median ${m.median} ${m.unit}${m.note ? ` (${m.note})` : ''}`);
     return;
   }
-  writeResults('web.json', metrics, extra);
+  writeResults(OUT_FILE, metrics, extra);
   for (const m of metrics) log(`${m.id}: median ${m.median} p95 ${m.p95} ${m.unit}${m.skipped ? ` (not measured: ${m.skipped})` : ''}`);
 }
 
@@ -317,6 +330,6 @@ main().catch(async (e) => {
   console.error(e);
   await stopAllServers();
   if (!KEEP) await dropAll();
-  writeResults('web.json', [...metrics, metric({ id: 'web.error', section, metric: 'Web bench', unit: '', budget: '', skipped: `crashed: ${String((e as Error).message).slice(0, 200)}` })], extra);
+  writeResults(OUT_FILE, [...metrics, metric({ id: 'web.error', section, metric: 'Web bench', unit: '', budget: '', skipped: `crashed: ${String((e as Error).message).slice(0, 200)}` })], extra);
   process.exit(1);
 });

@@ -49,7 +49,7 @@ function run(name, file, extraArgs = []) {
 let ok = true;
 if (!reportOnly) {
   if (!only || only === 'api') ok = run('API', 'api-bench.ts') && ok;
-  if (!only || only === 'web') ok = run('web', 'web-bench.ts') && ok;
+  if (!only || only === 'web') ok = run('web', 'web-bench.ts', only ? args.filter((a, i) => ['--products', '--db'].includes(args[i - 1]) || ['--products', '--db'].includes(a)) : []) && ok;
   if (!only || only === 'engines') ok = run('engines', 'engine-bench.ts') && ok;
   if (!only || only === 'stock') ok = run('stock', 'stock-bench.ts') && ok;
   if (!only || only === 'reports') ok = run('reports', 'reports-bench.ts') && ok;
@@ -63,7 +63,9 @@ if (!reportOnly) {
 
 // ------------------------------------------------------------------ report
 const read = (f) => { try { return JSON.parse(fs.readFileSync(path.join(outDir, f), 'utf8')); } catch { return null; } };
-const parts = [read('api.json'), read('web.json'), read('engines.json'), read('stock.json'), read('reports.json'), read('openloop.json'), read('processes.json')].filter(Boolean);
+// The till at other catalogue sizes (`--only web --products N`) beside the 100k run.
+const webSizes = fs.existsSync(outDir) ? fs.readdirSync(outDir).filter((f) => /^web-\d+\.json$/.test(f)).sort() : [];
+const parts = [read('api.json'), read('web.json'), ...webSizes.map(read), read('engines.json'), read('stock.json'), read('reports.json'), read('openloop.json'), read('processes.json')].filter(Boolean);
 if (!parts.length) { console.error('no results in bench/out'); process.exit(1); }
 let baseline = null;
 try { baseline = JSON.parse(fs.readFileSync(path.join(root, 'bench', 'baseline.json'), 'utf8')); } catch { /* none yet */ }
@@ -88,7 +90,7 @@ lines.push('# Bench results');
 lines.push('');
 lines.push(`Machine: **${cores} cores** (${os.cpus()[0]?.model ?? '?'}), **${memGb} GB** memory, ${os.type()} ${os.release()}, Node ${process.version}. `
   + 'Server, PostgreSQL, the load generator and the browser all run on this one machine.');
-const partName = { web: 'Web half', api: 'API half', engines: 'Engines part', stock: 'Stock part', reports: 'Reports part', openloop: 'Open-loop overload', processes: 'API processes' };
+const partName = { 'web-1000000': 'Web half at 1,000,000 products', web: 'Web half', api: 'API half', engines: 'Engines part', stock: 'Stock part', reports: 'Reports part', openloop: 'Open-loop overload', processes: 'API processes' };
 for (const p of parts) lines.push(`- ${partName[p.part] ?? p.part}: ${p.at}${p.command ? ` (\`${p.command}\`)` : ''}${p.quick ? ' (**--quick**: smaller data, not the budget scale)' : ''}`);
 const api = parts.find((p) => p.part === 'api');
 if (api?.postgres) lines.push(`- PostgreSQL: ${Object.entries(api.postgres).map(([k, v]) => `${k}=${v}`).join(', ')}; PGOPTIONS=\`${api.env?.PGOPTIONS || ''}\`, PG_POOL_MAX=${api.env?.PG_POOL_MAX}`);
