@@ -108,9 +108,10 @@ export async function waitReady(page: Page, t0: number, timeoutS: number): Promi
     const ready = document.querySelector('[data-testid="catalogue-ready"]');
     if (ready) return true;
     const input = document.querySelector<HTMLInputElement>('[data-testid="scan-input"]');
-    const progress = document.querySelector('[data-testid="catalogue-progress"]');
+    // Loading, failed ("could not load Products", retry) or "server busy": not ready.
     const visible = (el: Element | null) => !!el && (el as HTMLElement).offsetParent !== null;
-    return !!input && !input.disabled && !visible(progress);
+    const progress = [...document.querySelectorAll('[data-testid="catalogue-progress"], [data-testid="server-busy"], .catalogue-progress')];
+    return !!input && !input.disabled && !progress.some(visible);
   }, undefined, { timeout: timeoutS * 1000, polling: 50 });
   return Date.now() - t0;
 }
