@@ -110,7 +110,7 @@ export async function waitReady(page: Page, t0: number, timeoutS: number): Promi
     const input = document.querySelector<HTMLInputElement>('[data-testid="scan-input"]');
     // Loading, failed ("could not load Products", retry) or "server busy": not ready.
     const visible = (el: Element | null) => !!el && (el as HTMLElement).offsetParent !== null;
-    const progress = [...document.querySelectorAll('[data-testid="catalogue-progress"], [data-testid="server-busy"], .catalogue-progress')];
+    const progress = Array.from(document.querySelectorAll('[data-testid="catalogue-progress"], [data-testid="server-busy"], .catalogue-progress'));
     return !!input && !input.disabled && !progress.some(visible);
   }, undefined, { timeout: timeoutS * 1000, polling: 50 });
   return Date.now() - t0;
