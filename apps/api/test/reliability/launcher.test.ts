@@ -41,7 +41,7 @@ describe('the launcher of npm start', () => {
     for (const deadline = Date.now() + 30_000; !out.includes('}') && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 20));
     const seen = JSON.parse(out.slice(0, out.indexOf('}') + 1)) as { pid: number; execArgv: string[]; youngMb: number };
     expect(seen.pid, 'the work runs in a child started with the flags').not.toBe(parent.pid);
-    expect(seen.execArgv).toEqual(expect.arrayContaining(['--max-semi-space-size=4', '--heap-growing-percent=10']));
+    expect(seen.execArgv).toEqual(expect.arrayContaining(['--max-semi-space-size=4', '--heap-growing-percent=30']));
     expect(seen.youngMb).toBeLessThanOrEqual(8);
 
     parent.kill('SIGTERM');
