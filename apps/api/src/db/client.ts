@@ -107,6 +107,59 @@ export async function preparedQuery<T>(q: Db | Tx, name: string, text: string, v
   return res.rows as T[];
 }
 
+/** A transaction held open past one callback: a streamed answer reads it batch by batch (catalogue-sync.service.ts). */
+export interface OpenTransaction {
+  /**
+   * Runs `fn` on the transaction, one call at a time in call order; once `end` was asked for, it
+   * throws instead (never a statement on a connection given back to the pool).
+   */
+  use<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** ROLLBACK (a read-only transaction has nothing to commit) and the connection back to the pool, after the running `use`; once, never rejects. */
+  end(): Promise<void>;
+}
+
+/**
+ * BEGIN `<mode>` on a connection of its own, ended by `end()` whenever the caller is done: the
+ * connection carries the statement timeout of the request that opened it (statement-timeout.ts),
+ * per statement. A connection whose ROLLBACK failed is discarded, not returned to the pool.
+ */
+export async function openTransaction(db: Db, mode: string): Promise<OpenTransaction> {
+  const factory = txFactories.get(db);
+  const pool = (db as unknown as { session?: { client?: any } }).session?.client;
+  if (!factory || !pool || typeof pool.connect !== 'function') throw new Error('openTransaction: no connection pool');
+  const client = await pool.connect() as PgClient;
+  try {
+    await client.query(`begin ${mode}`);
+  } catch (e) {
+    client.release(e as Error);
+    throw e;
+  }
+  const tx = factory(client) as unknown as Tx;
+  let ended = false;
+  let queue: Promise<unknown> = Promise.resolve();
+  let ending: Promise<void> | undefined;
+  return {
+    use(fn) {
+      const run = queue.then(() => {
+        if (ended) throw new Error('openTransaction: the transaction has ended');
+        return fn(tx);
+      });
+      queue = run.catch(() => {});
+      return run;
+    },
+    end() {
+      ending ??= queue.then(async () => {
+        ended = true;
+        let broken: Error | undefined;
+        await client.query('rollback').catch((e: Error) => { broken = e; });
+        client.release(broken);
+      });
+      queue = ending;
+      return ending;
+    },
+  };
+}
+
 /** A Drizzle handle over one checked-out connection (saleTransaction). */
 const txFactories = new WeakMap<Db, (client: unknown) => Db>();
 const txHandles = new WeakMap<object, Db>();

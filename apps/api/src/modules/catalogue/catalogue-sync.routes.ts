@@ -1,27 +1,40 @@
-import { Readable } from 'node:stream';
+import { Readable, pipeline } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { validationError } from '@pos/domain/errors';
-import { parseCursor } from '@pos/domain/catalogue-sync';
+import { parseCursor, type SyncPayload } from '@pos/domain/catalogue-sync';
 import { caller } from '../../plugins/auth.ts';
-import { readCatalogueSync, type SyncAnswer } from './catalogue-sync.service.ts';
+import { openFullSync, readCatalogueDelta, SYNC_BATCH } from './catalogue-sync.service.ts';
 
-/** Products per JSON piece: the event loop gets a turn between pieces (sales keep flowing during a 100k sync). */
+/** The head of an answer as JSON text, up to the opening of its products array. */
+const headJson = (head: Omit<SyncPayload, 'products'>) => `${JSON.stringify(head).slice(0, -1)},"products":[`;
+
+/** Below this many products an answer goes as one uncompressed text (gzip would not pay). */
+const SMALL = 50;
+
+/** Products per JSON piece of a delta: the event loop gets a turn between pieces. */
 const PIECE = 2000;
 
-/** The payload as JSON text in pieces, products (already JSON, from the database) last, piece by piece. */
-function* jsonPieces(answer: SyncAnswer): Generator<string> {
-  const { productJson, ...head } = answer;
-  yield `${JSON.stringify(head).slice(0, -1)},"products":[`;
+function* deltaPieces(head: Omit<SyncPayload, 'products'>, productJson: string[]): Generator<string> {
+  yield headJson(head);
   for (let i = 0; i < productJson.length; i += PIECE) yield `${i ? ',' : ''}${productJson.slice(i, i + PIECE).join(',')}`;
   yield ']}';
 }
 
 const acceptsGzip = (header: string | string[] | undefined) => /\bgzip\b/.test(Array.isArray(header) ? header.join(',') : header ?? '');
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Products per batch of a full catalogue sync (SYNC_BATCH; tests set a small one). */
+    syncBatchSize?: number;
+  }
+}
+
 /**
  * GET /api/catalogue/sync[?since=<cursor>]: the till's own catalogue load (issue 10), beside the
- * reference paging of /api/products, which keeps working unchanged. Streamed, gzip when accepted.
+ * reference paging of /api/products, which keeps working unchanged. A delta is read at once; the
+ * full catalogue is streamed (gzip when accepted) batch by batch as the client takes it, so the
+ * API holds about one batch of products (issue 24, catalogue-sync.service.ts).
  */
 export default async function catalogueSyncRoutes(app: FastifyInstance) {
   app.get('/api/catalogue/sync', {
@@ -35,13 +48,50 @@ export default async function catalogueSyncRoutes(app: FastifyInstance) {
       if (parsed === null || parsed > Date.now() + 86_400_000) throw validationError([{ propertyPath: 'since', message: 'This value is not a valid cursor.' }]);
       since = parsed;
     }
-    const payload = await readCatalogueSync(app.db, { db: app.db, auth: caller(request) }, { since });
+    const ctx = { db: app.db, auth: caller(request) };
+    const gzip = acceptsGzip(request.headers['accept-encoding']);
     reply.header('cache-control', 'private, no-store').header('vary', 'Accept-Encoding').type('application/json; charset=utf-8');
-    // A small delta goes as is; the full catalogue is streamed through gzip.
-    if (payload.productJson.length < 50 || !acceptsGzip(request.headers['accept-encoding'])) {
-      return reply.send([...jsonPieces(payload)].join(''));
+    if (since !== undefined) {
+      // A delta goes as it always did: a small one as is, a big one (a CSV import) through gzip.
+      const { productJson, ...head } = await readCatalogueDelta(app.db, ctx, since);
+      if (productJson.length < SMALL || !gzip) return reply.send(`${headJson(head)}${productJson.join(',')}]}`);
+      reply.header('content-encoding', 'gzip');
+      return reply.send(pipeline(Readable.from(deltaPieces(head, productJson)), zlib.createGzip({ level: 4 }), () => {}));
     }
+
+    const batchSize = app.syncBatchSize ?? SYNC_BATCH;
+    const sync = await openFullSync(app.db, ctx, batchSize);
+    // However the answer ends (sent, client gone, error), the snapshot ends and its connection goes
+    // back to the pool; the batches' own `finally` does it too, this covers a stream never read.
+    reply.raw.once('close', () => { void sync.close(); });
+    const { batches, close: _close, ...head } = sync;
+    const products = batches();
+    // The first batch is read before anything is sent: an error there is still a proper answer, and
+    // a small catalogue goes as one text, as a delta does.
+    let first: IteratorResult<string[]>;
+    try {
+      first = await products.next();
+    } catch (e) {
+      await sync.close();
+      throw e;
+    }
+    const firstRows = first.done ? [] : first.value;
+    if (firstRows.length < Math.min(SMALL, batchSize)) {
+      await products.return(undefined);
+      return reply.send(`${headJson(head)}${firstRows.join(',')}]}`);
+    }
+    async function* pieces(): AsyncGenerator<string> {
+      yield `${headJson(head)}${firstRows.join(',')}`;
+      // Readable.from asks for the next piece only once the previous one was taken: a batch is
+      // read from the database when the one before was written out (backpressure).
+      for await (const rows of products) yield `,${rows.join(',')}`;
+      yield ']}';
+    }
+    const body = Readable.from(pieces(), { objectMode: false });
+    if (!gzip) return reply.send(body);
     reply.header('content-encoding', 'gzip');
-    return reply.send(Readable.from(jsonPieces(payload)).pipe(zlib.createGzip({ level: 4 })));
+    // pipeline (not pipe): when Fastify destroys the gzip stream (client gone), the source is
+    // destroyed too, which ends the generator and with it the snapshot.
+    return reply.send(pipeline(body, zlib.createGzip({ level: 4 }), () => {}));
   });
 }

@@ -1,8 +1,14 @@
 /**
  * The till's catalogue sync (docs/api.md "Till catalogue sync"): the products the caller may sell,
- * in the compact format of @pos/domain/catalogue-sync, read with a fixed number of set-based
- * queries whatever the catalogue size (the product rows are built as JSON by PostgreSQL), inside
- * one read-only REPEATABLE READ snapshot so products, variants, prices, stock and links agree.
+ * in the compact format of @pos/domain/catalogue-sync (the product rows are built as JSON by
+ * PostgreSQL), inside one read-only REPEATABLE READ snapshot so products, variants, prices, stock
+ * and links agree.
+ *
+ * Full catalogue (issue 24): read in id-ordered batches of SYNC_BATCH products (keyset on the
+ * product id, each batch's variants, prices, stock and links reached through their product_id
+ * indexes), one batch after the other as the answer is written out, all inside the one snapshot:
+ * the API holds about one batch whatever the catalogue size, and the first bytes leave after the
+ * first batch instead of after the whole catalogue.
  *
  * Delta (`since`): products whose row changed (every product write bumps product.updated_at:
  * products.service.ts, the CSV import, purchases) or whose stock moved (stock_movement.created_at,
@@ -16,7 +22,7 @@
  */
 import { and, asc, eq, exists, inArray, not, or, sql, type SQL } from 'drizzle-orm';
 import { FLAG_ACTIVE, FLAG_AVAILABLE, FLAG_MANAGE_INVENTORY, SYNC_FORMAT, type SyncDictionaries, type SyncPayload } from '@pos/domain/catalogue-sync';
-import type { Db, Tx } from '../../db/client.ts';
+import { openTransaction, type Db, type OpenTransaction, type Tx } from '../../db/client.ts';
 import { rowsOf } from '../../db/raw.ts';
 import { brand, category, department, product, stockMovement, store, supplier, tax, terminal } from '../../db/schema/index.ts';
 import type { ResourceCtx } from '../../resources/engine.ts';
@@ -70,12 +76,7 @@ async function dictionaries(tx: Tx, ctx: ResourceCtx, sellable: SQL): Promise<Sy
   };
 }
 
-export interface SyncOptions {
-  /** Epoch ms of a previous answer's cursor: only what changed since (a delta). */
-  since?: number;
-}
-
-/** The answer with its products still as JSON text, one row each (the route streams them). */
+/** A delta answer with its products still as JSON text, one row each. */
 export interface SyncAnswer extends Omit<SyncPayload, 'products'> {
   /** JSON text of each ProductRow, in id order. */
   productJson: string[];
@@ -84,22 +85,24 @@ export interface SyncAnswer extends Omit<SyncPayload, 'products'> {
 /** A literal int[] of ids we produced ourselves (dictionary ids, the caller's stores). */
 const intArray = (ids: number[]) => sql.raw(`'{${ids.filter((n) => Number.isSafeInteger(n)).join(',')}}'::int[]`);
 
+/** Products per batch of the full catalogue: about 0.6 MB of JSON each; small enough to hold, big enough that a round trip per batch costs nothing. */
+export const SYNC_BATCH = 2000;
+
 /**
- * The product rows, built by PostgreSQL as JSON text (ProductRow, @pos/domain/catalogue-sync): one
- * pass per table, grouped by product with hash aggregates, instead of 700,000 rows parsed into
- * objects and re-serialised here. Links to entities outside the caller's dictionaries are left
+ * The product rows of `target` (a select of product ids), built by PostgreSQL as JSON text
+ * (ProductRow, @pos/domain/catalogue-sync), in id order: each table is read for the target's
+ * products only, through its product_id index (a variant's stock rows through (variant_id, store_id)), and grouped by product, instead of rows parsed
+ * into objects and re-serialised here. Links to entities outside the caller's dictionaries are left
  * out, as /api/products leaves them out; stock rows only for the caller's stores.
+ * `costs`: the caller may see cost prices ('cost.view'); else they are sent as null.
  */
-/** `costs`: the caller may see cost prices ('cost.view'); else they are sent as null. */
-async function productRows(tx: Tx, target: SQL, dict: SyncDictionaries, storeIds: number[], full: boolean, costs: boolean): Promise<string[]> {
+async function productRows(tx: Tx, target: SQL, dict: SyncDictionaries, storeIds: number[], costs: boolean): Promise<Array<{ id: number; j: string }>> {
   const cost = sql.raw(costs ? 'p.cost' : 'null');
   const purchasePrice = sql.raw(costs ? 'purchase_price' : 'null');
   const ids = (d: Array<[number, ...unknown[]]>) => intArray(d.map((x) => x[0]));
-  // A delta reaches its few products through the indexes; the full catalogue aggregates whole
-  // tables and lets the final join keep the sellable products (no 100,000 index probes per table).
-  const of = full ? sql`true` : sql`product_id in (select id from target)`;
+  const of = sql`product_id in (select id from target)`;
   const r = await tx.execute(sql`
-    with target as (select ${product.id} as id from ${product} where ${target}),
+    with target as (${target}),
     links as (
       select product_id,
         json_agg(other_id order by other_id) filter (where k = 0) as taxes,
@@ -114,13 +117,11 @@ async function productRows(tx: Tx, target: SQL, dict: SyncDictionaries, storeIds
         union all select 3, product_id, supplier_id from product_supplier where ${of} and supplier_id = any(${ids(dict.suppliers)})
         union all select 4, product_id, terminal_id from product_terminal where ${of} and terminal_id = any(${ids(dict.terminals)})
       ) l group by product_id),
-    vstock as (
-      select vs.variant_id, json_agg(json_build_array(vs.store_id, trim_scale(vs.quantity)::text) order by vs.store_id) as a
-      from product_variant_store vs join product_variant pv on pv.id = vs.variant_id
-      where vs.store_id = any(${intArray(storeIds)}) and ${full ? sql`true` : sql`pv.product_id in (select id from target)`} group by vs.variant_id),
     vars as (
-      select product_id, json_agg(json_build_array(id, name, attribute_name, attribute_value, barcode, sku, price, ${purchasePrice}, quantity, coalesce(vstock.a, '[]'::json)) order by id) as a
-      from product_variant left join vstock on vstock.variant_id = product_variant.id where ${of} group by product_id),
+      select product_id, json_agg(json_build_array(id, name, attribute_name, attribute_value, barcode, sku, price, ${purchasePrice}, quantity,
+        coalesce((select json_agg(json_build_array(vs.store_id, trim_scale(vs.quantity)::text) order by vs.store_id) from product_variant_store vs
+          where vs.variant_id = product_variant.id and vs.store_id = any(${intArray(storeIds)})), '[]'::json)) order by id) as a
+      from product_variant where ${of} group by product_id),
     prices as (
       select product_id, json_agg(json_build_array(id, product_variant_id, date, to_char(time, 'HH24:MI'), to_char(time_to, 'HH24:MI'), day, week, month,
         quarter, rate, min_quantity, max_quantity, base_price, base_quantity) order by id) as a
@@ -136,32 +137,87 @@ async function productRows(tx: Tx, target: SQL, dict: SyncDictionaries, storeIds
         coalesce(l.terminals, '[]'::json), coalesce(v.a, '[]'::json), coalesce(pr.a, '[]'::json), coalesce(s.a, '[]'::json))::text as j
     from product p join target t on t.id = p.id
       left join links l on l.product_id = p.id left join vars v on v.product_id = p.id
-      left join prices pr on pr.product_id = p.id left join stocks s on s.product_id = p.id`);
-  // Sorted here rather than in SQL: sorting 100,000 wide JSON rows in the database spills to disk.
-  return rowsOf<{ id: number | string; j: string }>(r).map((x) => ({ id: Number(x.id), j: x.j })).sort((a, b) => a.id - b.id).map((x) => x.j);
+      left join prices pr on pr.product_id = p.id left join stocks s on s.product_id = p.id
+    order by p.id`);
+  return rowsOf<{ id: number | string; j: string }>(r).map((x) => ({ id: Number(x.id), j: x.j }));
 }
 
-/** Reads the caller's sellable catalogue (or what changed in it since the cursor). */
-export async function readCatalogueSync(db: Db, ctx: ResourceCtx, opts: SyncOptions = {}): Promise<SyncAnswer> {
-  return db.transaction(async (tx) => {
-    const cursor = await cursorNow(tx);
-    // The full catalogue is one big aggregate: hash tables in memory, and no JIT compilation (it
-    // costs more than it saves on a query that runs once per till start).
-    await tx.execute(sql`set local work_mem = '64MB'`);
-    await tx.execute(sql`set local jit = off`);
-    const visible = productVisible(product.id, ctx.auth.storeIds);
-    const sellable = and(eq(product.isActive, true), visible)!;
-    const changed = opts.since !== undefined ? changedSince(new Date(opts.since)) : undefined;
-    const dict = await dictionaries(tx, ctx, sellable);
-    const productJson = await productRows(tx, changed ? and(changed, sellable)! : sellable, dict, ctx.auth.storeIds, !changed, can(ctx.auth, 'cost.view'));
-    const removed = changed ? await tx.select({ id: product.id }).from(product).where(and(changed, not(sellable))).orderBy(asc(product.id)) : [];
+const SNAPSHOT = 'isolation level repeatable read read only';
+
+/** What every answer starts with, read inside the snapshot right after its cursor. */
+async function head(tx: Tx, ctx: ResourceCtx) {
+  await tx.execute(sql`set local jit = off`);
+  const sellable = and(eq(product.isActive, true), productVisible(product.id, ctx.auth.storeIds))!;
+  const dict = await dictionaries(tx, ctx, sellable);
+  return { sellable, dict, costs: can(ctx.auth, 'cost.view') };
+}
+
+/** The full catalogue, opened: its head read, its products still to read batch by batch (`batches`). */
+export interface FullSync extends Omit<SyncPayload, 'products'> {
+  /**
+   * The products' JSON text, batch by batch in id order, each batch read when asked for (the
+   * caller writes one out before asking for the next). Ends the snapshot when done, on error, or
+   * when the caller stops (`return`).
+   */
+  batches(): AsyncGenerator<string[]>;
+  /** Ends the snapshot and gives its connection back (idempotent, never rejects): call it when the answer is over, however it ended. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the caller's full sellable catalogue: the cursor (the snapshot's first statement) and the
+ * dictionaries are read now; the products by `batches()`, in the same snapshot (REPEATABLE READ:
+ * every batch sees the database as it was at the cursor, whatever is written meanwhile).
+ * `batchSize`: products per batch (tests use a small one).
+ */
+export async function openFullSync(db: Db, ctx: ResourceCtx, batchSize = SYNC_BATCH): Promise<FullSync> {
+  const snap: OpenTransaction = await openTransaction(db, SNAPSHOT);
+  try {
+    const { cursor, sellable, dict, costs } = await snap.use(async (tx) => ({ cursor: await cursorNow(tx), ...await head(tx, ctx) }));
     return {
       format: SYNC_FORMAT,
-      full: !changed,
+      full: true,
       cursor: String(cursor),
       userId: ctx.auth.userId,
       dict,
-      productJson,
+      removed: [],
+      async* batches() {
+        try {
+          for (let last = 0; ;) {
+            const after = last;
+            const rows = await snap.use((tx) => productRows(tx, sql`select ${product.id} as id from ${product}
+              where ${product.id} > ${after} and ${sellable} order by ${product.id} limit ${batchSize}`, dict, ctx.auth.storeIds, costs));
+            if (rows.length) yield rows.map((x) => x.j);
+            if (rows.length < batchSize) return;
+            last = rows[rows.length - 1].id;
+          }
+        } finally {
+          await snap.end();
+        }
+      },
+      close: () => snap.end(),
+    };
+  } catch (e) {
+    await snap.end();
+    throw e;
+  }
+}
+
+/** Reads what changed in the caller's sellable catalogue since the cursor (a delta: a few products, read at once). */
+export async function readCatalogueDelta(db: Db, ctx: ResourceCtx, since: number): Promise<SyncAnswer> {
+  return db.transaction(async (tx) => {
+    const cursor = await cursorNow(tx);
+    const { sellable, dict, costs } = await head(tx, ctx);
+    const changed = changedSince(new Date(since));
+    const rows = await productRows(tx, sql`select ${product.id} as id from ${product} where ${and(changed, sellable)}`, dict, ctx.auth.storeIds, costs);
+    const removed = await tx.select({ id: product.id }).from(product).where(and(changed, not(sellable))).orderBy(asc(product.id));
+    return {
+      format: SYNC_FORMAT,
+      full: false,
+      cursor: String(cursor),
+      userId: ctx.auth.userId,
+      dict,
+      productJson: rows.map((x) => x.j),
       removed: removed.map((r) => r.id),
     };
   }, { isolationLevel: 'repeatable read', accessMode: 'read only' });
