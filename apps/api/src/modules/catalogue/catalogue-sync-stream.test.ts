@@ -1,0 +1,143 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import zlib from 'node:zlib';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { P, type SyncPayload } from '@pos/domain/catalogue-sync';
+import { createTestApp, type TestApp } from '../../../test/helpers.ts';
+import { callerColumns, callerOf, type CallerRow } from '../../plugins/auth.ts';
+import { openFullSync, SYNC_BATCH } from './catalogue-sync.service.ts';
+
+/**
+ * Issue 24: the full catalogue is read and sent batch by batch inside one snapshot. Here a batch is
+ * 3 products over the demo shop and 600 more, so every answer spans hundreds of batches.
+ */
+const BATCH = 3;
+let t: TestApp;
+let adminH: Record<string, string>;
+let base: string;
+const pool = () => (t.app.db as unknown as { $client: pg.Pool }).$client;
+/** Connections of the pool checked out right now. */
+const busy = () => pool().totalCount - pool().idleCount;
+
+beforeAll(async () => {
+  t = await createTestApp({ beforeReady: (app) => { app.decorate('syncBatchSize', BATCH); } });
+  adminH = await t.login('admin');
+  await t.app.db.execute(sql`insert into product (name, sku, barcode, base_quantity, is_available, base_price, cost, purchase_unit, sale_unit, manage_inventory)
+    select 'Stream Product ' || g, 'STREAM-' || g, (2100000000000 + g)::text, 1, true, 1.5, 1, 'pcs', 'pcs', false from generate_series(1, 600) g`);
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+afterAll(async () => { await t?.close(); });
+
+/** The ids the admin (every store) may sell, in id order, as the database has them now. */
+async function sellableIds(): Promise<number[]> {
+  const r = await t.app.db.execute(sql`select id from product where is_active order by id`);
+  return (r as unknown as { rows: Array<{ id: number }> }).rows.map((x) => Number(x.id));
+}
+
+const fullSync = async (headers: Record<string, string> = {}): Promise<{ payload: SyncPayload; encoding: unknown }> => {
+  const res = await t.app.inject({ method: 'GET', url: '/api/catalogue/sync', headers: { ...adminH, ...headers } });
+  expect(res.statusCode, res.body).toBe(200);
+  const text = res.headers['content-encoding'] === 'gzip' ? zlib.gunzipSync(res.rawPayload).toString('utf8') : res.body;
+  return { payload: JSON.parse(text) as SyncPayload, encoding: res.headers['content-encoding'] };
+};
+
+describe('till catalogue sync: the full catalogue in batches', () => {
+  it('sends every sellable product once, in id order, across batches, gzip or not; the same answer as one big batch', async () => {
+    const ids = await sellableIds();
+    expect(ids.length).toBeGreaterThan(BATCH * 100);
+    const gz = await fullSync({ 'accept-encoding': 'gzip' });
+    expect(gz.encoding).toBe('gzip');
+    expect(gz.payload.full).toBe(true);
+    expect(gz.payload.removed).toEqual([]);
+    expect(gz.payload.products.map((r) => r[P.id])).toEqual(ids);
+    const plain = await fullSync();
+    expect(plain.encoding).toBeUndefined();
+    expect(plain.payload.products).toEqual(gz.payload.products);
+    // One batch for everything gives the same products (the answer does not depend on the batch size).
+    t.app.syncBatchSize = SYNC_BATCH;
+    try {
+      const one = await fullSync({ 'accept-encoding': 'gzip' });
+      expect(one.payload.products).toEqual(gz.payload.products);
+      expect({ ...one.payload, cursor: '' }).toEqual({ ...gz.payload, cursor: '' });
+    } finally {
+      t.app.syncBatchSize = BATCH;
+    }
+    expect(busy()).toBe(0);
+  });
+
+  it('is one snapshot: products changed by another connection between batches are read as they were', async () => {
+    const before = (await fullSync()).payload.products;
+    const ids = before.map((r) => r[P.id]);
+    const sync = await openFullSync(t.app.db, { db: t.app.db, auth: await adminAuth() }, BATCH);
+    const batches = sync.batches();
+    const got: unknown[][] = [];
+    const first = await batches.next();
+    expect(first.done).toBe(false);
+    got.push(...(first.value as string[]).map((j) => JSON.parse(j) as unknown[]));
+    // Meanwhile, committed by other connections: a later product renamed, another deactivated, one
+    // created, one deleted.
+    const [renamed, deactivated, deleted] = [ids[ids.length - 5], ids[ids.length - 10], ids[ids.length - 1]];
+    await t.app.db.execute(sql`update product set name = 'Renamed Mid-Stream' where id = ${renamed}`);
+    await t.app.db.execute(sql`update product set is_active = false where id = ${deactivated}`);
+    await t.app.db.execute(sql`delete from product where id = ${deleted}`);
+    await t.app.db.execute(sql`insert into product (name, sku, barcode, base_quantity, is_available, base_price, cost, purchase_unit, sale_unit, manage_inventory)
+      values ('Created Mid-Stream', 'MID-1', '2199999999999', 1, true, 2, 1, 'pcs', 'pcs', false)`);
+    for await (const rows of batches) got.push(...rows.map((j) => JSON.parse(j) as unknown[]));
+    expect(got.map((r) => r[P.id])).toEqual(ids); // no gap, no duplicate, nothing new, nothing gone
+    expect(got).toEqual(before); // every product as it was when the snapshot began
+    expect(busy()).toBe(0); // the snapshot ended with its last batch
+    await sync.close(); // idempotent
+    // A new sync sees the changes.
+    const after = (await fullSync()).payload.products;
+    expect(after.find((r) => r[P.id] === renamed)?.[P.name]).toBe('Renamed Mid-Stream');
+    expect(after.some((r) => r[P.id] === deactivated || r[P.id] === deleted)).toBe(false);
+    expect(after.some((r) => r[P.name] === 'Created Mid-Stream')).toBe(true);
+  });
+
+  it('gives the connection and the sync slot back when the client goes away mid-stream', async () => {
+    const admitted = t.app.admissionStats().sync.admitted;
+    const aborted = await new Promise<{ busyAtFirstChunk: number; activeAtFirstChunk: number }>((resolve, reject) => {
+      const req = http.get(`${base}/api/catalogue/sync`, { headers: { ...adminH, 'accept-encoding': 'gzip' } }, (res) => {
+        expect(res.statusCode).toBe(200);
+        res.once('data', () => {
+          // Hundreds of batches to go: the snapshot's connection and the sync slot are held...
+          const seen = { busyAtFirstChunk: busy(), activeAtFirstChunk: t.app.admissionStats().sync.active };
+          req.destroy(); // ...until the till goes away.
+          resolve(seen);
+        });
+      });
+      req.on('error', (e) => { if (!req.destroyed) reject(e); });
+    });
+    expect(aborted).toEqual({ busyAtFirstChunk: 1, activeAtFirstChunk: 1 });
+    for (let i = 0; i < 100 && (busy() > 0 || t.app.admissionStats().sync.active > 0); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(busy()).toBe(0);
+    expect(t.app.admissionStats().sync).toMatchObject({ active: 0, admitted: admitted + 1 });
+    // The pool is healthy: the next sync is whole.
+    expect((await fullSync({ 'accept-encoding': 'gzip' })).payload.products.map((r) => r[P.id])).toEqual(await sellableIds());
+  });
+
+  it('gives the connection back when the client goes away before the first byte is read', async () => {
+    // A paused client: the server writes until the socket's buffers are full, then waits (backpressure).
+    await new Promise<void>((resolve, reject) => {
+      const req = http.get(`${base}/api/catalogue/sync`, { headers: adminH }, (res) => {
+        res.pause();
+        setTimeout(() => { req.destroy(); resolve(); }, 50);
+      });
+      req.on('error', (e) => { if (!req.destroyed) reject(e); });
+    });
+    for (let i = 0; i < 100 && busy() > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(busy()).toBe(0);
+    expect(t.app.admissionStats().sync.active).toBe(0);
+  });
+});
+
+/** The admin's AuthInfo, as the auth plugin reads it for a request. */
+async function adminAuth() {
+  const r = await t.app.db.execute(sql.raw(`select ${callerColumns('u')} from user_account u where u.username = 'admin'`));
+  const auth = callerOf((r as unknown as { rows: CallerRow[] }).rows[0]);
+  if (!auth) throw new Error('no admin');
+  return auth;
+}
