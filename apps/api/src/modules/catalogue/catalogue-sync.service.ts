@@ -96,11 +96,15 @@ export const SYNC_BATCH = 2000;
  * out, as /api/products leaves them out; stock rows only for the caller's stores.
  * `costs`: the caller may see cost prices ('cost.view'); else they are sent as null.
  */
-async function productRows(tx: Tx, target: SQL, dict: SyncDictionaries, storeIds: number[], costs: boolean): Promise<Array<{ id: number; j: string }>> {
+async function productRows(tx: Tx, target: SQL, dict: SyncDictionaries, storeIds: number[], costs: boolean,
+  range?: { after: number; upTo: number }): Promise<Array<{ id: number; j: string }>> {
   const cost = sql.raw(costs ? 'p.cost' : 'null');
   const purchasePrice = sql.raw(costs ? 'purchase_price' : 'null');
   const ids = (d: Array<[number, ...unknown[]]>) => intArray(d.map((x) => x[0]));
-  const of = sql`product_id in (select id from target)`;
+  // Each table read for the target's products: by a range of its product_id index when the target
+  // is a range of ids (a batch of the full catalogue), else through the index for each product.
+  const of = range ? sql`product_id > ${range.after} and product_id <= ${range.upTo}` : sql`product_id in (select id from target)`;
+  const inRange = range ? sql`p.id > ${range.after} and p.id <= ${range.upTo}` : sql`true`;
   const r = await tx.execute(sql`
     with target as (${target}),
     links as (
@@ -138,6 +142,7 @@ async function productRows(tx: Tx, target: SQL, dict: SyncDictionaries, storeIds
     from product p join target t on t.id = p.id
       left join links l on l.product_id = p.id left join vars v on v.product_id = p.id
       left join prices pr on pr.product_id = p.id left join stocks s on s.product_id = p.id
+    where ${inRange}
     order by p.id`);
   return rowsOf<{ id: number | string; j: string }>(r).map((x) => ({ id: Number(x.id), j: x.j }));
 }
@@ -182,14 +187,30 @@ export async function openFullSync(db: Db, ctx: ResourceCtx, batchSize = SYNC_BA
       dict,
       removed: [],
       async* batches() {
+        // A batch: the next `batchSize` sellable ids (an index-only scan of the product list index),
+        // then their rows with every table read by one range scan of its product_id index between
+        // the batch's first and last id (literal bounds the planner sees: no whole-table plan).
+        const read = (after: number) => snap.use(async (tx) => {
+          const [b] = rowsOf<{ hi: number | string | null; n: number | string }>(await tx.execute(sql`select max(id) as hi, count(*) as n
+            from (select ${product.id} as id from ${product} where ${product.id} > ${after} and ${sellable} order by ${product.id} limit ${batchSize}) b`));
+          if (!Number(b.n)) return [];
+          const hi = Number(b.hi);
+          return productRows(tx, sql`select ${product.id} as id from ${product} where ${product.id} > ${after} and ${product.id} <= ${hi} and ${sellable}`,
+            dict, ctx.auth.storeIds, costs, { after, upTo: hi });
+        });
         try {
-          for (let last = 0; ;) {
-            const after = last;
-            const rows = await snap.use((tx) => productRows(tx, sql`select ${product.id} as id from ${product}
-              where ${product.id} > ${after} and ${sellable} order by ${product.id} limit ${batchSize}`, dict, ctx.auth.storeIds, costs));
+          let next = read(0);
+          for (;;) {
+            const rows = await next;
+            const more = rows.length === batchSize;
+            // The next batch is read by PostgreSQL while this one is compressed and written out: one
+            // batch ahead, never more (the one after is asked for only when this one was taken).
+            if (more) {
+              next = read(rows[rows.length - 1].id);
+              next.catch(() => {}); // its error, if any, is thrown by the await above on the next turn
+            }
             if (rows.length) yield rows.map((x) => x.j);
-            if (rows.length < batchSize) return;
-            last = rows[rows.length - 1].id;
+            if (!more) return;
           }
         } finally {
           await snap.end();
