@@ -127,10 +127,17 @@ export async function openTransaction(db: Db, mode: string): Promise<OpenTransac
   const factory = txFactories.get(db);
   const pool = (db as unknown as { session?: { client?: any } }).session?.client;
   if (!factory || !pool || typeof pool.connect !== 'function') throw new Error('openTransaction: no connection pool');
-  const client = await pool.connect() as PgClient;
+  const client = await pool.connect() as pg.PoolClient;
+  // The connection may be lost while the transaction waits between two uses (a slow client, a
+  // database restart): a checked-out connection has no listener of the pool's, and an 'error'
+  // without one would end the process. Remembered here; the next use throws it, `end` discards the connection.
+  let lost: Error | undefined;
+  const onError = (e: Error) => { lost = e; };
+  client.on('error', onError);
   try {
     await client.query(`begin ${mode}`);
   } catch (e) {
+    client.off('error', onError);
     client.release(e as Error);
     throw e;
   }
@@ -142,6 +149,7 @@ export async function openTransaction(db: Db, mode: string): Promise<OpenTransac
     use(fn) {
       const run = queue.then(() => {
         if (ended) throw new Error('openTransaction: the transaction has ended');
+        if (lost) throw lost;
         return fn(tx);
       });
       queue = run.catch(() => {});
@@ -150,9 +158,9 @@ export async function openTransaction(db: Db, mode: string): Promise<OpenTransac
     end() {
       ending ??= queue.then(async () => {
         ended = true;
-        let broken: Error | undefined;
-        await client.query('rollback').catch((e: Error) => { broken = e; });
-        client.release(broken);
+        if (!lost) await client.query('rollback').catch((e: Error) => { lost = e; });
+        client.off('error', onError);
+        client.release(lost);
       });
       queue = ending;
       return ending;

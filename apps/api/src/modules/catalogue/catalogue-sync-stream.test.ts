@@ -119,6 +119,29 @@ describe('till catalogue sync: the full catalogue in batches', () => {
     expect((await fullSync({ 'accept-encoding': 'gzip' })).payload.products.map((r) => r[P.id])).toEqual(await sellableIds());
   });
 
+  it('survives its database connection dying mid-stream: the answer is cut, the connection discarded, the next sync whole', async () => {
+    const outcome = await new Promise<{ complete: boolean; killed: number }>((resolve, reject) => {
+      const req = http.get(`${base}/api/catalogue/sync`, { headers: { ...adminH, 'accept-encoding': 'gzip' } }, (res) => {
+        let killed = 0;
+        res.once('data', () => {
+          res.pause();
+          // The snapshot's backend (the only open transaction but this statement's own) is terminated.
+          void t.app.db.execute(sql`select pg_terminate_backend(pid) as k from pg_stat_activity
+            where datname = current_database() and pid <> pg_backend_pid() and xact_start is not null and backend_type = 'client backend'`)
+            .then((r) => { killed = (r as unknown as { rows: unknown[] }).rows.length; res.resume(); }, reject);
+        });
+        res.on('error', () => {});
+        res.on('close', () => resolve({ complete: res.complete, killed }));
+      });
+      req.on('error', () => {});
+    });
+    expect(outcome).toEqual({ complete: false, killed: 1 });
+    for (let i = 0; i < 100 && (busy() > 0 || t.app.admissionStats().sync.active > 0); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(busy()).toBe(0);
+    expect(t.app.admissionStats().sync.active).toBe(0);
+    expect((await fullSync({ 'accept-encoding': 'gzip' })).payload.products.map((r) => r[P.id])).toEqual(await sellableIds());
+  });
+
   it('gives the connection back when the client goes away before the first byte is read', async () => {
     // A paused client: the server writes until the socket's buffers are full, then waits (backpressure).
     await new Promise<void>((resolve, reject) => {
