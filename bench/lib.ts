@@ -224,6 +224,8 @@ let apiBuilt = false;
  * the sources through tsx, whose loader alone holds ~55 MB and would count in the memory figures).
  */
 function builtApi(): string {
+  // BENCH_API_ENTRY: an API built elsewhere (another commit's dist, to compare builds on one machine): run as is.
+  if (process.env.BENCH_API_ENTRY) return path.resolve(ROOT, process.env.BENCH_API_ENTRY);
   const entry = path.join(ROOT, 'apps/api/dist/server.js');
   if (!apiBuilt) {
     const r = spawnSync('npm', ['run', 'build', '-w', '@pos/api'], { cwd: ROOT, stdio: 'ignore' });
