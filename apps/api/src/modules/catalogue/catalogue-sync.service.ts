@@ -5,10 +5,10 @@
  * and links agree.
  *
  * Full catalogue (issue 24): read in id-ordered batches of SYNC_BATCH products (keyset on the
- * product id, each batch's variants, prices, stock and links reached through their product_id
- * indexes), one batch after the other as the answer is written out, all inside the one snapshot:
- * the API holds about one batch whatever the catalogue size, and the first bytes leave after the
- * first batch instead of after the whole catalogue.
+ * product id; each batch's variants, prices, stock and links read by a range of their product_id
+ * indexes), one batch ahead of what the client has taken, all inside the one snapshot: the API
+ * holds about two batches whatever the catalogue size, and the first bytes leave after the first
+ * batch instead of after the whole catalogue.
  *
  * Delta (`since`): products whose row changed (every product write bumps product.updated_at:
  * products.service.ts, the CSV import, purchases) or whose stock moved (stock_movement.created_at,
@@ -91,8 +91,8 @@ export const SYNC_BATCH = 2000;
 /**
  * The product rows of `target` (a select of product ids), built by PostgreSQL as JSON text
  * (ProductRow, @pos/domain/catalogue-sync), in id order: each table is read for the target's
- * products only, through its product_id index (a variant's stock rows through (variant_id, store_id)), and grouped by product, instead of rows parsed
- * into objects and re-serialised here. Links to entities outside the caller's dictionaries are left
+ * products only, through its product_id index (a variant's stock rows through (variant_id,
+ * store_id)), and grouped by product, instead of rows parsed into objects and re-serialised here. Links to entities outside the caller's dictionaries are left
  * out, as /api/products leaves them out; stock rows only for the caller's stores.
  * `costs`: the caller may see cost prices ('cost.view'); else they are sent as null.
  */
@@ -228,6 +228,8 @@ export async function openFullSync(db: Db, ctx: ResourceCtx, batchSize = SYNC_BA
 export async function readCatalogueDelta(db: Db, ctx: ResourceCtx, since: number): Promise<SyncAnswer> {
   return db.transaction(async (tx) => {
     const cursor = await cursorNow(tx);
+    // A delta after a big CSV import is most of the catalogue in one statement: hash tables in memory.
+    await tx.execute(sql`set local work_mem = '64MB'`);
     const { sellable, dict, costs } = await head(tx, ctx);
     const changed = changedSince(new Date(since));
     const rows = await productRows(tx, sql`select ${product.id} as id from ${product} where ${and(changed, sellable)}`, dict, ctx.auth.storeIds, costs);
