@@ -164,3 +164,44 @@ async function adminAuth() {
   if (!auth) throw new Error('no admin');
   return auth;
 }
+
+describe('till catalogue sync: a till that stops reading', () => {
+  it('is let go after the stall limit: its socket is closed, the connection and the sync slot are back', { timeout: 60_000 }, async () => {
+    // An answer far bigger than the sockets' buffers (50,000 products with long names, ~15 MB not
+    // gzipped, where loopback buffers hold up to ~10 MB),
+    // in batches of 500, and a limit of 1 s instead of a minute.
+    await t.app.db.execute(sql`insert into product (name, sku, barcode, base_quantity, is_available, base_price, cost, purchase_unit, sale_unit, manage_inventory)
+      select 'Stalled Till Product ' || g || ' ' || repeat('long name ', 20), 'STALL-' || g, (2200000000000 + g)::text, 1, true, 1.5, 1, 'pcs', 'pcs', false
+      from generate_series(1, 50000) g`);
+    t.app.syncBatchSize = 500;
+    t.app.syncStallMs = 1000;
+    try {
+      let res!: http.IncomingMessage;
+      const closed = new Promise<boolean>((resolve) => {
+        const req = http.get(`${base}/api/catalogue/sync`, { headers: adminH }, (r) => {
+          res = r;
+          r.once('data', () => r.pause()); // the till hangs after its first bytes
+          r.on('error', () => {});
+          r.on('close', () => resolve(r.complete));
+        });
+        req.on('error', () => {});
+      });
+      const released = () => busy() === 0 && t.app.admissionStats().sync.active === 0;
+      for (let i = 0; i < 100 && !res; i++) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 300));
+      // Held while the till is merely slow...
+      expect(released()).toBe(false);
+      // ...let go once it has stalled past the limit (1 s), while it still has not read on.
+      const t0 = Date.now();
+      while (!released() && Date.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 50));
+      expect(released()).toBe(true);
+      // The answer it gets when it wakes up is cut short, not whole.
+      res.resume();
+      expect(await closed).toBe(false);
+    } finally {
+      t.app.syncBatchSize = BATCH;
+      t.app.syncStallMs = undefined;
+      await t.app.db.execute(sql`delete from product where sku like 'STALL-%'`);
+    }
+  });
+});

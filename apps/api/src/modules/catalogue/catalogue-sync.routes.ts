@@ -27,6 +27,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Products per batch of a full catalogue sync (SYNC_BATCH; tests set a small one). */
     syncBatchSize?: number;
+    /** How long a full sync waits for a till that stopped reading (SYNC_STALL_MS; tests set a short one). */
+    syncStallMs?: number;
   }
 }
 
@@ -36,6 +38,9 @@ declare module 'fastify' {
  * full catalogue is streamed (gzip when accepted) batch by batch as the client takes it, so the
  * API holds about one batch of products (issue 24, catalogue-sync.service.ts).
  */
+/** A full sync's longest wait for a till that stopped reading (nothing written meanwhile). */
+export const SYNC_STALL_MS = 60_000;
+
 export default async function catalogueSyncRoutes(app: FastifyInstance) {
   app.get('/api/catalogue/sync', {
     config: { auth: 'user' },
@@ -87,6 +92,13 @@ export default async function catalogueSyncRoutes(app: FastifyInstance) {
       for await (const rows of products) yield `,${rows.join(',')}`;
       yield ']}';
     }
+    // A till that stops reading (hung, asleep, its network gone without a reset) would hold the
+    // snapshot's connection and the sync slot for ever: with nothing written for this long the
+    // socket is closed, and its 'close' above ends the snapshot. Reset once the answer is out
+    // (a kept-alive connection carries other requests).
+    const socket = reply.raw.socket;
+    reply.raw.setTimeout(app.syncStallMs ?? SYNC_STALL_MS, () => reply.raw.destroy());
+    reply.raw.once('finish', () => { if (typeof socket?.setTimeout === 'function') socket.setTimeout(0); });
     const body = Readable.from(pieces(), { objectMode: false });
     if (!gzip) return reply.send(body);
     reply.header('content-encoding', 'gzip');
