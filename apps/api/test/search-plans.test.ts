@@ -109,7 +109,11 @@ async function scansOf(url: string) {
   return { found, reads: reads.length, body: res.body };
 }
 
+/** A day on the shop's clock, `d` days from today (the till's history sends wall-clock bounds). */
+const day = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString().slice(0, 10);
 const ROUTES = [
+  `/api/admin/order/list?dateTimeFrom=${day(-1)}&dateTimeTo=${day(0)}&page=1&itemsPerPage=10`, // the history's default view
+  `/api/admin/order/list?dateTimeFrom=${day(-2)}T00:00&dateTimeTo=${day(0)}T23:59&page=5&itemsPerPage=25`,
   '/api/products?name=cola&page=1&itemsPerPage=10',
   '/api/products?name=co&page=1&itemsPerPage=10',
   '/api/products?name=zero%20cola&order[name]=asc&page=1&itemsPerPage=10',
