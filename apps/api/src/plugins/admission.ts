@@ -189,9 +189,10 @@ const BUSY = { code: 'BUSY', message: 'The server is busy: try again in a moment
 function shedReply(request: FastifyRequest, reply: FastifyReply, gate: Gate): void {
   gate.shed++;
   reply.code(503).header('retry-after', String(RETRY_AFTER_S[gate.cls])).header('cache-control', 'no-store');
-  // The body of a shed request is never read: the connection cannot carry another request.
-  const h = request.headers;
-  if ((h['content-length'] && h['content-length'] !== '0') || h['transfer-encoding']) reply.header('connection', 'close');
+  // The body of a shed request is never parsed: node reads it past (discards it) once the answer is
+  // sent, and the connection stays open for the till's next request. Closing it instead made every
+  // shed sale cost a new connection, and under overload those handshakes were what kept sheds slow.
+  void request;
   reply.send(BUSY);
 }
 
