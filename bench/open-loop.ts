@@ -39,9 +39,8 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSoc
 
 interface Sample { kind: Kind; status: number; ms: number }
 
-function send(method: string, url: string, body: unknown, headers: Record<string, string>): Promise<number> {
+function send(method: string, url: string, payload: Buffer | undefined, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve) => {
-    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const req = http.request(url, {
       method, agent,
       headers: { accept: 'application/json', 'accept-encoding': 'identity', ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}), ...headers },
@@ -67,17 +66,23 @@ interface Ctx {
   terms: string[];
 }
 
-/** One request of a kind; resolves with its status. */
-function fire(ctx: Ctx, kind: Kind, i: number, rnd: () => number): Promise<number> {
+interface Planned { kind: Kind; method: string; url: string; payload?: Buffer; headers: Record<string, string> }
+
+/**
+ * One request of a kind, built before the step starts: the sale bodies (each line's whole product,
+ * as the tills send them) are serialised ahead, so the generator's own CPU at send time is small
+ * and its lateness (counted in every latency) is not the bench's artifact.
+ */
+function plan(ctx: Ctx, kind: Kind, i: number, rnd: () => number): Planned {
   const till = ctx.tills[i % ctx.tills.length];
   const base = ctx.server.url;
-  if (kind === 'sale') return send('POST', `${base}/api/admin/order/create`, saleBody(ctx.cat, till, ctx.cash, rnd), till.headers);
-  if (kind === 'sync') return send('GET', `${base}/api/catalogue/sync?since=${encodeURIComponent(ctx.cursor)}`, undefined, till.headers);
+  if (kind === 'sale') return { kind, method: 'POST', url: `${base}/api/admin/order/create`, payload: Buffer.from(JSON.stringify(saleBody(ctx.cat, till, ctx.cash, rnd))), headers: till.headers };
+  if (kind === 'sync') return { kind, method: 'GET', url: `${base}/api/catalogue/sync?since=${encodeURIComponent(ctx.cursor)}`, headers: till.headers };
   const term = ctx.terms[Math.floor(rnd() * ctx.terms.length)];
   const which = i % 3;
-  if (which === 0) return send('GET', `${base}/api/products?name=${encodeURIComponent(term)}&itemsPerPage=20&page=1`, undefined, ctx.admin);
-  if (which === 1) return send('GET', `${base}/api/customers?name=${encodeURIComponent(term.slice(0, 3))}&page=1&itemsPerPage=20`, undefined, ctx.admin);
-  return send('GET', `${base}/api/admin/order/list?page=1&itemsPerPage=10&store=${till.storeId}`, undefined, till.headers);
+  if (which === 0) return { kind, method: 'GET', url: `${base}/api/products?name=${encodeURIComponent(term)}&itemsPerPage=20&page=1`, headers: ctx.admin };
+  if (which === 1) return { kind, method: 'GET', url: `${base}/api/customers?name=${encodeURIComponent(term.slice(0, 3))}&page=1&itemsPerPage=20`, headers: ctx.admin };
+  return { kind, method: 'GET', url: `${base}/api/admin/order/list?page=1&itemsPerPage=10&store=${till.storeId}`, headers: till.headers };
 }
 
 /** Offers `rate` requests/s of the mix (or one kind) for `seconds`; latency from each scheduled send. */
@@ -87,6 +92,11 @@ async function openLoop(ctx: Ctx, rate: number, seconds: number, only?: Kind): P
   const pending: Promise<void>[] = [];
   const interval = 1000 / rate;
   const total = Math.round(rate * seconds);
+  const planned: Planned[] = [];
+  for (let j = 0; j < total; j++) {
+    const x = rnd();
+    planned.push(plan(ctx, only ?? (x < MIX.sale ? 'sale' : x < MIX.sale + MIX.read ? 'read' : 'sync'), j, rnd));
+  }
   let peakRssMb = ctx.server.rssMb();
   const rssTimer = setInterval(() => { peakRssMb = Math.max(peakRssMb, ctx.server.rssMb()); }, 200);
   let lateMs = 0;
@@ -98,9 +108,8 @@ async function openLoop(ctx: Ctx, rate: number, seconds: number, only?: Kind): P
     while (i < total && t0 + i * interval <= now) {
       const scheduled = t0 + i * interval;
       lateMs = Math.max(lateMs, now - scheduled);
-      const x = rnd();
-      const kind: Kind = only ?? (x < MIX.sale ? 'sale' : x < MIX.sale + MIX.read ? 'read' : 'sync');
-      pending.push(fire(ctx, kind, i, rnd).then((status) => { samples.push({ kind, status, ms: performance.now() - scheduled }); }));
+      const r = planned[i];
+      pending.push(send(r.method, r.url, r.payload, r.headers).then((status) => { samples.push({ kind: r.kind, status, ms: performance.now() - scheduled }); }));
       i++;
     }
     const next = t0 + i * interval - performance.now();
