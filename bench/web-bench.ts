@@ -73,7 +73,7 @@ async function main() {
   const db = GIVEN_DB ? { url: GIVEN_DB } : await createThrowawayDb('web');
   let browser: Browser | undefined;
   try {
-    log(`generating ${CFG.products} products...`);
+    log(GIVEN_DB ? `a shop of ${CFG.products} products given (--db)` : `generating ${CFG.products} products...`);
     if (!GIVEN_DB) await generateCatalogue(db.url, { products: BUNDLE_ONLY ? 1000 : CFG.products });
     const server = await startServer(db.url, { WEB_DIST: built.dir });
     const loginRes = await request('POST', `${server.url}/api/auth/login_check`, { username: 'till01', password: 'till' });
