@@ -271,10 +271,11 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
   child.stdout!.on('data', (d) => { output = (output + d).slice(-20000); });
   child.stderr!.on('data', (d) => { output = (output + d).slice(-20000); });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  // A first start on a big kept shop runs the migrations it lacks (0017 rewrites the product table: ~1-2 min at 1M).
+  const deadline = Date.now() + 300_000;
   for (;;) {
     if (child.exitCode != null) throw new Error(`API server exited (${child.exitCode}):\n${output}`);
-    if (Date.now() > deadline) { child.kill('SIGKILL'); throw new Error(`API server did not start in 60 s:\n${output}`); }
+    if (Date.now() > deadline) { child.kill('SIGKILL'); throw new Error(`API server did not start in 300 s:\n${output}`); }
     try {
       const r = await request('GET', `${url}/api/health`);
       if (r.status === 200) break;
