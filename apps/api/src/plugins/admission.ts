@@ -186,13 +186,12 @@ declare module 'fastify' {
 
 const BUSY = { code: 'BUSY', message: 'The server is busy: try again in a moment (sales are kept)' };
 
-function shedReply(request: FastifyRequest, reply: FastifyReply, gate: Gate): void {
+function shedReply(reply: FastifyReply, gate: Gate): void {
   gate.shed++;
   reply.code(503).header('retry-after', String(RETRY_AFTER_S[gate.cls])).header('cache-control', 'no-store');
   // The body of a shed request is never parsed: node reads it past (discards it) once the answer is
   // sent, and the connection stays open for the till's next request. Closing it instead made every
   // shed sale cost a new connection, and under overload those handshakes were what kept sheds slow.
-  void request;
   reply.send(BUSY);
 }
 
@@ -221,7 +220,7 @@ export function registerAdmission(app: FastifyInstance, limits: AdmissionLimits)
     if (!cls) { done(); return; }
     const gate = gates[cls];
     if (cls !== 'sale' && salesStruggling(gates.sale, limits.sale.maxWaitMs / 2)) {
-      shedReply(request, reply, gate);
+      shedReply(reply, gate);
       return;
     }
     // Everything the request runs from here (its handler, its queries) carries its class's
@@ -241,7 +240,7 @@ export function registerAdmission(app: FastifyInstance, limits: AdmissionLimits)
     // Sales first: while sales are waiting for a slot, no other class queues (it is shed at once,
     // and its clients come back after Retry-After).
     if (gate.wouldWaitTooLong() || (cls !== 'sale' && gates.sale.waiting.length > 0)) {
-      shedReply(request, reply, gate);
+      shedReply(reply, gate);
       return;
     }
     // Queued: it is served when a slot frees, however long that takes (the queue was judged short
