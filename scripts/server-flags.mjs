@@ -2,7 +2,7 @@
 // (2 x 4 MB instead of node 20/22's 2 x 16 MB and node 24's 2 x 32 MB) and an old generation
 // collected when it has grown by 30% over what survived the last collection (V8 otherwise lets it
 // grow up to several times that on a machine with memory to spare). A sale load of 20 tills then
-// holds the server at ~140 MB instead of 240-290 MB, for ~0.4 ms more of the API's CPU per sale
+// holds the server at ~140-150 MB instead of 240-290 MB, for ~0.4 ms more of the API's CPU per sale
 // (docs/performance.md "API memory under sale load", figures and method).
 // Node reads them only from its command line (or NODE_OPTIONS, which does not take the second).
 import { spawn } from 'node:child_process';
