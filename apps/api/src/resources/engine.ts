@@ -83,6 +83,14 @@ export function countCap(offset: number, itemsPerPage: number): number | undefin
   return itemsPerPage > 0 && itemsPerPage < MAX_PAGE_SIZE ? offset + PAGES_AHEAD * itemsPerPage : undefined;
 }
 
+/**
+ * The total a page already tells: a page shorter than asked (and not past the end) is the whole
+ * rest of the list, so no count statement is needed (issue 30.1); undefined when it does not tell.
+ */
+export function shortPageTotal(offset: number, itemsPerPage: number, rows: number): number | undefined {
+  return itemsPerPage > 0 && rows < itemsPerPage && (rows > 0 || offset === 0) ? offset + rows : undefined;
+}
+
 export function isJunk(key: string, value: unknown): boolean {
   if (!key) return true;
   if (value === undefined || value === null) return true;
@@ -227,7 +235,8 @@ export async function listIds(def: ResourceDef, q: ListQuery, ctx: ResourceCtx):
   // the end, is the whole rest of the list, so its total is known without the count statement
   // (issue 30.1: a search matching a few rows costs one statement, not two).
   const pageIds = (await pageOf() as { id: number }[]).map((r) => r.id);
-  if (pageIds.length < q.itemsPerPage && (pageIds.length > 0 || offset === 0)) return { ids: pageIds, total: offset + pageIds.length };
+  const known = shortPageTotal(offset, q.itemsPerPage, pageIds.length);
+  if (known !== undefined) return { ids: pageIds, total: known };
   const [{ count }] = await counted();
   return { ids: pageIds, total: Number(count) };
 }

@@ -9,6 +9,9 @@ import { openFullSync, readCatalogueDelta, SYNC_BATCH } from './catalogue-sync.s
 /** The head of an answer as JSON text, up to the opening of its products array. */
 const headJson = (head: Omit<SyncPayload, 'products'>) => `${JSON.stringify(head).slice(0, -1)},"products":[`;
 
+/** A whole answer as one text. */
+const wholeJson = (head: Omit<SyncPayload, 'products'>, rows: string[]) => `${headJson(head)}${rows.join(',')}]}`;
+
 /** Below this many products an answer goes as one uncompressed text (gzip would not pay). */
 const SMALL = 50;
 
@@ -22,6 +25,9 @@ function* deltaPieces(head: Omit<SyncPayload, 'products'>, productJson: string[]
 }
 
 const acceptsGzip = (header: string | string[] | undefined) => /\bgzip\b/.test(Array.isArray(header) ? header.join(',') : header ?? '');
+
+/** A full sync's longest wait for a till that stopped reading (nothing written meanwhile). */
+export const SYNC_STALL_MS = 60_000;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -38,9 +44,6 @@ declare module 'fastify' {
  * full catalogue is streamed (gzip when accepted) batch by batch as the client takes it, so the
  * API holds about one batch of products (issue 24, catalogue-sync.service.ts).
  */
-/** A full sync's longest wait for a till that stopped reading (nothing written meanwhile). */
-export const SYNC_STALL_MS = 60_000;
-
 export default async function catalogueSyncRoutes(app: FastifyInstance) {
   app.get('/api/catalogue/sync', {
     config: { auth: 'user' },
@@ -59,7 +62,7 @@ export default async function catalogueSyncRoutes(app: FastifyInstance) {
     if (since !== undefined) {
       // A delta goes as it always did: a small one as is, a big one (a CSV import) through gzip.
       const { productJson, ...head } = await readCatalogueDelta(app.db, ctx, since);
-      if (productJson.length < SMALL || !gzip) return reply.send(`${headJson(head)}${productJson.join(',')}]}`);
+      if (productJson.length < SMALL || !gzip) return reply.send(wholeJson(head, productJson));
       reply.header('content-encoding', 'gzip');
       return reply.send(pipeline(Readable.from(deltaPieces(head, productJson)), zlib.createGzip({ level: 4 }), () => {}));
     }
@@ -83,7 +86,7 @@ export default async function catalogueSyncRoutes(app: FastifyInstance) {
     const firstRows = first.done ? [] : first.value;
     if (firstRows.length < Math.min(SMALL, batchSize)) {
       await products.return(undefined);
-      return reply.send(`${headJson(head)}${firstRows.join(',')}]}`);
+      return reply.send(wholeJson(head, firstRows));
     }
     async function* pieces(): AsyncGenerator<string> {
       yield `${headJson(head)}${firstRows.join(',')}`;

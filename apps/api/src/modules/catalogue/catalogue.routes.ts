@@ -5,7 +5,7 @@ import { BLANK } from '@pos/domain/wire-fields';
 import { notFound, validationError } from '@pos/domain/errors';
 import { product, productStore, productVariant, productVariantStore, terminal, userAccount } from '../../db/schema/index.ts';
 import { caller, assertStoreAccess } from '../../plugins/auth.ts';
-import { countCap, hydraCollection, isJunk, parseBody, parseId, parseListQuery, stripReadOnly, type ResourceCtx } from '../../resources/engine.ts';
+import { countCap, hydraCollection, isJunk, parseBody, parseId, parseListQuery, shortPageTotal, stripReadOnly, type ResourceCtx } from '../../resources/engine.ts';
 import { searchCondition, searchText, textMatch } from '../../resources/search.ts';
 import { productVariantsResource } from './product-variants.resource.ts';
 import { num } from '../../lib/present.ts';
@@ -199,8 +199,8 @@ export default async function catalogueRoutes(app: FastifyInstance) {
     const cap = countCap(offset, limit);
     const order = listOrder(q, { id: product.id, name: product.name, basePrice: product.basePrice, cost: product.cost, barcode: product.barcode }, product.id);
     const rows = await app.db.select().from(product).where(where).orderBy(...order).limit(limit).offset(offset);
-    // A page shorter than asked (and not past the end) is the rest of the list: no count statement (issue 30.1).
-    const [{ total }] = limit > 0 && rows.length < limit && (rows.length > 0 || offset === 0) ? [{ total: offset + rows.length }]
+    const known = shortPageTotal(offset, limit, rows.length);
+    const [{ total }] = known !== undefined ? [{ total: known }]
       : await (cap === undefined ? app.db.select({ total: sql<number>`count(*)::int` }).from(product).where(where)
         : app.db.select({ total: sql<number>`count(*)::int` }).from(app.db.select({ one: sql`1` }).from(product).where(where).orderBy(asc(product.id)).limit(cap + 1).as('capped')));
     const ids = rows.map((r) => r.id);
