@@ -24,4 +24,13 @@ describe('currency settings', () => {
     expect(isLocaleTag('de-DE')).toBe(true);
     expect(isLocaleTag('not a locale!')).toBe(false);
   });
+  it('answers the same when asked again (the answers are kept: every amount on screen asks)', () => {
+    for (let i = 0; i < 3; i++) {
+      expect(isTimeZone('Asia/Riyadh')).toBe(true);
+      expect(isTimeZone('Asia/Nowhere')).toBe(false);
+      expect(isTimeZone(' Asia/Riyadh')).toBe(false);
+      expect(isCurrencyCode('SAR')).toBe(true);
+      expect(isCurrencyCode('SAX')).toBe(false);
+    }
+  });
 });

@@ -94,6 +94,14 @@ describe('minor units, hundredths and input text', () => {
     expect(moneyInputText(1075, { currency: 'EUR', locale: 'de-DE' })).toBe('10,75');
     expect(moneyInputText(1075, { currency: 'JPY', locale: 'en-US' })).toBe('1075');
     expect(decimalSeparator('de-DE')).toBe(',');
+    // Kept per locale: asking in turn gives each its own answer, again and again.
+    for (let i = 0; i < 2; i++) {
+      expect(decimalSeparator('en-US')).toBe('.');
+      expect(decimalSeparator('de-DE')).toBe(',');
+      expect(decimalSeparator('ar')).toBe('\u066B');
+      expect(formatMoney(1075, { currency: 'SAR', locale: 'ar-SA' })).toMatch(/١٠٫٧٥/);
+      expect(formatMoney(1075, { currency: 'EUR', locale: 'de-DE' })).toBe('10,75\u00A0€');
+    }
   });
 
   it('picks the store locale in the UI language\'s digits', () => {

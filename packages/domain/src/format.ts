@@ -35,8 +35,26 @@ const moneyFormatters = new Map<string, Intl.NumberFormat>();
 
 const currencyOf = (code: string | null | undefined): string => (code && isCurrencyCode(code) ? code : 'USD');
 
+/**
+ * Per-locale answers kept for the next call: canonicalising a tag and asking Intl for a separator
+ * cost more than the formatting itself, and a till formats every amount of the cart per frame.
+ * Bounded (a handful of locales in practice; junk tags cannot grow it past the cap).
+ */
+function memo(fn: (locale: string) => string): (locale: string) => string {
+  const cache = new Map<string, string>();
+  return (locale) => {
+    let v = cache.get(locale);
+    if (v === undefined) {
+      v = fn(locale);
+      if (cache.size >= 256) cache.clear();
+      cache.set(locale, v);
+    }
+    return v;
+  };
+}
+
 /** Arabic locales get Arabic-Indic digits unless the tag names a numbering system ('ar' alone is Latin in CLDR). */
-function withDigits(locale: string): string {
+const withDigits = memo((locale: string): string => {
   let tag = 'en';
   try {
     tag = Intl.getCanonicalLocales(locale)[0] ?? 'en';
@@ -44,7 +62,7 @@ function withDigits(locale: string): string {
     return 'en';
   }
   return tag.split('-')[0] === 'ar' && !/-u(-[a-z0-9]+)*-nu-/.test(tag) ? `${tag}-u-nu-arab` : tag;
-}
+});
 
 /**
  * The locale money is written in for a store locale and the UI language: the store's own
@@ -126,9 +144,11 @@ export function minorToCents(minor: number, currency?: string | null): number {
   return toSafeNumber(divRoundHalfAway(BigInt(minor), 10n ** BigInt(digits - 2)));
 }
 
+const separatorOf = memo((locale: string) => new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.');
+
 /** The locale's decimal separator ('.' en-US, ',' de-DE, '٫' ar). */
 export function decimalSeparator(locale?: string | null): string {
-  return new Intl.NumberFormat(withDigits(locale || displayLocale)).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
+  return separatorOf(withDigits(locale || displayLocale));
 }
 
 const ARABIC_INDIC = /[\u0660-\u0669\u06F0-\u06F9]/g;

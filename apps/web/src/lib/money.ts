@@ -95,7 +95,8 @@ export function moneyFor(settings: MoneySettings, uiLanguage: string): Money {
 const cache = new Map<string, Money>();
 
 function cachedMoney(settings: MoneySettings, uiLanguage: string): Money {
-  const key = JSON.stringify([settings, uiLanguage]);
+  // Every amount on screen asks: a plain key, no serialising per call.
+  const key = `${Object.values(settings).join('|')}|${uiLanguage}`;
   let m = cache.get(key);
   if (!m) {
     m = moneyFor(settings, uiLanguage);

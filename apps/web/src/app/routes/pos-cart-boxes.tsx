@@ -9,6 +9,9 @@ import { CustomerNameBox } from '@/features/sale/components/customer-name-box';
 import { SearchBar } from '@/features/sale/components/search-bar';
 import { useScanSuggestions, type ScanSuggestSource } from '@/features/sale/hooks/use-scan-suggestions';
 
+const setQuery = (q: string) => updateCart((s) => ({ ...s, q }));
+const setQuantity = (quantity: string) => updateCart((s) => ({ ...s, quantity }));
+
 // Typing subscribes only these boxes to the cart's text fields, not the whole till.
 type SearchBarSlots = Omit<React.ComponentProps<typeof SearchBar>, 'query' | 'quantity' | 'onQueryChange' | 'onQuantityChange' | 'suggestions' | 'suggestFor' | 'onSuggest' | 'isExact' | 'renderSuggestion'>;
 export function CartSearchBar({ suggest, ...props }: SearchBarSlots & { suggest: ScanSuggestSource }) {
@@ -30,8 +33,8 @@ export function CartSearchBar({ suggest, ...props }: SearchBarSlots & { suggest:
       {...props}
       query={query}
       quantity={quantity}
-      onQueryChange={(q) => updateCart((s) => ({ ...s, q }))}
-      onQuantityChange={(q) => updateCart((s) => ({ ...s, quantity: q }))}
+      onQueryChange={setQuery}
+      onQuantityChange={setQuantity}
       suggestions={suggestions}
       suggestFor={suggestFor}
       onSuggest={onSuggest}

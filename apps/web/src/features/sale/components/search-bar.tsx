@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode, type Ref } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { ComboListbox, comboboxProps, moveHighlight } from '@/components/ui/combobox';
@@ -110,6 +110,24 @@ export function SearchBar({ query, quantity, onQueryChange, onQuantityChange, on
     }
   };
 
+  // The boxes and buttons beside the input do not change with each typed key (a scanner sends one
+  // every few ms): built again only when what they show changes.
+  const latest = useRef(query);
+  latest.current = query;
+  const empty = !text;
+  const actions = useMemo(() => (
+    <>
+      <NumberInput label={t('search.quantity')} value={quantity} onValueChange={(v) => onQuantityChange(v)} className="qty-input" required />
+      <Button type="submit" variant="primary" disabled={empty || busy}>{t('search.add')}</Button>
+      <Button variant="secondary" onClick={onOpenSearch}>
+        {t('search.searchItems')}
+        {displayShortcuts && <kbd className="shortcut-hint">ctrl+f</kbd>}
+      </Button>
+      <Button variant="secondary" onClick={() => onRefund(latest.current)}>{t('search.refund')}</Button>
+      <Button variant="secondary" onClick={() => onReorder(latest.current)}>{t('search.reorder')}</Button>
+    </>
+  ), [t, quantity, onQuantityChange, empty, busy, onOpenSearch, displayShortcuts, onRefund, onReorder]);
+
   return (
     <form
       className="search-bar row"
@@ -152,14 +170,7 @@ export function SearchBar({ query, quantity, onQueryChange, onQuantityChange, on
           />
         )}
       </div>
-      <NumberInput label={t('search.quantity')} value={quantity} onValueChange={(v) => onQuantityChange(v)} className="qty-input" required />
-      <Button type="submit" variant="primary" disabled={!query.trim() || busy}>{t('search.add')}</Button>
-      <Button variant="secondary" onClick={onOpenSearch}>
-        {t('search.searchItems')}
-        {displayShortcuts && <kbd className="shortcut-hint">ctrl+f</kbd>}
-      </Button>
-      <Button variant="secondary" onClick={() => onRefund(query)}>{t('search.refund')}</Button>
-      <Button variant="secondary" onClick={() => onReorder(query)}>{t('search.reorder')}</Button>
+      {actions}
     </form>
   );
 }
