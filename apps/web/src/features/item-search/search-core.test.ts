@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SearchIndex, toSearchRecord, tokenPieces } from './search-core';
+import { EditPattern, SearchIndex, allowedEdits, toSearchRecord, tokenPieces } from './search-core';
 
 const records = [
   { id: 1, name: 'Fresh Milk 1L', barcode: '5000000000001', basePrice: 2.5, brands: [{ id: 1 }], department: { id: 1 } },
@@ -53,6 +53,37 @@ describe('item search prefilter', () => {
         for (const q of queries) expect(index.search(q).ids, `${q} @${threshold}${isCaseSensitive ? ' case' : ''}`).toEqual(index.searchAll(q));
       }
     }
+  });
+
+  it('answers each key of a typed query as fuse.js does (typing on narrows to the previous answer)', () => {
+    const mixed = [...catalogue,
+      toSearchRecord({ id: 3001, name: 'حليب طازج كامل الدسم', barcode: '6281000000017', basePrice: 6.5 }),
+      toSearchRecord({ id: 3002, name: 'حليب طازج قليل الدسم', barcode: '6281000000024', basePrice: 6.25 }),
+      toSearchRecord({ id: 3003, name: 'Café Crème Brûlée', barcode: '3000000000001', basePrice: 4 }),
+    ];
+    const typed = ['fresh milk', 'royal chees', 'cobalt sneakrs', 'organic honey 1kg', 'zephyr', 'حليب طازج', 'café crème', 'GREEN tea'];
+    for (const threshold of [0.2, 0.4]) {
+      for (const isCaseSensitive of [false, true]) {
+        const index = new SearchIndex(mixed, { isCaseSensitive, threshold });
+        for (const q of typed) {
+          for (let n = 1; n <= q.length; n++) expect(index.search(q.slice(0, n)).ids, `${q.slice(0, n)} @${threshold}`).toEqual(index.searchAll(q.slice(0, n)));
+          // Backspace: a shorter text is answered from the whole catalogue again.
+          for (let n = q.length - 1; n >= 1; n -= 3) expect(index.search(q.slice(0, n)).ids, `${q.slice(0, n)} (back)`).toEqual(index.searchAll(q.slice(0, n)));
+        }
+      }
+    }
+  });
+
+  it('counts the edits that make a word a substring (bitap\'s count)', () => {
+    expect(new EditPattern('milk').edits('fresh milk 1l', 2)).toBe(0);
+    expect(new EditPattern('mlik').edits('fresh milk 1l', 2)).toBe(2);
+    expect(new EditPattern('sneakrs').edits('cobalt sneakers', 2)).toBe(1);
+    expect(new EditPattern('حلييب').edits('حليب طازج', 2)).toBe(1);
+    expect(new EditPattern('x'.repeat(32)).edits('y'.repeat(40), 40)).toBe(32);
+    expect(new EditPattern('abc').edits('zzz', 1)).toBe(2); // more than allowed: max + 1
+    expect(allowedEdits(5, 0.2)).toBe(1);
+    expect(allowedEdits(4, 0.2)).toBe(0);
+    expect(allowedEdits(10, 0.2)).toBe(2);
   });
 
   it('splits a word into one more piece than the errors it may carry', () => {

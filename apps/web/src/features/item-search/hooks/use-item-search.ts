@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import type { Product } from '@/features/catalogue-cache/types';
 import type { FacetFilter, SearchColumns } from '@/features/item-search/search-record';
 import { columnsOf, toSearchRecord } from '@/features/item-search/search-record';
@@ -41,14 +41,17 @@ export function useItemSearch({ source, version, byId, facets, query, enabled }:
   const [pending, setPending] = useState(false);
   const latest = useRef(0);
 
-  // Indexed as soon as the catalogue is there (in the worker), so the first ctrl+f answers at once.
-  useEffect(() => {
+  // Indexed as soon as the catalogue is there (in the worker), so the first ctrl+f answers at once;
+  // a layout effect like the search's below, so the index always reaches the worker first.
+  useLayoutEffect(() => {
     if (!source.size && !enabled) return;
     searchClient().index(typeof version === 'number' ? version : hash(String(version)), source.columns, { isCaseSensitive, threshold });
   }, [enabled, source, version, isCaseSensitive, threshold]);
 
   const facetKey = JSON.stringify(facets);
-  useEffect(() => {
+  // A layout effect: the key's query goes to the worker as soon as it is rendered, not after the
+  // next frame is painted (a passive effect waits for it: up to 16 ms more per keystroke).
+  useLayoutEffect(() => {
     if (!enabled) return;
     let cancelled = false;
     setPending(true);
