@@ -23,7 +23,7 @@ import {
 } from './lib.ts';
 import { buildWeb, measureBundle } from './web-bundle.ts';
 import {
-  SCANNER_KEY_MS, cacheHolds, keyboardSale, longTasks, newContext, paintWork, profiled, scan, signInThroughForm, tillFinds, typeSearch, waitReady, type Session,
+  FRAME_MS, SCANNER_KEY_MS, cacheHolds, keyboardSale, longTasks, newContext, paintWork, profiled, scan, signInThroughForm, tillFinds, typeSearch, waitReady, type Session,
 } from './web-page.ts';
 
 const KEEP = process.argv.includes('--keep');
@@ -39,6 +39,14 @@ const CFG = QUICK
   : { products: 100_000, coldRuns: 3, warmRuns: 3, scans: 40, scanRuns: 3, searchRuns: 3, readyTimeoutS: 600 };
 if (PRODUCTS) Object.assign(CFG, { products: PRODUCTS, readyTimeoutS: Math.max(CFG.readyTimeoutS, Math.ceil(PRODUCTS / 1000)) });
 const OUT_FILE = PRODUCTS && PRODUCTS !== 100_000 ? `web-${PRODUCTS}.json` : 'web.json';
+/**
+ * Issue 24's lines (a till faster than a frame): cold start 2 s at 100k and 15 s at 1M products,
+ * warm start 0.5 s, search 50 ms at 100k and 100 ms at 1M; the scan's line in the first frame after
+ * the Enter (its latency to the screen is then at most two refreshes: the one the key waited for
+ * and the one that shows it, 33 ms at 60 Hz; docs/performance.md "Scan to line").
+ */
+const BIG = CFG.products >= 1_000_000;
+const BUDGET = { coldS: BIG ? 15 : 2, warmS: 0.5, scanMs: 33, searchMs: BIG ? 100 : 50 };
 /** Median over runs of each run's p50 and of each run's p95 (as the API half reports its runs). */
 function overRuns(runs: number[][]): { median: number; p95: number; runs: number } {
   const done = runs.filter((r) => r.length);
@@ -132,7 +140,7 @@ async function main() {
         // Searchable: the last product of the catalogue (the last one without variants: those
         // open a variant chooser) scans into a line.
         const lastCode = String(2000000000000 + (CFG.products % 5 === 0 ? CFG.products - 1 : CFG.products));
-        const scanMs = await scan(page, lastCode, 10_000);
+        const scanMs = (await scan(page, lastCode, 10_000))?.ms;
         if (scanMs == null) throw new Error(`ready after ${ms} ms but the last product (${lastCode}) did not scan into a line`);
         coldTimes.push(ms);
         coldLong.push(Math.max(0, ...(await longTasks(page)).map((t) => t.duration)));
@@ -156,12 +164,12 @@ async function main() {
       warmContext = context;
     }
     if (coldTimes.length) {
-      metrics.push(metric({ id: 'web.cold', section, metric: `Till cold start, empty browser, cashier signs in -> ready to sell, ${CFG.products.toLocaleString('en')} products searchable`, unit: 's', budget: '<= 10 s', limit: { op: '<=', value: 10 }, on: 'median', median: round(median(coldTimes) / 1000, 2), p95: round(Math.max(...coldTimes) / 1000, 2), runs: coldTimes.length, note: `p95 column = slowest run; from opening / through the login form (typed by the bench: the human's typing time is not in it) to ready; longest main-thread task ${round(Math.max(...coldLong), 0)} ms` }));
+      metrics.push(metric({ id: 'web.cold', section, metric: `Till cold start, empty browser, cashier signs in -> ready to sell, ${CFG.products.toLocaleString('en')} products searchable`, unit: 's', budget: `<= ${BUDGET.coldS} s`, limit: { op: '<=', value: BUDGET.coldS }, on: 'median', median: round(median(coldTimes) / 1000, 2), p95: round(Math.max(...coldTimes) / 1000, 2), runs: coldTimes.length, note: `p95 column = slowest run; from opening / through the login form (typed by the bench: the human's typing time is not in it) to ready; longest main-thread task ${round(Math.max(...coldLong), 0)} ms` }));
       if (idbMb.length) metrics.push(metric({ id: 'web.idb', section, metric: `Till storage on the device (IndexedDB) for ${CFG.products.toLocaleString('en')} products`, unit: 'MB', budget: '<= 400 MB', limit: { op: '<=', value: 400 }, on: 'median', median: round(median(idbMb), 0), p95: round(Math.max(...idbMb), 0), runs: idbMb.length, note: 'navigator.storage.estimate() usage after a cold start; p95 column = largest' }));
     } else if (coldTimedOut) {
-      metrics.push(metric({ id: 'web.cold', section, metric: `Till cold start, empty browser cache -> ready to sell, ${CFG.products.toLocaleString('en')} products searchable`, unit: 's', budget: '<= 10 s', limit: { op: '<=', value: 10 }, on: 'median', median: Infinity, p95: Infinity, runs: 1, note: `not ready after ${round(coldTimedOut.ms / 1000, 0)} s (cap); progress then: "${coldTimedOut.progress}"` }));
+      metrics.push(metric({ id: 'web.cold', section, metric: `Till cold start, empty browser cache -> ready to sell, ${CFG.products.toLocaleString('en')} products searchable`, unit: 's', budget: `<= ${BUDGET.coldS} s`, limit: { op: '<=', value: BUDGET.coldS }, on: 'median', median: Infinity, p95: Infinity, runs: 1, note: `not ready after ${round(coldTimedOut.ms / 1000, 0)} s (cap); progress then: "${coldTimedOut.progress}"` }));
     } else {
-      skip('web.cold', 'Till cold start -> ready to sell', '<= 10 s', `till not ready: ${coldError ?? 'no run'}`);
+      skip('web.cold', 'Till cold start -> ready to sell', `<= ${BUDGET.coldS} s`, `till not ready: ${coldError ?? 'no run'}`);
     }
 
     let page: Page | undefined;
@@ -179,16 +187,17 @@ async function main() {
           warm.push(r === CFG.warmRuns - 1 ? await profiled(warmPage, 'warm', run) : await run());
         } catch (e) { log(`warm start failed: ${(e as Error).message.split('\n')[0]}`); break; }
       }
-      if (warm.length) metrics.push(metric({ id: 'web.warm', section, metric: 'Till warm start from IndexedDB -> ready to sell', unit: 's', budget: '<= 2 s', limit: { op: '<=', value: 2 }, on: 'median', median: round(median(warm) / 1000, 2), p95: round(Math.max(...warm) / 1000, 2), runs: warm.length, note: 'p95 column = slowest run' }));
-      else skip('web.warm', 'Till warm start from IndexedDB', '<= 2 s', 'warm start did not reach ready');
+      if (warm.length) metrics.push(metric({ id: 'web.warm', section, metric: 'Till warm start from IndexedDB -> ready to sell', unit: 's', budget: `<= ${BUDGET.warmS} s`, limit: { op: '<=', value: BUDGET.warmS }, on: 'median', median: round(median(warm) / 1000, 2), p95: round(Math.max(...warm) / 1000, 2), runs: warm.length, note: 'p95 column = slowest run' }));
+      else skip('web.warm', 'Till warm start from IndexedDB', `<= ${BUDGET.warmS} s`, 'warm start did not reach ready');
     } else {
-      skip('web.warm', 'Till warm start from IndexedDB', '<= 2 s', 'needs a cold start first');
+      skip('web.warm', 'Till warm start from IndexedDB', `<= ${BUDGET.warmS} s`, 'needs a cold start first');
     }
 
     // ---- scan to line
     if (page) {
       await waitQuiet('scan');
       const runs: number[][] = [];
+      const frames: number[] = [];
       let missed = 0;
       const since = await page.evaluate(() => performance.now());
       for (let run = 0; run < CFG.scanRuns; run++) await profiled(page, 'scan', async () => { const lat: number[] = []; runs.push(lat); for (let i = run * CFG.scans; i < (run + 1) * CFG.scans; i++) {
@@ -197,15 +206,17 @@ async function main() {
         if (n % 5 === 0) n -= 1; // every 5th product has variants: its own barcode opens a chooser
         const variantProduct = Math.max(5, Math.floor(n / 5) * 5);
         const code = i % 4 === 3 ? `${2000000000000 + variantProduct}1` : String(2000000000000 + n);
-        const ms = await scan(page, code);
-        if (ms == null) missed++; else lat.push(ms);
+        const r = await scan(page, code);
+        if (r == null) missed++; else { lat.push(r.ms); frames.push(r.frames); }
       } });
       const lt = await longTasks(page, since);
       const scans = runs.flat().length;
       if (scans) {
-        metrics.push(metric({ id: 'web.scan', section, metric: `Scan to line: barcode typed at a scanner's pace, Enter -> row painted (${CFG.products.toLocaleString('en')} products)`, unit: 'ms', budget: 'p95 <= 50 ms', limit: { op: '<=', value: 50 }, ...overRuns(runs), note: `${runs.length} runs of ${CFG.scans} scans (${scans} timed${missed ? `, ${missed} gave no new row` : ''}), each code typed key by key every ${SCANNER_KEY_MS} ms then Enter; the cart keeps every line; longest task ${round(Math.max(0, ...lt.map((t) => t.duration)), 0)} ms` }));
-      } else skip('web.scan', 'Scan to line', 'p95 <= 50 ms', `no scan produced a cart row ([data-testid=cart-row])`);
-    } else skip('web.scan', 'Scan to line', 'p95 <= 50 ms', 'till not ready');
+        metrics.push(metric({ id: 'web.scan', section, metric: `Scan to line: barcode typed at a scanner's pace, Enter -> row painted (${CFG.products.toLocaleString('en')} products)`, unit: 'ms', budget: `p95 <= ${BUDGET.scanMs} ms`, limit: { op: '<=', value: BUDGET.scanMs }, ...overRuns(runs), note: `${runs.length} runs of ${CFG.scans} scans (${scans} timed${missed ? `, ${missed} gave no new row` : ''}), each code typed key by key every ${SCANNER_KEY_MS} ms then Enter; the cart keeps every line; longest task ${round(Math.max(0, ...lt.map((t) => t.duration)), 0)} ms` }));
+        const next = frames.filter((f) => f === 1).length;
+        metrics.push(metric({ id: 'web.scan.frame', section, metric: 'Scan to line: the frame after the Enter that paints the row (1 = the very next one)', unit: 'frames', budget: 'p95 <= 1', limit: { op: '<=', value: 1 }, on: 'p95', median: percentile(frames, 50), p95: percentile(frames, 95), runs: runs.length, note: `${next} of ${frames.length} scans in the next frame (${round((100 * next) / frames.length, 0)}%), ${frames.filter((f) => f === 2).length} in the second, ${frames.filter((f) => f > 2).length} later; 60 Hz refresh (${round(FRAME_MS, 1)} ms)` }));
+      } else skip('web.scan', 'Scan to line', `p95 <= ${BUDGET.scanMs} ms`, `no scan produced a cart row ([data-testid=cart-row])`);
+    } else skip('web.scan', 'Scan to line', `p95 <= ${BUDGET.scanMs} ms`, 'till not ready');
 
     // ---- fuzzy search per keystroke + long tasks
     if (page) {
@@ -233,7 +244,7 @@ async function main() {
         const lt = await longTasks(page, since);
         const maxTask = Math.max(0, ...lt.map((t) => t.duration));
         const hasQueryHook = await page.evaluate(() => (document.querySelector('[role="dialog"] [role="listbox"]') as HTMLElement | null)?.dataset.query !== undefined);
-        metrics.push(metric({ id: 'web.search', section, metric: `Item search dialog: keystroke -> results painted (${CFG.products.toLocaleString('en')} products)`, unit: 'ms', budget: 'p95 <= 100 ms', limit: { op: '<=', value: 100 }, ...overRuns(runs), note: `${runs.length} runs, ${lat.length} keystrokes in all${unchanged ? `, ${unchanged} with results looking unchanged within 1.5 s (not counted)` : ''}; ${hasQueryHook ? 'listbox data-query hook' : 'first change of the dialog after the key (no data-query hook)'}; the typist waits for each answer` }));
+        metrics.push(metric({ id: 'web.search', section, metric: `Item search dialog: keystroke -> results painted (${CFG.products.toLocaleString('en')} products)`, unit: 'ms', budget: `p95 <= ${BUDGET.searchMs} ms`, limit: { op: '<=', value: BUDGET.searchMs }, ...overRuns(runs), note: `${runs.length} runs, ${lat.length} keystrokes in all${unchanged ? `, ${unchanged} with results looking unchanged within 1.5 s (not counted)` : ''}; ${hasQueryHook ? 'listbox data-query hook' : 'first change of the dialog after the key (no data-query hook)'}; the typist waits for each answer` }));
         metrics.push(metric({ id: 'web.longtask', section, metric: 'Longest main-thread task while searching', unit: 'ms', budget: '<= 100 ms', limit: { op: '<=', value: 100 }, on: 'median', median: round(maxTask, 0), p95: round(maxTask, 0), runs: runs.length, note: `over ${runs.length} search runs: ${lt.length} long tasks (> 50 ms), ${lt.filter((t) => t.duration > 100).length} over 100 ms` }));
         // What painting a keystroke's answer costs with the scans' cart behind the dialog (session 39:
         // an uncontained scroller re-recorded the whole cart at every frame, 5x the paint).
@@ -247,12 +258,12 @@ async function main() {
         metrics.push(metric({ id: 'web.search.paint', section, metric: 'Painting per search keystroke, the cart of the scans behind the dialog (renderer main thread)', unit: 'ms', budget: '<= 2 ms', limit: { op: '<=', value: 2 }, on: 'median', median: perKey, p95: perKey, runs: 1, note: `${work.paints} Paint events, ${round(work.ms, 0)} ms over ${work.keys} keystrokes; ${cartLines} cart lines; Chrome trace (devtools.timeline)` }));
         await page.keyboard.press('Escape');
       } else {
-        skip('web.search', 'Item search: keystroke -> results', 'p95 <= 100 ms', 'Ctrl+F did not open a dialog with a combobox');
+        skip('web.search', 'Item search: keystroke -> results', `p95 <= ${BUDGET.searchMs} ms`, 'Ctrl+F did not open a dialog with a combobox');
         skip('web.longtask', 'Longest main-thread task while searching', '<= 100 ms', 'no search dialog');
         skip('web.search.paint', 'Painting per search keystroke', '<= 2 ms', 'no search dialog');
       }
     } else {
-      skip('web.search', 'Item search: keystroke -> results', 'p95 <= 100 ms', 'till not ready');
+      skip('web.search', 'Item search: keystroke -> results', `p95 <= ${BUDGET.searchMs} ms`, 'till not ready');
       skip('web.longtask', 'Longest main-thread task while searching', '<= 100 ms', 'till not ready');
       skip('web.search.paint', 'Painting per search keystroke', '<= 2 ms', 'till not ready');
     }
@@ -299,11 +310,12 @@ async function main() {
 
 const ALL: [string, string, string][] = [
   ['web.bundle', 'JavaScript for login + till as transferred', '<= 150 KB brotli'],
-  ['web.cold', 'Till cold start -> ready to sell', '<= 10 s'],
+  ['web.cold', 'Till cold start -> ready to sell', `<= ${BUDGET.coldS} s`],
   ['web.idb', 'Till storage on the device (IndexedDB)', '<= 400 MB'],
-  ['web.warm', 'Till warm start from IndexedDB', '<= 2 s'],
-  ['web.scan', 'Scan to line', 'p95 <= 50 ms'],
-  ['web.search', 'Item search: keystroke -> results', 'p95 <= 100 ms'],
+  ['web.warm', 'Till warm start from IndexedDB', `<= ${BUDGET.warmS} s`],
+  ['web.scan', 'Scan to line', `p95 <= ${BUDGET.scanMs} ms`],
+  ['web.scan.frame', 'Scan to line: frames after the Enter', 'p95 <= 1'],
+  ['web.search', 'Item search: keystroke -> results', `p95 <= ${BUDGET.searchMs} ms`],
   ['web.longtask', 'Longest main-thread task while searching', '<= 100 ms'],
   ['web.search.paint', 'Painting per search keystroke', '<= 2 ms'],
   ['web.keys', 'Keyboard-only 2-item exact-cash sale: key presses', '<= 12'],

@@ -116,12 +116,17 @@ export async function waitReady(page: Page, t0: number, timeoutS: number): Promi
   return Date.now() - t0;
 }
 
+/** One refresh of a 60 Hz display. */
+export const FRAME_MS = 1000 / 60;
+
 /**
- * Scans a code (typed into the scan box key by key at a scanner's pace, SCANNER_KEY_MS, then Enter)
- * and returns the in-page latency from the Enter keydown to the frame after a new cart row appears;
- * null if no row appears within `timeoutMs`.
+ * Scans a code (typed into the scan box key by key at a scanner's pace, SCANNER_KEY_MS, then Enter).
+ * `ms`: the in-page latency from the Enter keydown to the frame after the one that first shows the
+ * new cart row (that frame's start: the row is on screen by then), null if no row appears within
+ * `timeoutMs`. `frames`: which frame after the Enter painted the row (1 = the very next one: the
+ * till's work fitted in the frame the key arrived in; each frame more is a refresh the cashier waited).
  */
-export async function scan(page: Page, code: string, timeoutMs = 5000): Promise<number | null> {
+export async function scan(page: Page, code: string, timeoutMs = 5000): Promise<{ ms: number; frames: number } | null> {
   const input = page.locator('[data-testid="scan-input"]');
   await input.focus();
   // As a scanner sends it: key by key (each key's input handling is in the figure's way), then Enter.
@@ -129,12 +134,13 @@ export async function scan(page: Page, code: string, timeoutMs = 5000): Promise<
     const w = window as any;
     const count = () => document.querySelectorAll('[data-testid="cart-row"]').length;
     const before = count();
-    w.__bench.scanDone = new Promise<number>((resolve) => {
+    w.__bench.scanDone = new Promise<{ at: number; frame: number }>((resolve) => {
       const obs = new MutationObserver(() => {
         if (count() > before) {
           obs.disconnect();
           const at = performance.now();
-          requestAnimationFrame(() => resolve(at));
+          // The first frame whose callbacks run after the row is in the document paints it.
+          requestAnimationFrame((frame) => resolve({ at, frame }));
         }
       });
       obs.observe(document.body, { childList: true, subtree: true });
@@ -142,16 +148,16 @@ export async function scan(page: Page, code: string, timeoutMs = 5000): Promise<
   });
   await input.pressSequentially(code, { delay: SCANNER_KEY_MS });
   await input.press('Enter');
-  const res = await page.evaluate(async (ms) => {
+  return page.evaluate(async ({ ms, frameMs }) => {
     const w = window as any;
-    const shown = await Promise.race([w.__bench.scanDone, new Promise((r) => setTimeout(() => r(null), ms))]) as number | null;
+    const shown = await Promise.race([w.__bench.scanDone, new Promise((r) => setTimeout(() => r(null), ms))]) as { at: number; frame: number } | null;
     if (shown == null) return null;
     const enter = [...w.__bench.keys].reverse().find((k: any) => k.key === 'Enter');
+    if (!enter) return null;
     // The frame after the row was inserted: wait for its paint timestamp.
     const painted = await new Promise<number>((r) => requestAnimationFrame((t) => r(t)));
-    return enter ? Math.max(shown, painted) - enter.at : null;
-  }, timeoutMs);
-  return res;
+    return { ms: Math.max(shown.at, painted) - enter.at, frames: Math.max(1, Math.floor((shown.frame - enter.at) / frameMs) + 1) };
+  }, { ms: timeoutMs, frameMs: FRAME_MS });
 }
 
 /**
