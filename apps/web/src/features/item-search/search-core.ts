@@ -51,7 +51,7 @@ const OPERATORS = /[=!'^$|"]/;
  */
 export function tokenPieces(token: string, threshold: number): string[] | null {
   const m = token.length;
-  const k = Math.floor(threshold * m + 1e-9);
+  const k = allowedEdits(m, threshold);
   const n = k + 1;
   if (n > m) return null;
   const size = Math.floor(m / n);
