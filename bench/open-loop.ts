@@ -30,6 +30,8 @@ const arg = (name: string) => { const i = process.argv.indexOf(name); return i >
 const PRODUCTS = Number(arg('--products') ?? (QUICK ? 20_000 : 100_000));
 const STEP_S = Number(arg('--step-seconds') ?? (QUICK ? 4 : 8));
 const RATES = (arg('--rates') ?? '').split(',').filter(Boolean).map(Number);
+/** --products N other than 100k: results in bench/out/openloop-<N>.json, beside the 100k run's openloop.json. */
+const OUT_FILE = arg('--products') && PRODUCTS !== 100_000 ? `openloop-${PRODUCTS}.json` : 'openloop.json';
 const MIX = { sale: 0.8, read: 0.15, sync: 0.05 } as const;
 type Kind = keyof typeof MIX;
 const KINDS: Kind[] = ['sale', 'read', 'sync'];
@@ -196,7 +198,7 @@ async function main() {
   const section = `Overload: sales first (open loop, ${PRODUCTS.toLocaleString('en')} products)`;
   if (!(await pgReachable())) {
     metrics.push(metric({ id: 'openloop', section, metric: 'Open-loop mix', unit: '', budget: '', skipped: 'PostgreSQL not reachable at 127.0.0.1:5432' }));
-    writeResults('openloop.json', metrics);
+    writeResults(OUT_FILE, metrics);
     return;
   }
   const { ctx, dbName } = await setup();
@@ -254,7 +256,7 @@ async function main() {
     await stopAllServers();
     if (!arg('--db') && !process.argv.includes('--keep')) await dropAll();
   }
-  writeResults('openloop.json', metrics, extra);
+  writeResults(OUT_FILE, metrics, extra);
   for (const m of metrics) log(`${m.id}: ${m.median} / ${m.p95} ${m.unit} ${m.note ?? ''}`);
 }
 

@@ -54,7 +54,7 @@ if (!reportOnly) {
   if (!only || only === 'stock') ok = run('stock', 'stock-bench.ts') && ok;
   if (!only || only === 'reports') ok = run('reports', 'reports-bench.ts') && ok;
   if (only === 'bundle') ok = run('web bundle', 'web-bench.ts', ['--bundle-only']) && ok;
-  if (!only || only === 'openloop') ok = run('open loop', 'open-loop.ts', args.filter((a, i) => ['--products', '--rates', '--step-seconds', '--db'].includes(args[i - 1]) || ['--products', '--rates', '--step-seconds', '--db'].includes(a))) && ok;
+  if (!only || only === 'openloop') ok = run('open loop', 'open-loop.ts', args.filter((a, i) => ['--products', '--rates', '--step-seconds', '--db', '--over'].includes(args[i - 1]) || ['--products', '--rates', '--step-seconds', '--db', '--over'].includes(a))) && ok;
   if (!only || only === 'processes') {
     const pass = ['--processes', '--pool-total', '--pool-each', '--runs', '--seconds'];
     ok = run('API processes', 'multi-process.ts', only ? args.filter((a, i) => pass.includes(args[i - 1]) || pass.includes(a)) : []) && ok;
@@ -64,8 +64,9 @@ if (!reportOnly) {
 // ------------------------------------------------------------------ report
 const read = (f) => { try { return JSON.parse(fs.readFileSync(path.join(outDir, f), 'utf8')); } catch { return null; } };
 // The till at other catalogue sizes (`--only web --products N`) beside the 100k run.
-const webSizes = fs.existsSync(outDir) ? fs.readdirSync(outDir).filter((f) => /^web-\d+\.json$/.test(f)).sort() : [];
-const parts = [read('api.json'), read('web.json'), ...webSizes.map(read), read('engines.json'), read('stock.json'), read('reports.json'), read('openloop.json'), read('processes.json')].filter(Boolean);
+// The till and the open loop at other catalogue sizes (`--only web|openloop --products N`) beside the 100k runs.
+const sizes = (prefix) => (fs.existsSync(outDir) ? fs.readdirSync(outDir).filter((f) => new RegExp(`^${prefix}-\\d+\\.json$`).test(f)).sort() : []);
+const parts = [read('api.json'), read('web.json'), ...sizes('web').map(read), read('engines.json'), read('stock.json'), read('reports.json'), read('openloop.json'), ...sizes('openloop').map(read), read('processes.json')].filter(Boolean);
 if (!parts.length) { console.error('no results in bench/out'); process.exit(1); }
 let baseline = null;
 try { baseline = JSON.parse(fs.readFileSync(path.join(root, 'bench', 'baseline.json'), 'utf8')); } catch { /* none yet */ }
@@ -90,7 +91,7 @@ lines.push('# Bench results');
 lines.push('');
 lines.push(`Machine: **${cores} cores** (${os.cpus()[0]?.model ?? '?'}), **${memGb} GB** memory, ${os.type()} ${os.release()}, Node ${process.version}. `
   + 'Server, PostgreSQL, the load generator and the browser all run on this one machine.');
-const partName = { 'web-1000000': 'Web half at 1,000,000 products', web: 'Web half', api: 'API half', engines: 'Engines part', stock: 'Stock part', reports: 'Reports part', openloop: 'Open-loop overload', processes: 'API processes' };
+const partName = { 'web-1000000': 'Web half at 1,000,000 products', 'openloop-1000000': 'Open-loop overload at 1,000,000 products', web: 'Web half', api: 'API half', engines: 'Engines part', stock: 'Stock part', reports: 'Reports part', openloop: 'Open-loop overload', processes: 'API processes' };
 for (const p of parts) lines.push(`- ${partName[p.part] ?? p.part}: ${p.at}${p.command ? ` (\`${p.command}\`)` : ''}${p.quick ? ' (**--quick**: smaller data, not the budget scale)' : ''}`);
 const api = parts.find((p) => p.part === 'api');
 if (api?.postgres) lines.push(`- PostgreSQL: ${Object.entries(api.postgres).map(([k, v]) => `${k}=${v}`).join(', ')}; PGOPTIONS=\`${api.env?.PGOPTIONS || ''}\`, PG_POOL_MAX=${api.env?.PG_POOL_MAX}`);
