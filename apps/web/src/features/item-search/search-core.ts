@@ -206,7 +206,7 @@ export class SearchIndex {
   /**
    * fuse.js's ranking computed directly (extended search, keys name / barcode / price, location
    * ignored): a word matches a field with e edits when e / length <= threshold, where e is the
-   * fewest edits making it a substring of the field (bitap's count, substringEdits); its score is
+   * fewest edits making it a substring of the field (bitap's count, EditPattern); its score is
    * e / length, at least 0.001, and 0 when the word is the whole field. Per field, the mean of the
    * words' scores when every word matches; per product, the product over matching fields of
    * score^(weight x field norm); ties in catalogue order. `docs`: the records to score (all if null).
@@ -241,9 +241,9 @@ export class SearchIndex {
         for (const w of words) {
           if (w.t === text) continue; // a whole-field match scores 0
           if (text.includes(w.t)) { sum += 0.001; continue; }
-          const edits = w.pattern ? w.pattern.edits(text, w.k) : Infinity;
-          if (edits > w.k) { all = false; break; }
-          sum += Math.max(0.001, edits / w.t.length);
+          const e = w.pattern ? w.pattern.edits(text, w.k) : Infinity;
+          if (e > w.k) { all = false; break; }
+          sum += Math.max(0.001, e / w.t.length);
         }
         if (!all) continue;
         matched = true;
