@@ -20,7 +20,6 @@ export function isCurrencyCode(code: unknown): code is string {
   if (typeof code !== 'string' || !/^[A-Z]{3}$/.test(code)) return false;
   const known = supportedCurrencies();
   if (known) return known.has(code);
-  if (digitsCache.has(code)) return true;
   try {
     new Intl.NumberFormat('en', { style: 'currency', currency: code });
     return true;
