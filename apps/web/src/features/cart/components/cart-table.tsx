@@ -1,5 +1,5 @@
 import { useCartTotals } from '@/features/cart/use-cart-totals';
-import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getMoney, useMoney } from '@/lib/money';
 import { MoneyInput } from '@/components/ui/money-input';
@@ -187,17 +187,7 @@ export function CartTable({ storeId }: CartTableProps) {
   const field = useCart((s) => s.cartItemType);
   const totals = useCartTotals();
   const inputs = useRef(new Map<string, HTMLInputElement | null>());
-  const body = useRef<HTMLTableSectionElement>(null);
   const all = checkState(lines);
-
-  // The line a scan added (or whose quantity it raised), or the keyboard moved to, is brought into
-  // view: on a tablet the cart shows a dozen lines, and the cashier checks what was just scanned.
-  // Before paint, so the frame that shows the new line shows it in place.
-  const count = lines.length;
-  useLayoutEffect(() => {
-    if (selected >= count) return;
-    body.current?.rows[selected]?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
-  }, [selected, count]);
 
   useEffect(() => {
     const focus = () => {
@@ -257,7 +247,7 @@ export function CartTable({ storeId }: CartTableProps) {
             <th><span className="visually-hidden">{t('cart.actions')}</span></th>
           </tr>
         </thead>
-        <tbody ref={body}>
+        <tbody>
           {lines.length === 0 && (
             <tr>
               <td colSpan={9} className="cart-empty text-muted">{t('cart.empty')}</td>
