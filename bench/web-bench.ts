@@ -165,6 +165,9 @@ async function main() {
     }
     if (coldTimes.length) {
       metrics.push(metric({ id: 'web.cold', section, metric: `Till cold start, empty browser, cashier signs in -> ready to sell, ${CFG.products.toLocaleString('en')} products searchable`, unit: 's', budget: `<= ${BUDGET.coldS} s`, limit: { op: '<=', value: BUDGET.coldS }, on: 'median', median: round(median(coldTimes) / 1000, 2), p95: round(Math.max(...coldTimes) / 1000, 2), runs: coldTimes.length, note: `p95 column = slowest run; from opening / through the login form (typed by the bench: the human's typing time is not in it) to ready; longest main-thread task ${round(Math.max(...coldLong), 0)} ms` }));
+      // The first start after the server started reads the catalogue from the database; the next
+      // ones are sent the answer the server kept (CATALOGUE_KEEP_S) and bring it up to date.
+      metrics.push(metric({ id: 'web.cold.first', section, metric: `Till cold start, the first after the server started (the catalogue read from the database, not a kept answer), ${CFG.products.toLocaleString('en')} products`, unit: 's', budget: `<= ${BUDGET.coldS} s`, limit: { op: '<=', value: BUDGET.coldS }, on: 'median', median: round(coldTimes[0] / 1000, 2), p95: round(coldTimes[0] / 1000, 2), runs: 1, note: `the other ${coldTimes.length - 1} cold starts (in web.cold) got the answer the server kept from this one` }));
       if (idbMb.length) metrics.push(metric({ id: 'web.idb', section, metric: `Till storage on the device (IndexedDB) for ${CFG.products.toLocaleString('en')} products`, unit: 'MB', budget: '<= 400 MB', limit: { op: '<=', value: 400 }, on: 'median', median: round(median(idbMb), 0), p95: round(Math.max(...idbMb), 0), runs: idbMb.length, note: 'navigator.storage.estimate() usage after a cold start; p95 column = largest' }));
     } else if (coldTimedOut) {
       metrics.push(metric({ id: 'web.cold', section, metric: `Till cold start, empty browser cache -> ready to sell, ${CFG.products.toLocaleString('en')} products searchable`, unit: 's', budget: `<= ${BUDGET.coldS} s`, limit: { op: '<=', value: BUDGET.coldS }, on: 'median', median: Infinity, p95: Infinity, runs: 1, note: `not ready after ${round(coldTimedOut.ms / 1000, 0)} s (cap); progress then: "${coldTimedOut.progress}"` }));
@@ -311,6 +314,7 @@ async function main() {
 const ALL: [string, string, string][] = [
   ['web.bundle', 'JavaScript for login + till as transferred', '<= 150 KB brotli'],
   ['web.cold', 'Till cold start -> ready to sell', `<= ${BUDGET.coldS} s`],
+  ['web.cold.first', 'Till cold start, the first after the server started', `<= ${BUDGET.coldS} s`],
   ['web.idb', 'Till storage on the device (IndexedDB)', '<= 400 MB'],
   ['web.warm', 'Till warm start from IndexedDB', `<= ${BUDGET.warmS} s`],
   ['web.scan', 'Scan to line', `p95 <= ${BUDGET.scanMs} ms`],

@@ -8,6 +8,7 @@ import { P, type SyncPayload } from '@pos/domain/catalogue-sync';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { callerColumns, callerOf, type CallerRow } from '../../plugins/auth.ts';
 import { openFullSync, SYNC_BATCH } from './catalogue-sync.service.ts';
+import { CatalogueKeeper } from './catalogue-snapshot.ts';
 
 /**
  * Issue 24: the full catalogue is read and sent batch by batch inside one snapshot. Here a batch is
@@ -22,7 +23,8 @@ const pool = () => (t.app.db as unknown as { $client: pg.Pool }).$client;
 const busy = () => pool().totalCount - pool().idleCount;
 
 beforeAll(async () => {
-  t = await createTestApp({ beforeReady: (app) => { app.decorate('syncBatchSize', BATCH); } });
+  // Every answer read from the database here (the last describe keeps them on purpose).
+  t = await createTestApp({ beforeReady: (app) => { app.decorate('syncBatchSize', BATCH); app.decorate('catalogueKeeper', new CatalogueKeeper(0)); } });
   adminH = await t.login('admin');
   await t.app.db.execute(sql`insert into product (name, sku, barcode, base_quantity, is_available, base_price, cost, purchase_unit, sale_unit, manage_inventory)
     select 'Stream Product ' || g, 'STREAM-' || g, (2100000000000 + g)::text, 1, true, 1.5, 1, 'pcs', 'pcs', false from generate_series(1, 600) g`);
@@ -203,5 +205,99 @@ describe('till catalogue sync: a till that stops reading', () => {
       t.app.syncStallMs = undefined;
       await t.app.db.execute(sql`delete from product where sku like 'STALL-%'`);
     }
+  });
+});
+
+describe('till catalogue sync: a full catalogue kept for the next till (issue 24: cold start)', () => {
+  const gzipped = { 'accept-encoding': 'gzip' };
+  const withKeeper = async (keeper: CatalogueKeeper, fn: () => Promise<void>) => {
+    const before = t.app.catalogueKeeper;
+    t.app.catalogueKeeper = keeper;
+    try { await fn(); } finally { keeper.close(); t.app.catalogueKeeper = before; }
+  };
+
+  it('sends the next till with the same stores the kept answer, its own id at the end; what changed since comes with ?since=', async () => {
+    await withKeeper(new CatalogueKeeper(60_000), async () => {
+      const first = await t.app.inject({ method: 'GET', url: '/api/catalogue/sync', headers: { ...adminH, ...gzipped } });
+      const a = JSON.parse(zlib.gunzipSync(first.rawPayload).toString('utf8')) as SyncPayload;
+      expect(a.products.map((r) => r[P.id])).toEqual(await sellableIds());
+      // Read from the database while the connection was held; kept once complete.
+      const renamed = a.products[10][P.id] as number;
+      await t.app.db.execute(sql`update product set name = 'Renamed After The Kept Read', updated_at = now() where id = ${renamed}`);
+      {
+        const again = await t.app.inject({ method: 'GET', url: '/api/catalogue/sync', headers: { ...adminH, ...gzipped } });
+        expect(again.headers['content-encoding']).toBe('gzip');
+        // From the kept file: its length is known, no database connection was taken for it.
+        expect(Number(again.headers['content-length'])).toBe(again.rawPayload.length);
+        const b = JSON.parse(zlib.gunzipSync(again.rawPayload).toString('utf8')) as SyncPayload;
+        expect(b).toEqual(a); // the same snapshot: cursor, dictionaries, products as they were
+        expect(b.products.find((r) => r[P.id] === renamed)?.[P.name]).not.toBe('Renamed After The Kept Read');
+        // The till asks what changed since that cursor (the loader does it at once) and gets the rename.
+        const delta = await t.app.inject({ method: 'GET', url: `/api/catalogue/sync?since=${encodeURIComponent(b.cursor)}`, headers: { ...adminH } });
+        const d = JSON.parse(delta.body) as SyncPayload;
+        expect(d.full).toBe(false);
+        expect(d.products.find((r) => r[P.id] === renamed)?.[P.name]).toBe('Renamed After The Kept Read');
+
+        // A cashier (one store, no costs) is never sent the admin's answer: theirs is read for them, with their id.
+        const cashierH = await t.login('cashier');
+        const theirs = await t.app.inject({ method: 'GET', url: '/api/catalogue/sync', headers: { ...cashierH, ...gzipped } });
+        const c = JSON.parse(zlib.gunzipSync(theirs.rawPayload).toString('utf8')) as SyncPayload;
+        const plain = JSON.parse((await t.app.inject({ method: 'GET', url: '/api/catalogue/sync', headers: cashierH })).body) as SyncPayload;
+        expect(c.userId).toBe(plain.userId);
+        expect(c.userId).not.toBe(a.userId);
+        expect(c.products).toEqual(plain.products);
+        expect(c.dict).toEqual(plain.dict);
+      }
+    });
+  });
+
+  it('keeps the same text for every caller: only the id at its end differs, and the gzip is whole', async () => {
+    const keeper = new CatalogueKeeper(60_000);
+    try {
+      async function* text() { yield '{"a":['; for (let i = 0; i < 5000; i++) yield `${i ? ',' : ''}"row ${i} é ش"`; yield ']'; }
+      const recorded: Buffer[] = [];
+      for await (const b of keeper.record('k', text(), ',"userId":1}')) recorded.push(b as Buffer);
+      const one = JSON.parse(zlib.gunzipSync(Buffer.concat(recorded)).toString('utf8')) as { a: string[]; userId: number };
+      expect(one.a).toHaveLength(5000);
+      expect(one.a[4999]).toBe('row 4999 é ش');
+      expect(one.userId).toBe(1);
+      const kept = keeper.get('k')!;
+      const { body, bytes } = keeper.answer(kept, ',"userId":22}');
+      const sent: Buffer[] = [];
+      for await (const b of body) sent.push(b as Buffer);
+      const whole = Buffer.concat(sent);
+      expect(whole.length).toBe(bytes);
+      // gunzip checks the CRC-32 and the length in the trailer.
+      const two = JSON.parse(zlib.gunzipSync(whole).toString('utf8')) as { a: string[]; userId: number };
+      expect(two).toEqual({ ...one, userId: 22 });
+      expect(keeper.get('other')).toBeNull();
+      expect(keeper.get('k', Date.now() + 60_000)).toBeNull(); // too old: dropped
+      expect(keeper.get('k')).toBeNull();
+    } finally {
+      keeper.close();
+    }
+  });
+
+  it('keeps nothing when the till went away before the end, nor with keeping off', async () => {
+    await withKeeper(new CatalogueKeeper(60_000), async () => {
+      await new Promise<void>((resolve, reject) => {
+        const req = http.get(`${base}/api/catalogue/sync`, { headers: { ...adminH, ...gzipped } }, (res) => {
+          res.once('data', () => { req.destroy(); resolve(); });
+        });
+        req.on('error', (e) => { if (!req.destroyed) reject(e); });
+      });
+      for (let i = 0; i < 100 && (busy() > 0 || t.app.admissionStats().sync.active > 0); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(busy()).toBe(0);
+      // Nothing was kept: the next answer is read from the database (it has no length up front).
+      const next = await t.app.inject({ method: 'GET', url: '/api/catalogue/sync', headers: { ...adminH, ...gzipped } });
+      expect(next.headers['content-length']).toBeUndefined();
+      expect((JSON.parse(zlib.gunzipSync(next.rawPayload).toString('utf8')) as SyncPayload).products.map((r) => r[P.id])).toEqual(await sellableIds());
+    });
+    await withKeeper(new CatalogueKeeper(0), async () => {
+      for (let i = 0; i < 2; i++) {
+        const res = await t.app.inject({ method: 'GET', url: '/api/catalogue/sync', headers: { ...adminH, ...gzipped } });
+        expect(res.headers['content-length']).toBeUndefined();
+      }
+    });
   });
 });

@@ -3,7 +3,8 @@ import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { validationError } from '@pos/domain/errors';
 import { parseCursor, type SyncPayload } from '@pos/domain/catalogue-sync';
-import { caller } from '../../plugins/auth.ts';
+import { can, caller } from '../../plugins/auth.ts';
+import { CatalogueKeeper } from './catalogue-snapshot.ts';
 import { openFullSync, readCatalogueDelta, SYNC_BATCH } from './catalogue-sync.service.ts';
 
 /** The head of an answer as JSON text, up to the opening of its products array. */
@@ -29,12 +30,25 @@ const acceptsGzip = (header: string | string[] | undefined) => /\bgzip\b/.test(A
 /** A full sync's longest wait for a till that stopped reading (nothing written meanwhile). */
 export const SYNC_STALL_MS = 60_000;
 
+/**
+ * How long a full catalogue read for one till is sent again to the next with the same stores
+ * (catalogue-snapshot.ts); CATALOGUE_KEEP_S overrides it, 0 keeps none. Five minutes: the
+ * tills of a shop opening in the morning start within them, and what changed since is the small
+ * delta each asks at once.
+ */
+export const CATALOGUE_KEEP_MS = 5 * 60_000;
+
+/** What a full catalogue's content depends on: the caller's stores and whether they see costs. */
+const keptKey = (storeIds: number[], costs: boolean) => `${[...storeIds].sort((a, b) => a - b).join(',')}|${costs ? 'costs' : ''}`;
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** Products per batch of a full catalogue sync (SYNC_BATCH; tests set a small one). */
     syncBatchSize?: number;
     /** How long a full sync waits for a till that stopped reading (SYNC_STALL_MS; tests set a short one). */
     syncStallMs?: number;
+    /** Full catalogues kept for the next till with the same stores (catalogue-snapshot.ts; tests set their own). */
+    catalogueKeeper?: CatalogueKeeper;
   }
 }
 
@@ -45,6 +59,11 @@ declare module 'fastify' {
  * API holds about one batch of products (issue 24, catalogue-sync.service.ts).
  */
 export default async function catalogueSyncRoutes(app: FastifyInstance) {
+  const keepS = process.env.CATALOGUE_KEEP_S;
+  const keepMs = keepS !== undefined && keepS !== '' && Number.isFinite(Number(keepS)) && Number(keepS) >= 0 ? Number(keepS) * 1000 : CATALOGUE_KEEP_MS;
+  const own = new CatalogueKeeper(keepMs);
+  const keeper = () => app.catalogueKeeper ?? own;
+  app.addHook('onClose', async () => own.close());
   app.get('/api/catalogue/sync', {
     config: { auth: 'user' },
     schema: { tags: ['Product'], summary: 'Till catalogue sync: compact full catalogue, or ?since=<cursor> for the changes (docs/api.md)' },
@@ -65,6 +84,17 @@ export default async function catalogueSyncRoutes(app: FastifyInstance) {
       if (productJson.length < SMALL || !gzip) return reply.send(wholeJson(head, productJson));
       reply.header('content-encoding', 'gzip');
       return reply.send(pipeline(Readable.from(deltaPieces(head, productJson)), zlib.createGzip({ level: 4 }), () => {}));
+    }
+
+    // A full catalogue read for another till with the same stores a moment ago: its bytes, with
+    // this caller's id at the end (the loader then asks what changed since its cursor).
+    const key = keptKey(ctx.auth.storeIds, can(ctx.auth, 'cost.view'));
+    const end = `,"userId":${ctx.auth.userId}}`;
+    const kept = gzip ? keeper().get(key) : null;
+    if (kept) {
+      const { body, bytes } = keeper().answer(kept, end);
+      reply.header('content-encoding', 'gzip').header('content-length', bytes);
+      return reply.send(body);
     }
 
     const batchSize = app.syncBatchSize ?? SYNC_BATCH;
@@ -88,12 +118,15 @@ export default async function catalogueSyncRoutes(app: FastifyInstance) {
       await products.return(undefined);
       return reply.send(wholeJson(head, firstRows));
     }
+    // The caller's id goes last, after the products: what comes before it is the same for every
+    // caller with these stores, and is kept for them (gzip only: every browser asks for it).
+    const { userId: _userId, ...shared } = head;
     async function* pieces(): AsyncGenerator<string> {
-      yield `${headJson(head)}${firstRows.join(',')}`;
+      yield `${JSON.stringify(shared).slice(0, -1)},"products":[${firstRows.join(',')}`;
       // Readable.from asks for the next piece only once the previous one was taken: a batch is
       // read from the database when the one before was written out (backpressure).
       for await (const rows of products) yield `,${rows.join(',')}`;
-      yield ']}';
+      yield ']';
     }
     // A till that stops reading (hung, asleep, its network gone without a reset) would hold the
     // snapshot's connection and the sync slot for ever: with nothing written for this long the
@@ -102,11 +135,12 @@ export default async function catalogueSyncRoutes(app: FastifyInstance) {
     const socket = reply.raw.socket;
     reply.raw.setTimeout(app.syncStallMs ?? SYNC_STALL_MS, () => reply.raw.destroy());
     reply.raw.once('finish', () => { if (typeof socket?.setTimeout === 'function') socket.setTimeout(0); });
-    const body = Readable.from(pieces(), { objectMode: false });
-    if (!gzip) return reply.send(body);
+    if (!gzip) {
+      async function* whole() { yield* pieces(); yield end; }
+      return reply.send(Readable.from(whole(), { objectMode: false }));
+    }
     reply.header('content-encoding', 'gzip');
-    // pipeline (not pipe): when Fastify destroys the gzip stream (client gone), the source is
-    // destroyed too, which ends the generator and with it the snapshot.
-    return reply.send(pipeline(body, zlib.createGzip({ level: 4 }), () => {}));
+    // When Fastify destroys the answer (client gone), the generator's end ends the snapshot.
+    return reply.send(keeper().record(key, pieces(), end));
   });
 }

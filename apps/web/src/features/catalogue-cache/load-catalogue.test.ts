@@ -22,6 +22,8 @@ function fakeServer(productCount: number, userId = 7) {
   let products = Array.from({ length: productCount }, (_, i) => row(i + 1));
   let changes: { at: number; row?: ProductRow; removed?: number }[] = [];
   let clock = 1000;
+  /** A full catalogue kept from earlier (the server's snapshot, catalogue-snapshot.ts): its rows and cursor. */
+  let kept: { products: ProductRow[]; cursor: number } | null = null;
   const get = async <T,>(path: string): Promise<T> => {
     calls.push(path);
     const url = new URL(path, 'http://x');
@@ -36,7 +38,7 @@ function fakeServer(productCount: number, userId = 7) {
     calls.push(`${url.pathname}${url.search}`);
     const since = url.searchParams.get('since');
     const body: SyncPayload = since === null
-      ? { format: SYNC_FORMAT, full: true, cursor: String(clock), userId, dict, products, removed: [] }
+      ? { format: SYNC_FORMAT, full: true, cursor: String(kept?.cursor ?? clock), userId, dict, products: kept?.products ?? products, removed: [] }
       : {
         format: SYNC_FORMAT, full: false, cursor: String(clock), userId, dict,
         products: changes.filter((c) => c.at >= Number(since) && c.row).map((c) => c.row!),
@@ -56,6 +58,7 @@ function fakeServer(productCount: number, userId = 7) {
       changes.push({ at: ++clock, removed: id });
     },
     resetChanges() { changes = []; },
+    keep() { kept = { products, cursor: clock }; },
   };
 }
 
@@ -74,7 +77,8 @@ describe('the loading sequence', () => {
     expect(c.products.size).toBe(2500);
     expect(c.products.get(2500)).toMatchObject({ id: 2500, name: 'P2500', '@id': '/api/products/2500', basePrice: 1 });
     expect(c.taxes[0].name).toBe('VAT');
-    expect(server.calls.filter((u) => u.startsWith('/api/catalogue/sync'))).toEqual(['/api/catalogue/sync']);
+    // The whole catalogue in one request, then what changed since its cursor (nothing here).
+    expect(server.calls.filter((u) => u.startsWith('/api/catalogue/sync'))).toEqual(['/api/catalogue/sync', '/api/catalogue/sync?since=1000']);
     expect(server.calls).toContain('/payments?isActive=true');
     await first.flushed();
     // A few large chunks in IndexedDB, not one record per product, and the index columns.
@@ -100,7 +104,9 @@ describe('the loading sequence', () => {
 
     // Another user on this till does not get this user's cached catalogue.
     const other = fakeServer(3, 8);
-    const theirs = await loadCatalogue({ db, get: other.get, products: sourceFor(other, 8) });
+    const theirSource = sourceFor(other, 8);
+    const theirs = await loadCatalogue({ db, get: other.get, products: theirSource });
+    await theirSource.flushed();
     expect(theirs.fromCache).toBe(false);
     expect(theirs.catalogue.products.size).toBe(3);
 
@@ -135,6 +141,26 @@ describe('the loading sequence', () => {
     expect(names.get(1500)).toBe('Renamed');
     expect(names.has(2999)).toBe(false);
     expect(names.size).toBe(2999);
+  });
+
+  it('brings a catalogue the server kept from earlier up to date before the till sells', async () => {
+    db = new CacheDb(`test-${n++}`);
+    const server = fakeServer(300);
+    server.keep();
+    server.rename(10, 'Renamed since');
+    server.deactivate(20);
+    const source = sourceFor(server);
+    const { catalogue: c } = await loadCatalogue({ db, get: server.get, products: source });
+    expect(server.calls.filter((u) => u.startsWith('/api/catalogue/sync'))).toEqual(['/api/catalogue/sync', '/api/catalogue/sync?since=1000']);
+    expect(c.products.get(10)?.name).toBe('Renamed since');
+    expect(c.products.get(20)).toBeUndefined();
+    expect(c.products.size).toBe(299);
+    await source.flushed();
+    // And the device keeps the brought-up-to-date catalogue.
+    const offline = fakeServer(0);
+    const restarted = await loadCatalogue({ db, get: offline.get, products: sourceFor(offline) });
+    expect(restarted.catalogue.products.get(10)?.name).toBe('Renamed since');
+    expect(restarted.catalogue.products.size).toBe(299);
   });
 
   it('rethrows a failed fetch and caches nothing', async () => {

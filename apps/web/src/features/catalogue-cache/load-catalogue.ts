@@ -4,7 +4,8 @@
  * else fetched and cached. A progress message precedes each step, in that order, then 'Done'.
  * Products come from the till's own compact sync (issue 10, product-source.ts: one streamed
  * request in a worker instead of 1,000 pages) as a ProductTable (decoded on demand); the small
- * lists are fetched meanwhile, so they are there by the time the products are.
+ * lists are fetched meanwhile, so they are there by the time the products are. A catalogue from
+ * the server is followed at once by what changed since it (it may be a snapshot kept a while).
  */
 import type { CacheDb, ListKey } from './cache-db';
 import type { ProductSource } from './product-source';
@@ -79,7 +80,14 @@ export async function loadCatalogue(opts: LoadOptions): Promise<LoadResult> {
     return p;
   });
   const cached = await opts.products.fromCache();
-  const products = ProductTable.from(cached ?? (await opts.products.sync()));
+  let products = ProductTable.from(cached ?? (await opts.products.sync()));
+  if (!cached) {
+    // The server may have sent a catalogue it read for another till a few minutes ago (a kept
+    // snapshot, issue 24): what changed since its cursor comes now, before the till sells. A
+    // failure here is not the load's: the sync that follows every few seconds asks again.
+    const since = await opts.products.sync().catch(() => null);
+    if (since) products = products.apply(since);
+  }
   onProgress?.('Products', { loaded: products.size, total: products.size });
   const catalogue: Catalogue<ProductTable> = { products, discounts: [], taxes: [], paymentTypes: [], devices: [], settings: [] };
   for (const [i, s] of LIST_STEPS.entries()) {
