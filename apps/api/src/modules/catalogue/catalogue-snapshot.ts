@@ -85,7 +85,8 @@ export class CatalogueKeeper {
    */
   record(key: string, text: AsyncIterable<string>, end: string): Readable {
     const at = Date.now();
-    const file = path.join(this.folder(), `${++this.seq}.deflate`);
+    // Keeping off (CATALOGUE_KEEP_S=0): the same answer, nothing written.
+    const file = this.maxAgeMs > 0 ? path.join(this.folder(), `${++this.seq}.deflate`) : null;
     const keep = (k: KeptCatalogue) => this.keep(key, k);
     let crc = 0;
     let length = 0;
@@ -102,27 +103,29 @@ export class CatalogueKeeper {
       const deflated = zlib.createDeflateRaw({ level: 4, finishFlush: zlib.constants.Z_SYNC_FLUSH });
       // An error of the source (the database) destroys the deflate stream with it: the loop below throws.
       pipeline(source, deflated, () => {});
-      const out = fs.createWriteStream(file);
+      const out = file ? fs.createWriteStream(file) : null;
       let bytes = 0;
       let done = false;
       try {
         yield GZIP_HEADER;
         for await (const b of deflated as AsyncIterable<Buffer>) {
           bytes += b.length;
-          if (!out.write(b)) await once(out, 'drain');
+          if (out && !out.write(b)) await once(out, 'drain');
           yield b;
         }
-        await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+        if (out && file) {
+          await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+          keep({ file, bytes, crc, length, at });
+        }
         done = true;
-        keep({ file, bytes, crc, length, at });
         yield ending({ crc, length }, end);
       } finally {
         if (!done) {
           // The till went away or the read failed: the source's end ends the database snapshot.
           source.destroy();
           deflated.destroy();
-          out.destroy();
-          fs.rm(file, { force: true }, () => {});
+          out?.destroy();
+          if (file) fs.rm(file, { force: true }, () => {});
         }
       }
     }
