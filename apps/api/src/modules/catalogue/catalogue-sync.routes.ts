@@ -91,6 +91,13 @@ export default async function catalogueSyncRoutes(app: FastifyInstance) {
     const key = keptKey(ctx.auth.storeIds, can(ctx.auth, 'cost.view'));
     const end = `,"userId":${ctx.auth.userId}}`;
     const kept = gzip ? keeper().get(key) : null;
+    // A till that stops reading (hung, asleep, its network gone without a reset) would hold the
+    // sync slot, and for an answer read now the snapshot's connection, for ever: with nothing
+    // written for this long the socket is closed (its 'close' ends the snapshot). Reset once the
+    // answer is out (a kept-alive connection carries other requests).
+    const socket = reply.raw.socket;
+    reply.raw.setTimeout(app.syncStallMs ?? SYNC_STALL_MS, () => reply.raw.destroy());
+    reply.raw.once('finish', () => { if (typeof socket?.setTimeout === 'function') socket.setTimeout(0); });
     if (kept) {
       const { body, bytes } = keeper().answer(kept, end);
       reply.header('content-encoding', 'gzip').header('content-length', bytes);
@@ -128,13 +135,6 @@ export default async function catalogueSyncRoutes(app: FastifyInstance) {
       for await (const rows of products) yield `,${rows.join(',')}`;
       yield ']';
     }
-    // A till that stops reading (hung, asleep, its network gone without a reset) would hold the
-    // snapshot's connection and the sync slot for ever: with nothing written for this long the
-    // socket is closed, and its 'close' above ends the snapshot. Reset once the answer is out
-    // (a kept-alive connection carries other requests).
-    const socket = reply.raw.socket;
-    reply.raw.setTimeout(app.syncStallMs ?? SYNC_STALL_MS, () => reply.raw.destroy());
-    reply.raw.once('finish', () => { if (typeof socket?.setTimeout === 'function') socket.setTimeout(0); });
     if (!gzip) {
       async function* whole() { yield* pieces(); yield end; }
       return reply.send(Readable.from(whole(), { objectMode: false }));
