@@ -69,13 +69,18 @@ export class CatalogueKeeper {
   /** The whole gzip answer from a kept part and the caller's end; its length in bytes. */
   answer(kept: KeptCatalogue, end: string): { body: Readable; bytes: number } {
     const tail = ending(kept, end);
+    // Opened now: a newer answer may replace this one (its file unlinked) before the first byte is
+    // read, and an open file is read to its end even once unlinked.
+    const file = fs.createReadStream('', { fd: fs.openSync(kept.file, 'r'), highWaterMark: 256 * 1024 });
     async function* pieces() {
       yield GZIP_HEADER;
-      // The file may be replaced meanwhile: an open file is read to its end even once unlinked.
-      for await (const chunk of fs.createReadStream(kept.file, { highWaterMark: 256 * 1024 })) yield chunk as Buffer;
+      for await (const chunk of file) yield chunk as Buffer;
       yield tail;
     }
-    return { body: Readable.from(pieces(), { objectMode: false }), bytes: GZIP_HEADER.length + kept.bytes + tail.length };
+    const body = Readable.from(pieces(), { objectMode: false });
+    // However the answer ends (read, client gone before a byte), the file is closed.
+    body.once('close', () => file.destroy());
+    return { body, bytes: GZIP_HEADER.length + kept.bytes + tail.length };
   }
 
   /**
