@@ -56,8 +56,7 @@ function finish(code) {
 const steps = [
   () => run('typecheck', 'npm', ['run', 'typecheck']),
   () => run('lint', 'npm', ['run', 'lint']),
-  // Both cores (vitest's default leaves one free, and the jsdom files are CPU-bound).
-  () => vitest('unit (domain, web)', ['--project', 'domain', '--project', 'web', '--maxWorkers=2']),
+  () => vitest('unit (domain, web)', ['--project', 'domain', '--project', 'web']),
 ];
 for (const step of steps) if (!step()) finish(1);
 
