@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { once } from 'node:events';
 import { Readable, pipeline } from 'node:stream';
 import zlib from 'node:zlib';
 
@@ -45,6 +44,15 @@ function ending(kept: Pick<KeptCatalogue, 'crc' | 'length'>, end: string): Buffe
   trailer.writeUInt32LE(zlib.crc32(text, kept.crc) >>> 0, 0);
   trailer.writeUInt32LE((kept.length + text.length) % 2 ** 32, 4);
   return Buffer.concat([zlib.deflateRawSync(text, { level: 4 }), trailer]);
+}
+
+/** Resolves when the file takes writes again, or is closed (after an error: the caller checks). */
+function drained(out: fs.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => { out.off('drain', done); out.off('close', done); resolve(); };
+    out.on('drain', done);
+    out.on('close', done);
+  });
 }
 
 export class CatalogueKeeper {
@@ -109,24 +117,28 @@ export class CatalogueKeeper {
       // An error of the source (the database) destroys the deflate stream with it: the loop below throws.
       pipeline(source, deflated, () => {});
       const out = file ? fs.createWriteStream(file) : null;
+      // A file that cannot be written (the disk full, the folder gone) is given up, not the answer.
+      let broken = !out;
+      out?.on('error', () => { broken = true; });
       let bytes = 0;
       let done = false;
       try {
         yield GZIP_HEADER;
         for await (const b of deflated as AsyncIterable<Buffer>) {
           bytes += b.length;
-          if (out && !out.write(b)) await once(out, 'drain');
+          if (!broken && out && !out.write(b)) await drained(out);
           yield b;
         }
-        if (out && file) {
-          await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
-          keep({ file, bytes, crc, length, at });
+        if (!broken && out && file) {
+          await new Promise<void>((resolve) => out.end(() => resolve()));
+          if (!broken) keep({ file, bytes, crc, length, at });
         }
-        done = true;
+        done = !broken;
         yield ending({ crc, length }, end);
       } finally {
         if (!done) {
-          // The till went away or the read failed: the source's end ends the database snapshot.
+          // The till went away, the read failed, or the file could not be written: nothing is kept
+          // (and the source's end ends the database snapshot).
           source.destroy();
           deflated.destroy();
           out?.destroy();

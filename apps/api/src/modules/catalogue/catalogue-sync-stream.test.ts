@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
@@ -272,6 +273,24 @@ describe('till catalogue sync: a full catalogue kept for the next till (issue 24
       expect(two).toEqual({ ...one, userId: 22 });
       expect(keeper.get('other')).toBeNull();
       expect(keeper.get('k', Date.now() + 60_000)).toBeNull(); // too old: dropped
+      expect(keeper.get('k')).toBeNull();
+    } finally {
+      keeper.close();
+    }
+  });
+
+  it('sends the whole answer when its file cannot be written (the folder gone), and keeps nothing', async () => {
+    const keeper = new CatalogueKeeper(60_000);
+    try {
+      async function* text() { yield '{"a":['; for (let i = 0; i < 20_000; i++) yield `${i ? ',' : ''}"row ${i} ${i * 7919}"`; yield ']'; }
+      const answer = keeper.record('k', text(), ',"userId":3}');
+      // The file is opened when the answer is first read: its folder is gone by then.
+      fs.rmSync((keeper as unknown as { dir: string }).dir, { recursive: true, force: true });
+      const sent: Buffer[] = [];
+      for await (const b of answer) sent.push(b as Buffer);
+      const whole = JSON.parse(zlib.gunzipSync(Buffer.concat(sent)).toString('utf8')) as { a: string[]; userId: number };
+      expect(whole.a).toHaveLength(20_000);
+      expect(whole.userId).toBe(3);
       expect(keeper.get('k')).toBeNull();
     } finally {
       keeper.close();
