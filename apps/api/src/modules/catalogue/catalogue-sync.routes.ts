@@ -8,7 +8,7 @@ import { CatalogueKeeper } from './catalogue-snapshot.ts';
 import { openFullSync, readCatalogueDelta, SYNC_BATCH } from './catalogue-sync.service.ts';
 
 /** The head of an answer as JSON text, up to the opening of its products array. */
-const headJson = (head: Omit<SyncPayload, 'products'>) => `${JSON.stringify(head).slice(0, -1)},"products":[`;
+const headJson = (head: Omit<SyncPayload, 'products' | 'userId'> & { userId?: number }) => `${JSON.stringify(head).slice(0, -1)},"products":[`;
 
 /** A whole answer as one text. */
 const wholeJson = (head: Omit<SyncPayload, 'products'>, rows: string[]) => `${headJson(head)}${rows.join(',')}]}`;
@@ -129,7 +129,7 @@ export default async function catalogueSyncRoutes(app: FastifyInstance) {
     // caller with these stores, and is kept for them (gzip only: every browser asks for it).
     const { userId: _userId, ...shared } = head;
     async function* pieces(): AsyncGenerator<string> {
-      yield `${JSON.stringify(shared).slice(0, -1)},"products":[${firstRows.join(',')}`;
+      yield `${headJson(shared)}${firstRows.join(',')}`;
       // Readable.from asks for the next piece only once the previous one was taken: a batch is
       // read from the database when the one before was written out (backpressure).
       for await (const rows of products) yield `,${rows.join(',')}`;
