@@ -45,12 +45,22 @@ export interface AppConfig {
   dailyBackupFirstCheckMs: number;
   /** REPORT_ROLLUP_EVERY_MS: how often closed store-days are rolled up ahead of the reports (0: only when a report asks). */
   reportRollupEveryMs: number;
+  /** CATALOGUE_KEEP_S: how long a till's full catalogue is sent again to the next till with the same stores (ms; 0: none). */
+  catalogueKeepMs: number;
 }
 
 function parseHttps(value: string | undefined): AppConfig['https'] {
   const v = (value ?? 'auto').toLowerCase();
   if (v === 'on' || v === 'off' || v === 'auto') return v;
   throw new Error(`HTTPS must be on, off or auto (got ${JSON.stringify(value)})`);
+}
+
+/** CATALOGUE_KEEP_S: whole seconds ≥ 0; five minutes when unset (catalogue-sync.routes.ts says why). */
+function parseKeepSeconds(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return 5 * 60_000;
+  const s = Number(value);
+  if (!Number.isFinite(s) || s < 0) throw new Error(`CATALOGUE_KEEP_S must be a number of seconds ≥ 0 (got ${JSON.stringify(value)})`);
+  return s * 1000;
 }
 
 function parseTrustProxy(value: string | undefined): AppConfig['trustProxy'] {
@@ -95,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dailyBackups: (env.DAILY_BACKUPS ?? 'on') !== 'off',
     dailyBackupFirstCheckMs: Number(env.DAILY_BACKUP_FIRST_CHECK_MS ?? 60_000),
     reportRollupEveryMs: Number(env.REPORT_ROLLUP_EVERY_MS ?? 600_000),
+    catalogueKeepMs: parseKeepSeconds(env.CATALOGUE_KEEP_S),
     ...overrides,
   };
   return config;

@@ -10,6 +10,7 @@ import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { callerColumns, callerOf, type CallerRow } from '../../plugins/auth.ts';
 import { openFullSync, SYNC_BATCH } from './catalogue-sync.service.ts';
 import { CatalogueKeeper } from './catalogue-snapshot.ts';
+import { loadConfig } from '../../config.ts';
 
 /**
  * Issue 24: the full catalogue is read and sent batch by batch inside one snapshot. Here a batch is
@@ -326,5 +327,14 @@ describe('till catalogue sync: a full catalogue kept for the next till (issue 24
         expect(res.headers['content-length']).toBeUndefined();
       }
     });
+  });
+
+  it('is set by CATALOGUE_KEEP_S in seconds (five minutes unset, 0 keeps none); a wrong value stops the start', () => {
+    expect(loadConfig({}).catalogueKeepMs).toBe(300_000);
+    expect(loadConfig({ CATALOGUE_KEEP_S: '' }).catalogueKeepMs).toBe(300_000);
+    expect(loadConfig({ CATALOGUE_KEEP_S: '0' }).catalogueKeepMs).toBe(0);
+    expect(loadConfig({ CATALOGUE_KEEP_S: '30' }).catalogueKeepMs).toBe(30_000);
+    expect(() => loadConfig({ CATALOGUE_KEEP_S: '-1' })).toThrow(/CATALOGUE_KEEP_S/);
+    expect(() => loadConfig({ CATALOGUE_KEEP_S: 'five' })).toThrow(/CATALOGUE_KEEP_S/);
   });
 });

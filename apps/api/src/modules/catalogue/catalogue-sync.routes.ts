@@ -30,14 +30,6 @@ const acceptsGzip = (header: string | string[] | undefined) => /\bgzip\b/.test(A
 /** A full sync's longest wait for a till that stopped reading (nothing written meanwhile). */
 export const SYNC_STALL_MS = 60_000;
 
-/**
- * How long a full catalogue read for one till is sent again to the next with the same stores
- * (catalogue-snapshot.ts); CATALOGUE_KEEP_S overrides it, 0 keeps none. Five minutes: the
- * tills of a shop opening in the morning start within them, and what changed since is the small
- * delta each asks at once.
- */
-export const CATALOGUE_KEEP_MS = 5 * 60_000;
-
 /** What a full catalogue's content depends on: the caller's stores and whether they see costs. */
 const keptKey = (storeIds: number[], costs: boolean) => `${[...storeIds].sort((a, b) => a - b).join(',')}|${costs ? 'costs' : ''}`;
 
@@ -59,9 +51,10 @@ declare module 'fastify' {
  * API holds about one batch of products (issue 24, catalogue-sync.service.ts).
  */
 export default async function catalogueSyncRoutes(app: FastifyInstance) {
-  const keepS = process.env.CATALOGUE_KEEP_S;
-  const keepMs = keepS !== undefined && keepS !== '' && Number.isFinite(Number(keepS)) && Number(keepS) >= 0 ? Number(keepS) * 1000 : CATALOGUE_KEEP_MS;
-  const own = new CatalogueKeeper(keepMs);
+  // How long a full catalogue read for one till is sent again to the next with the same stores
+  // (CATALOGUE_KEEP_S, config.ts; 0 keeps none). Five minutes by default: the tills of a shop
+  // opening in the morning start within them, and what changed since is the small delta each asks.
+  const own = new CatalogueKeeper(app.config.catalogueKeepMs);
   const keeper = () => app.catalogueKeeper ?? own;
   app.addHook('onClose', async () => own.close());
   app.get('/api/catalogue/sync', {
