@@ -7,6 +7,9 @@
  */
 import Fuse, { type FuseIndex, type IFuseOptions } from 'fuse.js';
 import { recordMatchesFacets, type FacetFilter, type SearchRecord, type SearchSettings } from './search-record';
+import { EditPattern, MAX_PATTERN_LENGTH, WordChars, allowedEdits, charMask, tokenPieces } from './search-match';
+
+export { EditPattern, MAX_PATTERN_LENGTH, WordChars, allowedEdits, charMask, tokenPieces } from './search-match';
 
 export { toSearchRecord, recordMatchesFacets } from './search-record';
 export type { FacetFilter, SearchRecord, SearchRequest, SearchResponse, SearchSettings } from './search-record';
@@ -25,7 +28,6 @@ export function fuseOptions(settings: SearchSettings): IFuseOptions<SearchRecord
   };
 }
 
-export const MAX_PATTERN_LENGTH = 32;
 export const PATTERN_TOO_LONG = 'Pattern length exceeds max of 32.';
 
 /**
@@ -44,78 +46,35 @@ export function patternError(query: string): string | null {
 /** Extended-search operators and quoting: such queries go to fuse.js as they are. */
 const OPERATORS = /[=!'^$|"]/;
 
-/**
- * Pieces of a fuzzy token, one of which any match must contain exactly: fuse.js's bitap accepts a
- * token with e errors (edits) when e / length <= threshold, and k edits can spoil at most k of k+1
- * disjoint pieces (pigeonhole). null when the token is too short to split (every text qualifies).
- */
-export function tokenPieces(token: string, threshold: number): string[] | null {
-  const m = token.length;
-  const k = allowedEdits(m, threshold);
-  const n = k + 1;
-  if (n > m) return null;
-  const size = Math.floor(m / n);
-  const out: string[] = [];
-  for (let i = 0; i < n; i++) out.push(token.slice(i * size, i === n - 1 ? m : (i + 1) * size));
-  return out;
-}
-
-/** The most edits a word of `length` may carry: e with e / length <= threshold (fuse.js's test, same arithmetic). */
-export function allowedEdits(length: number, threshold: number): number {
-  let k = 0;
-  while (k < length && (k + 1) / length <= threshold) k++;
-  return k;
-}
-
-/**
- * The fewest edits (insertions, deletions, substitutions) that make a word a substring of a text:
- * what fuse.js's bitap counts, computed with Myers's bit-parallel algorithm (one 32-bit word: words
- * of up to 32 characters, fuse.js's own limit). `edits(text, max)` stops early at 0.
- */
-export class EditPattern {
-  private readonly ascii = new Int32Array(128);
-  private readonly other = new Map<number, number>();
-  private readonly high: number;
-  constructor(private readonly word: string) {
-    if (word.length < 1 || word.length > MAX_PATTERN_LENGTH) throw new RangeError('word length');
-    for (let i = 0; i < word.length; i++) {
-      const c = word.charCodeAt(i);
-      if (c < 128) this.ascii[c] |= 1 << i;
-      else this.other.set(c, (this.other.get(c) ?? 0) | (1 << i));
-    }
-    this.high = 1 << (word.length - 1);
-  }
-
-  edits(text: string, max: number): number {
-    const m = this.word.length;
-    const { ascii, other, high } = this;
-    let pv = -1;
-    let mv = 0;
-    let score = m;
-    let best = m;
-    for (let j = 0; j < text.length; j++) {
-      const c = text.charCodeAt(j);
-      const eq = c < 128 ? ascii[c] : (other.get(c) ?? 0);
-      const xv = eq | mv;
-      const xh = ((((eq & pv) + pv) | 0) ^ pv) | eq;
-      let ph = mv | ~(xh | pv);
-      let mh = pv & xh;
-      if (ph & high) score++;
-      else if (mh & high) score--;
-      ph <<= 1;
-      mh <<= 1;
-      pv = mh | ~(xv | ph);
-      mv = ph & xv;
-      if (score < best) {
-        best = score;
-        if (best === 0) break;
-      }
-    }
-    return best <= max ? best : max + 1;
-  }
-}
-
 interface Answer { tokens: string[]; edits: number[]; docs: number[] }
+
+/**
+ * Documents grouped by score, each group in the order added. The few scores of an answer are
+ * looked up in a short list first (a map lookup by a floating-point key per hit was the cost of a
+ * first key that matches most of the catalogue); past 16 scores, a map holds the rest.
+ */
+class Groups {
+  private readonly keys: number[] = [];
+  private readonly lists: number[][] = [];
+  private more: Map<number, number[]> | null = null;
+  add(score: number, doc: number) {
+    const { keys } = this;
+    for (let j = 0; j < keys.length; j++) if (keys[j] === score) { this.lists[j].push(doc); return; }
+    if (keys.length < 16) { keys.push(score); this.lists.push([doc]); return; }
+    this.more ??= new Map();
+    const list = this.more.get(score);
+    if (list) list.push(doc);
+    else this.more.set(score, [doc]);
+  }
+  /** Every document, by rising score. */
+  ordered(): number[] {
+    const all = new Map<number, number[]>(this.keys.map((k, j) => [k, this.lists[j]]));
+    if (this.more) for (const [k, list] of this.more) all.set(k, list);
+    const out: number[] = [];
+    for (const score of [...all.keys()].sort((a, b) => a - b)) for (const d of all.get(score)!) out.push(d);
+    return out;
+  }
+}
 
 /** True when every record matching `next` matched `prev`: each earlier word kept or lengthened, with no more errors allowed. */
 function narrows(prev: Answer, tokens: string[], edits: number[]): boolean {
@@ -126,8 +85,9 @@ function narrows(prev: Answer, tokens: string[], edits: number[]): boolean {
   return true;
 }
 
-/** One piece of every word is in the text (the prefilter of tokenPieces). */
-function holdsPieces(text: string, words: string[][]): boolean {
+/** Every word's characters may be in the text, and one piece of every word is (the prefilter of tokenPieces). */
+function holdsPieces(text: string, mask: number, words: string[][], chars: WordChars[], edits: number[]): boolean {
+  for (let w = 0; w < chars.length; w++) if (!chars[w].fits(mask, edits[w])) return false;
   for (const pieces of words) {
     let any = false;
     for (const p of pieces) if (text.includes(p)) { any = true; break; }
@@ -144,17 +104,24 @@ export class SearchIndex {
   private byDoc: FuseIndex<SearchRecord>['records'];
   /** name, barcode and price of each record in one string (lower case unless case-sensitive), for the prefilter. */
   private hay: string[];
+  /** charMask of each hay, and of each field of each record. */
+  private hayMasks: Int32Array;
+  private masks: Int32Array[];
   /** The same three fields apart (fuse.js's keys, in order), folded the same way. */
   private fields: string[][];
   /** The last plain query's words, their allowed errors and its matching records (catalogue order). */
   private last: Answer | null = null;
+  /** The records' ids, in catalogue order. */
+  private ids: Int32Array;
   /** 1 where a field is blank (fuse.js does not index it). */
   private blank: Uint8Array[];
-  /** fuse.js's field-length norm of each field of each record (from its index). */
-  private norms: Float64Array[];
+  /** fuse.js's field-length norm of each field of each record (from its index), as the position of its value in `normValues` (there are only a few). */
+  private normIds: Uint16Array[];
+  private normValues: number[] = [];
 
   constructor(private records: SearchRecord[], private settings: SearchSettings) {
     this.options = fuseOptions(settings);
+    this.ids = Int32Array.from(records, (r) => r.id);
     this.index = Fuse.createIndex(this.options.keys as string[], records);
     this.fuse = new Fuse(records, this.options, this.index);
     this.byDoc = [];
@@ -162,8 +129,21 @@ export class SearchIndex {
     const fold = (t: string) => (settings.isCaseSensitive ? t : t.toLowerCase());
     this.fields = [records.map((r) => fold(r.name)), records.map((r) => fold(r.barcode)), records.map((r) => fold(r.basePrice))];
     this.blank = this.fields.map((f) => Uint8Array.from(f, (t) => (t.trim() ? 0 : 1)));
-    this.norms = this.fields.map((_, k) => Float64Array.from(records, (_r, i) => (this.byDoc[i]?.$ as Record<number, { n: number } | undefined> | undefined)?.[k]?.n ?? 1));
+    const norms = this.fields.map((_, k) => Float64Array.from(records, (_r, i) => (this.byDoc[i]?.$ as Record<number, { n: number } | undefined> | undefined)?.[k]?.n ?? 1));
+    const normAt = new Map<number, number>();
+    this.normIds = norms.map((f) => Uint16Array.from(f, (n) => {
+      let id = normAt.get(n);
+      if (id === undefined) {
+        id = this.normValues.length;
+        if (id > 0xffff) throw new RangeError('too many field norms');
+        normAt.set(n, id);
+        this.normValues.push(n);
+      }
+      return id;
+    }));
     this.hay = records.map((_, i) => `${this.fields[0][i]}\u0001${this.fields[1][i]}\u0001${this.fields[2][i]}`);
+    this.masks = this.fields.map((f) => Int32Array.from(f, charMask));
+    this.hayMasks = Int32Array.from(records, (_r, i) => this.masks[0][i] | this.masks[1][i] | this.masks[2][i]);
   }
 
   /**
@@ -173,15 +153,15 @@ export class SearchIndex {
    * short that every text qualifies, go to fuse.js itself. The equivalence test against a full
    * fuse.js search (search-core.test.ts) guards this against a fuse.js change.
    */
-  private fuzzy(q: string): SearchRecord[] {
+  private fuzzy(q: string): number[] {
     const last = this.last;
     this.last = null;
-    if (OPERATORS.test(q)) return this.fuse.search(q).map((r) => r.item);
+    if (OPERATORS.test(q)) return this.fuse.search(q).map((r) => r.refIndex);
     const fold = (t: string) => (this.settings.isCaseSensitive ? t : t.toLowerCase());
     const threshold = this.options.threshold ?? DEFAULT_THRESHOLD;
     const tokens = q.split(/ +/).map(fold);
     const words = tokens.map((w) => tokenPieces(w, threshold));
-    if (words.some((p) => p === null)) return this.fuse.search(q).map((r) => r.item);
+    if (words.some((p) => p === null)) return this.fuse.search(q).map((r) => r.refIndex);
     const edits = tokens.map((t) => allowedEdits(t.length, threshold));
     // Typing on: every earlier word kept or lengthened with no more errors allowed, words only added
     // -> only the previous answer's products can match (a match of the longer word holds one of its
@@ -190,17 +170,18 @@ export class SearchIndex {
     let candidates: number[] | null = within;
     if (!words.every((p) => p!.length === 1)) {
       const pieces = words as string[][];
-      const hay = this.hay;
+      const chars = tokens.map((t) => new WordChars(t));
+      const { hay, hayMasks } = this;
       candidates = [];
       const n = within ? within.length : hay.length;
       for (let d = 0; d < n; d++) {
         const i = within ? within[d] : d;
-        if (holdsPieces(hay[i], pieces)) candidates.push(i);
+        if (holdsPieces(hay[i], hayMasks[i], pieces, chars, edits)) candidates.push(i);
       }
     }
-    const { records, docs } = this.ranked(tokens, edits, candidates);
+    const { order, docs } = this.ranked(tokens, edits, candidates);
     this.last = { tokens, edits, docs };
-    return records;
+    return order;
   }
 
   /**
@@ -211,22 +192,29 @@ export class SearchIndex {
    * words' scores when every word matches; per product, the product over matching fields of
    * score^(weight x field norm); ties in catalogue order. `docs`: the records to score (all if null).
    */
-  private ranked(tokens: string[], edits: number[], docs: number[] | null): { records: SearchRecord[]; docs: number[] } {
+  private ranked(tokens: string[], edits: number[], docs: number[] | null): { order: number[]; docs: number[] } {
     const weight = 1 / this.fields.length;
-    const words = tokens.map((t, w) => ({ t, k: edits[w], pattern: edits[w] > 0 ? new EditPattern(t) : null }));
+    const words = tokens.map((t, w) => ({ t, k: edits[w], chars: new WordChars(t), pattern: edits[w] > 0 ? new EditPattern(t) : null }));
     const matches: number[] = [];
     // Products by score, each group in catalogue order (the loop's order): the answer is the groups
     // by rising score, no sort of tens of thousands of hits (a first key matches most of the catalogue).
-    const groups = new Map<number, number[]>();
+    const groups = new Groups();
     const count = docs ? docs.length : this.records.length;
-    const { fields, blank, norms } = this;
-    // score^(weight x norm) for the few scores and norms there are, computed once each.
-    const powers = new Map<number, Map<number, number>>();
+    const { fields, blank, normIds, normValues, masks } = this;
+    // score^(weight x norm) for the few scores and norms there are, computed once each; the last
+    // score's row is at hand (most fields of a query score the same).
+    const powers = new Map<number, Float64Array>();
+    let lastScore = NaN;
+    let row: Float64Array = new Float64Array(0);
     const power = (score: number, norm: number) => {
-      let byScore = powers.get(norm);
-      if (!byScore) powers.set(norm, (byScore = new Map()));
-      let v = byScore.get(score);
-      if (v === undefined) byScore.set(score, (v = Math.pow(score === 0 ? Number.EPSILON : score, weight * norm)));
+      if (score !== lastScore) {
+        let r = powers.get(score);
+        if (!r) powers.set(score, (r = new Float64Array(normValues.length).fill(NaN)));
+        row = r;
+        lastScore = score;
+      }
+      let v = row[norm];
+      if (v !== v) row[norm] = v = Math.pow(score === 0 ? Number.EPSILON : score, weight * normValues[norm]);
       return v;
     };
     for (let n = 0; n < count; n++) {
@@ -236,9 +224,11 @@ export class SearchIndex {
       for (let k = 0; k < fields.length; k++) {
         if (blank[k][i]) continue; // fuse.js does not index blank values
         const text = fields[k][i];
+        const mask = masks[k][i];
         let sum = 0;
         let all = true;
         for (const w of words) {
+          if (!w.chars.fits(mask, w.k)) { all = false; break; } // too many of its characters are not in the field
           if (w.t === text) continue; // a whole-field match scores 0
           if (text.includes(w.t)) { sum += 0.001; continue; }
           const e = w.pattern ? w.pattern.edits(text, w.k) : Infinity;
@@ -247,33 +237,46 @@ export class SearchIndex {
         }
         if (!all) continue;
         matched = true;
-        total *= power(sum / words.length, norms[k][i]);
+        total *= power(sum / words.length, normIds[k][i]);
       }
       if (!matched) continue;
       matches.push(i);
-      const group = groups.get(total);
-      if (group) group.push(i);
-      else groups.set(total, [i]);
+      groups.add(total, i);
     }
-    const out: SearchRecord[] = [];
-    for (const score of [...groups.keys()].sort((a, b) => a - b)) for (const i of groups.get(score)!) out.push(this.records[i]);
-    return { records: out, docs: matches };
+    const order = groups.ordered();
+    return { order, docs: matches };
   }
 
-  /** Matching ids, best first; an error message instead when fuse refuses the pattern. */
-  search(query: string, facets?: FacetFilter | null): { ids: number[]; error?: string } {
+  /**
+   * Matching ids, best first (an Int32Array the worker hands over without a copy); an error
+   * message instead when fuse refuses the pattern.
+   */
+  search(query: string, facets?: FacetFilter | null): { ids: Int32Array; error?: string } {
     const q = query.trim();
     const tooLong = patternError(q);
-    if (tooLong) return { ids: [], error: tooLong };
+    if (tooLong) return { ids: new Int32Array(0), error: tooLong };
     try {
       if (q === '') this.last = null;
-      const hits = q === '' ? this.records : this.fuzzy(q);
-      const ids: number[] = [];
-      for (const r of hits) if (recordMatchesFacets(r, facets)) ids.push(r.id);
-      return { ids };
+      const order = q === '' ? null : this.fuzzy(q);
+      const { records, ids } = this;
+      const n = order ? order.length : records.length;
+      const filtered = !!facets && (facets.brands.length > 0 || facets.categories.length > 0 || facets.departments.length > 0);
+      if (!filtered) {
+        if (!order) return { ids: ids.slice() };
+        const out = new Int32Array(n);
+        for (let j = 0; j < n; j++) out[j] = ids[order[j]];
+        return { ids: out };
+      }
+      const out = new Int32Array(n);
+      let m = 0;
+      for (let j = 0; j < n; j++) {
+        const d = order ? order[j] : j;
+        if (recordMatchesFacets(records[d], facets)) out[m++] = ids[d];
+      }
+      return { ids: out.slice(0, m) };
     } catch (e) {
       // fuse.js: 'Pattern length exceeds max of 32.'
-      return { ids: [], error: e instanceof Error ? e.message : String(e) };
+      return { ids: new Int32Array(0), error: e instanceof Error ? e.message : String(e) };
     }
   }
 

@@ -25,10 +25,9 @@ function runLatest() {
   for (const seq of skipped) scope.postMessage({ type: 'result', seq, ids: new Int32Array(0), stale: true });
   skipped = [];
   if (!msg) return;
-  const { ids, error } = index ? index.search(msg.query, msg.facets) : { ids: [] as number[], error: undefined };
-  const buffer = Int32Array.from(ids);
-  const reply: SearchResponse = { type: 'result', seq: msg.seq, ids: buffer, error };
-  scope.postMessage(reply, [buffer.buffer]);
+  const { ids, error } = index ? index.search(msg.query, msg.facets) : { ids: new Int32Array(0), error: undefined };
+  const reply: SearchResponse = { type: 'result', seq: msg.seq, ids, error };
+  scope.postMessage(reply, [ids.buffer]);
 }
 
 scope.onmessage = (event: MessageEvent<SearchRequest>) => {
