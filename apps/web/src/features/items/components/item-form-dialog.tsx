@@ -132,7 +132,7 @@ export function ItemFormDialog({ open, onClose, product, asPage }: ItemFormDialo
 
       <fieldset className="form-section">
         <legend>{t('items.storesSection')}</legend>
-        <table className="table table-compact">
+        <table className="table table-compact item-stores">
           <thead>
             <tr>
               <th scope="col">{t('common.store')}</th>
