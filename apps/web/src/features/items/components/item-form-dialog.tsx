@@ -90,7 +90,7 @@ export function ItemFormDialog({ open, onClose, product, asPage }: ItemFormDialo
   );
 
   return (
-    <FormDialog open={open} asPage={asPage} onClose={onClose} size="full" title={product ? t('items.update') : t('items.create')} saving={save.isPending} onSubmit={submit}>
+    <FormDialog open={open} asPage={asPage} onClose={onClose} size="full" className="item-form" title={product ? t('items.update') : t('items.create')} saving={save.isPending} onSubmit={submit}>
       <fieldset className="form-section">
         <legend>{t('items.information')}</legend>
         <div className="form-row">
@@ -132,46 +132,48 @@ export function ItemFormDialog({ open, onClose, product, asPage }: ItemFormDialo
 
       <fieldset className="form-section">
         <legend>{t('items.storesSection')}</legend>
-        <table className="table table-compact item-stores">
-          <thead>
-            <tr>
-              <th scope="col">{t('common.store')}</th>
-              <th scope="col">{t('items.stock')}</th>
-              <th scope="col">{t('items.location')}</th>
-              <th scope="col">{t('items.reOrderLevel')}</th>
-              <th scope="col">{t('items.reOrderQuantity')}</th>
-              <th scope="col">
-                <span className="visually-hidden">{t('common.actions')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {storeRows.fields.map((row, i) => (
-              <tr key={row.id}>
-                <td>
-                  <FormSelect control={control} name={`stores.${i}.store`} aria-label={t('items.storeN', { n: i + 1 })} placeholder={t('common.choose')} options={stores} />
-                </td>
-                <td>
-                  <NumberInput aria-label={t('items.stockN', { n: i + 1 })} error={e.stores?.[i]?.quantity?.message} {...register(`stores.${i}.quantity`)} />
-                </td>
-                <td>
-                  <Input aria-label={t('items.locationN', { n: i + 1 })} {...register(`stores.${i}.location`)} />
-                </td>
-                <td>
-                  <NumberInput aria-label={t('items.reOrderLevelN', { n: i + 1 })} error={e.stores?.[i]?.reOrderLevel?.message} {...register(`stores.${i}.reOrderLevel`)} />
-                </td>
-                <td>
-                  <NumberInput allowDecimal={false} aria-label={t('items.reOrderQuantityN', { n: i + 1 })} error={e.stores?.[i]?.reOrderQuantity?.message} {...register(`stores.${i}.reOrderQuantity`)} />
-                </td>
-                <td>
-                  <Button size="sm" variant="ghost" aria-label={t('items.removeStoreN', { n: i + 1 })} onClick={() => storeRows.remove(i)}>
-                    ×
-                  </Button>
-                </td>
+        <div className="table-scroll">
+          <table className="table table-compact item-stores">
+            <thead>
+              <tr>
+                <th scope="col">{t('common.store')}</th>
+                <th scope="col">{t('items.stock')}</th>
+                <th scope="col">{t('items.location')}</th>
+                <th scope="col">{t('items.reOrderLevel')}</th>
+                <th scope="col">{t('items.reOrderQuantity')}</th>
+                <th scope="col">
+                  <span className="visually-hidden">{t('common.actions')}</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {storeRows.fields.map((row, i) => (
+                <tr key={row.id}>
+                  <td>
+                    <FormSelect control={control} name={`stores.${i}.store`} aria-label={t('items.storeN', { n: i + 1 })} placeholder={t('common.choose')} options={stores} />
+                  </td>
+                  <td>
+                    <NumberInput aria-label={t('items.stockN', { n: i + 1 })} error={e.stores?.[i]?.quantity?.message} {...register(`stores.${i}.quantity`)} />
+                  </td>
+                  <td>
+                    <Input aria-label={t('items.locationN', { n: i + 1 })} {...register(`stores.${i}.location`)} />
+                  </td>
+                  <td>
+                    <NumberInput aria-label={t('items.reOrderLevelN', { n: i + 1 })} error={e.stores?.[i]?.reOrderLevel?.message} {...register(`stores.${i}.reOrderLevel`)} />
+                  </td>
+                  <td>
+                    <NumberInput allowDecimal={false} aria-label={t('items.reOrderQuantityN', { n: i + 1 })} error={e.stores?.[i]?.reOrderQuantity?.message} {...register(`stores.${i}.reOrderQuantity`)} />
+                  </td>
+                  <td>
+                    <Button size="sm" variant="ghost" aria-label={t('items.removeStoreN', { n: i + 1 })} onClick={() => storeRows.remove(i)}>
+                      ×
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
         {(e.stores?.root?.message ?? e.stores?.message) && (
           <p className="field-error" role="alert">
             {e.stores?.root?.message ?? e.stores?.message}

@@ -17,11 +17,13 @@ export interface FormDialogProps {
    * it) instead of a modal: the /admin/catalogue/:id and /admin/purchasing/... pages.
    */
   asPage?: boolean;
+  /** More classes of the <form> (its own layout rules), next to form-grid. */
+  className?: string;
   children: ReactNode;
 }
 
 /** A create/update dialog: the form fills the body, Cancel and Save sit in the footer. Or, with asPage, a page. */
-export function FormDialog({ open, onClose, title, onSubmit, saving, size = 'md', submitLabel, asPage = false, children }: FormDialogProps) {
+export function FormDialog({ open, onClose, title, onSubmit, saving, size = 'md', submitLabel, asPage = false, className, children }: FormDialogProps) {
   const { t } = useTranslation('backoffice');
   const formId = useId();
   const buttons = (
@@ -35,7 +37,7 @@ export function FormDialog({ open, onClose, title, onSubmit, saving, size = 'md'
     </>
   );
   const form = (
-    <form id={formId} onSubmit={onSubmit} noValidate className="form-grid">
+    <form id={formId} onSubmit={onSubmit} noValidate className={className ? `form-grid ${className}` : 'form-grid'}>
       {children}
     </form>
   );
