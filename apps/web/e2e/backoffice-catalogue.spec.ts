@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiHeaders, chooseLanguage, signIn } from './support/sign-in.ts';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { apiHeaders, backToEnglish, chooseLanguage, signIn } from './support/sign-in.ts';
 
 /**
  * Issue 23.1, "two places, one app": the till's catalogue and purchasing dialogs as back-office
  * pages with their own URLs (/admin/catalogue, /admin/purchasing/...). An owner creates a product
  * with a variant, finds it and opens it by its URL; orders a product by scanning its barcode and
- * receives the order scanning it again; the lists fit a tablet; the menu reads in Arabic.
+ * receives the order scanning it again; the lists fit a tablet; the menu reads in Arabic; the item
+ * form's store reads whole at a desktop, 10" tablet and phone size, in Arabic and in English.
  */
 test.describe.configure({ timeout: 90_000 });
 
@@ -30,6 +31,33 @@ async function expectNoSidewaysScroll(page: Page) {
   }));
   expect(scroll).toBeLessThanOrEqual(client);
   for (const overflow of lists) expect(overflow).toBeLessThanOrEqual(0);
+}
+
+/**
+ * Every option of a <select> reads whole when chosen: the select is at least as wide as a copy of it
+ * holding only that option at its own width (text, padding, border and arrow, as the browser lays them
+ * out). A select's scrollWidth never passes its clientWidth, cut text or not: it cannot tell.
+ */
+async function expectEveryChoiceReadable(select: Locator, what: string) {
+  const { width, options } = await select.evaluate((el: HTMLSelectElement) => ({
+    width: el.getBoundingClientRect().width,
+    options: [...el.options].map((option) => {
+      const probe = el.cloneNode(false) as HTMLSelectElement;
+      probe.removeAttribute('id');
+      probe.removeAttribute('name');
+      probe.setAttribute('aria-hidden', 'true');
+      probe.style.cssText = 'position: absolute; visibility: hidden; inline-size: max-content; min-inline-size: 0; max-inline-size: none';
+      probe.append(new Option(option.text));
+      el.after(probe);
+      const needed = probe.getBoundingClientRect().width;
+      probe.remove();
+      return { text: option.text, needed };
+    }),
+  }));
+  expect(options.length, `${what}: options`).toBeGreaterThan(1);
+  for (const { text, needed } of options) {
+    expect(width, `${what}: "${text}" needs ${needed.toFixed(1)} px, the select is ${width.toFixed(1)} px`).toBeGreaterThanOrEqual(needed - 0.5);
+  }
 }
 
 async function breadStock(request: APIRequestContext, store: number): Promise<{ id: number; quantity: number }> {
@@ -141,7 +169,7 @@ test('purchasing: an order made by scanning a barcode, received against the orde
   expect((await breadStock(request, 1)).quantity).toBe(before.quantity + 3);
 });
 
-test('the lists at 768×1024 scroll only down; in Arabic the page is right to left with a translated menu', async ({ page }) => {
+test('the lists at 768×1024 scroll only down; in Arabic the page is right to left with a translated menu; the item form\'s store reads whole', async ({ page, request }) => {
   await page.setViewportSize({ width: 768, height: 1024 });
   await signInAdmin(page);
   for (const path of ['/admin/catalogue', '/admin/purchasing/orders', '/admin/purchasing/receipts', '/admin/purchasing/suppliers']) {
@@ -152,16 +180,36 @@ test('the lists at 768×1024 scroll only down; in Arabic the page is right to le
   }
   await shot(page, 'admin-purchasing-suppliers-768');
 
-  // Arabic from the user menu (the owner's own language, kept on the server: switched back at the end).
-  await page.goto('/admin/catalogue');
-  await chooseLanguage(page, 'العربية');
-  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
-  await expect(page.getByRole('heading', { name: arAdmin.catalogue.title, level: 1 })).toBeVisible({ timeout: 15_000 });
-  const menu = page.getByRole('navigation', { name: arAdmin.sidebar.label });
-  for (const key of ['catalogue', 'stock', 'purchasing']) await expect(menu.getByRole('link', { name: arAdmin.sidebar[key] })).toBeVisible();
-  await expect(page.getByRole('table')).toBeVisible();
-  await expectNoSidewaysScroll(page);
-  await shot(page, 'admin-catalogue-768-ar');
-  await chooseLanguage(page, 'English');
-  await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
+  // Arabic from the user menu (the owner's own language, kept on the server: back to English at the end,
+  // through the API too if a step fails, or every journey after this one would start in Arabic).
+  try {
+    await page.goto('/admin/catalogue');
+    await chooseLanguage(page, 'العربية');
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+    await expect(page.getByRole('heading', { name: arAdmin.catalogue.title, level: 1 })).toBeVisible({ timeout: 15_000 });
+    const menu = page.getByRole('navigation', { name: arAdmin.sidebar.label });
+    for (const key of ['catalogue', 'stock', 'purchasing']) await expect(menu.getByRole('link', { name: arAdmin.sidebar[key] })).toBeVisible();
+    await expect(page.getByRole('table')).toBeVisible();
+    await expectNoSidewaysScroll(page);
+    await shot(page, 'admin-catalogue-768-ar');
+
+    // The item form's store (its stores table, row 1): the chosen store's name was cut off on a 10"
+    // tablet, in Arabic most. Whole at every size, in both languages, the page never wider than the screen.
+    await page.goto('/admin/catalogue/new');
+    const store = page.locator('select[name="stores.0.store"]');
+    await expect(store).toHaveValue('1', { timeout: 15_000 }); // the page's store, Main Street
+    for (const lang of ['ar', 'en'] as const) {
+      if (lang === 'en') await chooseLanguage(page, 'English');
+      await expect(page.locator('html')).toHaveAttribute('dir', lang === 'ar' ? 'rtl' : 'ltr');
+      for (const [width, height] of [[800, 1280], [1280, 800], [1366, 768], [390, 844]] as const) {
+        await page.setViewportSize({ width, height });
+        await expectEveryChoiceReadable(store, `store of row 1, ${lang} ${width}×${height}`);
+        await expectNoSidewaysScroll(page);
+        if (lang === 'ar') await shot(page, `admin-catalogue-new-${width}-ar`);
+      }
+    }
+    await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
+  } finally {
+    await backToEnglish(request, ['admin']);
+  }
 });
