@@ -46,7 +46,10 @@ export function patternError(query: string): string | null {
 /** Extended-search operators and quoting: such queries go to fuse.js as they are. */
 const OPERATORS = /[=!'^$|"]/;
 
-interface Answer { tokens: string[]; edits: number[]; docs: number[] }
+interface Answer { tokens: string[]; edits: number[]; docs: Int32Array; order: Int32Array }
+
+/** Answers kept to narrow the next queries from (newest first). */
+const HISTORY = 8;
 
 /**
  * Documents grouped by score, each group in the order added. The few scores of an answer are
@@ -109,8 +112,8 @@ export class SearchIndex {
   private masks: Int32Array[];
   /** The same three fields apart (fuse.js's keys, in order), folded the same way. */
   private fields: string[][];
-  /** The last plain query's words, their allowed errors and its matching records (catalogue order). */
-  private last: Answer | null = null;
+  /** The last plain queries' words, their allowed errors and their matching records (catalogue order), newest first. */
+  private history: Answer[] = [];
   /** The records' ids, in catalogue order. */
   private ids: Int32Array;
   /** 1 where a field is blank (fuse.js does not index it). */
@@ -153,9 +156,7 @@ export class SearchIndex {
    * short that every text qualifies, go to fuse.js itself. The equivalence test against a full
    * fuse.js search (search-core.test.ts) guards this against a fuse.js change.
    */
-  private fuzzy(q: string): number[] {
-    const last = this.last;
-    this.last = null;
+  private fuzzy(q: string): ArrayLike<number> {
     if (OPERATORS.test(q)) return this.fuse.search(q).map((r) => r.refIndex);
     const fold = (t: string) => (this.settings.isCaseSensitive ? t : t.toLowerCase());
     const threshold = this.options.threshold ?? DEFAULT_THRESHOLD;
@@ -163,24 +164,31 @@ export class SearchIndex {
     const words = tokens.map((w) => tokenPieces(w, threshold));
     if (words.some((p) => p === null)) return this.fuse.search(q).map((r) => r.refIndex);
     const edits = tokens.map((t) => allowedEdits(t.length, threshold));
-    // Typing on: every earlier word kept or lengthened with no more errors allowed, words only added
-    // -> only the previous answer's products can match (a match of the longer word holds one of its
-    // prefix), so they are the candidates instead of the whole catalogue.
-    const within = last && narrows(last, tokens, edits) ? last.docs : null;
-    let candidates: number[] | null = within;
+    // Typing on: every word of an earlier query kept or lengthened with no more errors allowed,
+    // words only added -> only that answer's products can match (a match of the longer word holds
+    // one of its prefix), so the smallest such answer is the candidates instead of the whole
+    // catalogue. Not only the last: "organic hone" -> "organic honey" allows an error more in its
+    // second word, but "organic" a moment before still narrows it.
+    const same = this.history.find((a) => a.tokens.length === tokens.length && a.tokens.every((t, w) => t === tokens[w]));
+    if (same) return same.order; // the same words (a space typed after them): the same answer
+    let within: Int32Array | null = null;
+    for (const a of this.history) if (narrows(a, tokens, edits) && (!within || a.docs.length < within.length)) within = a.docs;
+    let candidates: ArrayLike<number> | null = within;
     if (!words.every((p) => p!.length === 1)) {
       const pieces = words as string[][];
       const chars = tokens.map((t) => new WordChars(t));
       const { hay, hayMasks } = this;
-      candidates = [];
+      const found: number[] = [];
       const n = within ? within.length : hay.length;
       for (let d = 0; d < n; d++) {
         const i = within ? within[d] : d;
-        if (holdsPieces(hay[i], hayMasks[i], pieces, chars, edits)) candidates.push(i);
+        if (holdsPieces(hay[i], hayMasks[i], pieces, chars, edits)) found.push(i);
       }
+      candidates = found;
     }
     const { order, docs } = this.ranked(tokens, edits, candidates);
-    this.last = { tokens, edits, docs };
+    this.history.unshift({ tokens, edits, docs: Int32Array.from(docs), order: Int32Array.from(order) });
+    if (this.history.length > HISTORY) this.history.pop();
     return order;
   }
 
@@ -192,7 +200,7 @@ export class SearchIndex {
    * words' scores when every word matches; per product, the product over matching fields of
    * score^(weight x field norm); ties in catalogue order. `docs`: the records to score (all if null).
    */
-  private ranked(tokens: string[], edits: number[], docs: number[] | null): { order: number[]; docs: number[] } {
+  private ranked(tokens: string[], edits: number[], docs: ArrayLike<number> | null): { order: number[]; docs: number[] } {
     const weight = 1 / this.fields.length;
     const words = tokens.map((t, w) => ({ t, k: edits[w], chars: new WordChars(t), pattern: edits[w] > 0 ? new EditPattern(t) : null }));
     const matches: number[] = [];
@@ -230,8 +238,8 @@ export class SearchIndex {
         for (const w of words) {
           if (!w.chars.fits(mask, w.k)) { all = false; break; } // too many of its characters are not in the field
           if (w.t === text) continue; // a whole-field match scores 0
-          if (text.includes(w.t)) { sum += 0.001; continue; }
-          const e = w.pattern ? w.pattern.edits(text, w.k) : Infinity;
+          // Without errors allowed, a substring or nothing; with them, the edit count (0 for a substring).
+          const e = w.pattern ? w.pattern.edits(text, w.k) : text.includes(w.t) ? 0 : Infinity;
           if (e > w.k) { all = false; break; }
           sum += Math.max(0.001, e / w.t.length);
         }
@@ -256,7 +264,6 @@ export class SearchIndex {
     const tooLong = patternError(q);
     if (tooLong) return { ids: new Int32Array(0), error: tooLong };
     try {
-      if (q === '') this.last = null;
       const order = q === '' ? null : this.fuzzy(q);
       const { records, ids } = this;
       const n = order ? order.length : records.length;

@@ -1,6 +1,5 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMoney } from '@/lib/money';
 import { tryParseScaled } from '@pos/domain/money';
 import { Button } from '@/components/ui/button';
@@ -9,12 +8,12 @@ import { Input } from '@/components/ui/input';
 import { NumberInput } from '@/components/ui/number-input';
 import { toast } from '@/components/ui/toast';
 import type { Product } from '@/features/catalogue-cache/types';
-import { pricesOf } from '@/features/item-search/prices';
 import type { FacetFilter } from '@/features/item-search/search-record';
 import { useItemSearch, type ProductById, type SearchSource } from '@/features/item-search/hooks/use-item-search';
 import { useSearchSettings } from '@/features/item-search/search-client';
+import { useFixedRows } from '@/features/item-search/hooks/use-fixed-rows';
 import { SearchSettingsDialog } from './search-settings-dialog';
-import { EyeIcon } from '@/components/ui/icons';
+import { ItemSearchRow, type RowActions } from './item-search-row';
 
 export const ROW_HEIGHT = 60;
 const OVERSCAN = 2;
@@ -47,7 +46,7 @@ export function ItemSearchDialog({ open, onClose, source, version, byId, facets,
   const [active, setActive] = useState(0);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const closeAfterAdd = useSearchSettings((s) => s.closeAfterAdd);
-  const { count, itemAt, error, resultQuery } = useItemSearch({ source, version, byId, facets, query, enabled: open });
+  const { count, itemAt, error, resultQuery, ahead } = useItemSearch({ source, version, byId, facets, query, enabled: open });
   const scroller = useRef<HTMLDivElement>(null);
   const [height, setHeight] = useState(() => (typeof window === 'undefined' ? 600 : Math.max(window.innerHeight - 250, ROW_HEIGHT * 3)));
 
@@ -57,18 +56,12 @@ export function ItemSearchDialog({ open, onClose, source, version, byId, facets,
     return () => window.removeEventListener('resize', onResize);
   }, []);
 
-  const virtualizer = useVirtualizer({
-    count,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: OVERSCAN,
-    initialRect: { width: 600, height },
-  });
+  const rows = useFixedRows({ count, rowHeight: ROW_HEIGHT, height, overscan: OVERSCAN, scroller });
 
   // A new query starts at the top (after a short delay, as the reference did).
   useEffect(() => {
     setActive(0);
-    const timer = setTimeout(() => virtualizer.scrollToOffset(0), SCROLL_RESET_DELAY);
+    const timer = setTimeout(() => rows.scrollToTop(), SCROLL_RESET_DELAY);
     return () => clearTimeout(timer);
      
   }, [query]);
@@ -95,15 +88,24 @@ export function ItemSearchDialog({ open, onClose, source, version, byId, facets,
       const d = e.key === 'ArrowDown' ? 1 : -1;
       const next = (((active + d) % count) + count) % count;
       setActive(next);
-      virtualizer.scrollToIndex(next, { align: 'auto' });
+      rows.scrollToIndex(next);
     } else if (e.key === 'Enter') {
       e.preventDefault();
       add(itemAt(active));
     }
   };
 
-  // Minor units of the store's currency, price rules on the store's clock (issue 19).
-  const money = (minor: number) => currency.formatMinor(minor);
+  // The rows call the latest handlers through one stable object, so a keystroke re-renders no row.
+  const actions = useRef<RowActions>({ add, view: onView, hover: setActive });
+  actions.current = { add, view: onView, hover: setActive };
+  // "View {{name}}" translated once per language, the name put in per row.
+  const viewLabel = useMemo(() => {
+    const marker = '\u0000';
+    const parts = t('itemSearch.view', { name: marker, interpolation: { escapeValue: false } }).split(marker);
+    return (name: string) => parts.join(name);
+  }, [t]);
+  const visible: number[] = [];
+  for (let i = rows.start; i < rows.end; i++) visible.push(i);
 
   return (
     <Dialog open={open} onClose={onClose} title={t('itemSearch.title', { count })} size="lg" className="item-search-dialog">
@@ -111,7 +113,10 @@ export function ItemSearchDialog({ open, onClose, source, version, byId, facets,
         <Input
           label={t('itemSearch.search')}
           value={query}
-          onChange={(e) => setQuery(e.target.value)}
+          onChange={(e) => {
+            ahead(e.target.value);
+            setQuery(e.target.value);
+          }}
           onKeyDown={onKeyDown}
           containerClassName="grow"
           autoComplete="off"
@@ -125,42 +130,13 @@ export function ItemSearchDialog({ open, onClose, source, version, byId, facets,
         <Button variant="ghost" aria-label={t('itemSearch.settings')} onClick={() => setSettingsOpen(true)}>⚙</Button>
       </div>
       {error && <p className="field-error" role="alert">{error}</p>}
-      <div ref={scroller} className="item-search-list" style={{ height, overflowY: 'auto' }} id="item-search-list" role="listbox" aria-label={t('itemSearch.results')} data-query={resultQuery ?? undefined}>
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((row) => {
-            const p = itemAt(row.index);
+      <div ref={scroller} className="item-search-list" style={{ height, overflowY: 'auto' }} id="item-search-list" role="listbox" aria-label={t('itemSearch.results')} data-query={resultQuery ?? undefined}
+        onScroll={(e) => rows.onScroll(e.currentTarget.scrollTop)}>
+        <div style={{ height: rows.total, position: 'relative' }}>
+          {visible.map((index) => {
+            const p = itemAt(index);
             if (!p) return null;
-            const { base, effective } = pricesOf(p, { digits: currency.digits, timeZone: currency.timeZone });
-            const selected = row.index === active;
-            return (
-              <div
-                key={p.id}
-                id={`item-search-${p.id}`}
-                role="option"
-                aria-selected={selected}
-                className={selected ? 'item-search-row item-search-row-active' : 'item-search-row'}
-                style={{ position: 'absolute', top: 0, insetInlineStart: 0, width: '100%', height: ROW_HEIGHT, transform: `translateY(${row.start}px)` }}
-                onMouseMove={() => { if (row.index !== active) setActive(row.index); }}
-                onClick={() => add(p)}
-              >
-                <button
-                  type="button"
-                  className="btn btn-ghost btn-sm"
-                  aria-label={t('itemSearch.view', { name: p.name })}
-                  onClick={(e) => {
-                    e.stopPropagation();
-                    onView(p);
-                  }}
-                >
-                  <EyeIcon />
-                </button>
-                <span className="item-search-name">{p.name}</span>
-                <span className="item-search-barcode text-muted">{p.barcode}</span>
-                <span className="item-search-price">
-                  {base !== effective && <s className="text-muted" data-testid="base-price">{money(base)}</s>} {money(effective)}
-                </span>
-              </div>
-            );
+            return <ItemSearchRow key={p.id} product={p} index={index} selected={index === active} height={ROW_HEIGHT} money={currency} viewLabel={viewLabel} actions={actions} />;
           })}
         </div>
       </div>

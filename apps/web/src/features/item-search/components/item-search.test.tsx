@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { jsonResponse, renderWithProviders } from '@/test/render';
 import type { Product } from '@/features/catalogue-cache/types';
@@ -83,6 +83,30 @@ describe('ItemSearchDialog (ctrl+f)', () => {
     expect(onClose).not.toHaveBeenCalled();
     await userEvent.type(screen.getByLabelText('Search by name, barcode or price'), 'x'.repeat(33));
     expect((await screen.findAllByText('Pattern length exceeds max of 32.')).length).toBeGreaterThan(0);
+  });
+
+  it('draws only the rows in view of a long answer, the rows further down once scrolled, and scrolls to the one the arrows reach', async () => {
+    const many: Product[] = Array.from({ length: 5000 }, (_, i) => ({ id: i + 1, name: `Product ${i + 1}`, barcode: String(7000000000000 + i), basePrice: 1 }));
+    const manyById = new Map(many.map((p) => [p.id, p]));
+    renderWithProviders(<ItemSearchDialog open onClose={() => {}} source={listSource(many)} version={'many'} byId={manyById} facets={null} onAdd={() => {}} onView={() => {}} />);
+    await screen.findByRole('dialog', { name: 'Search items (5000)' }, { timeout: 5000 });
+    const list = screen.getByRole('listbox');
+    // 60 px rows in a list of (window height - 250) px, two more each side: a screenful, not 5,000.
+    const shown = () => screen.getAllByRole('option').map((o) => o.textContent ?? '');
+    expect(shown().length).toBeLessThanOrEqual(Math.ceil((window.innerHeight - 250) / 60) + 3);
+    expect(within(list).getByText('Product 1')).toBeInTheDocument();
+    Object.defineProperty(list, 'scrollTop', { configurable: true, writable: true, value: 60 * 3000 });
+    fireEvent.scroll(list);
+    expect(await within(list).findByText('Product 3001')).toBeInTheDocument();
+    expect(within(list).queryByText('Product 1')).toBeNull();
+    // ArrowUp from the first row wraps to the last: the list scrolls to show it whole.
+    list.scrollTop = 0;
+    fireEvent.scroll(list);
+    await userEvent.click(screen.getByLabelText('Search by name, barcode or price'));
+    await userEvent.keyboard('{ArrowUp}');
+    expect(list.scrollTop).toBe(5000 * 60 - 600);
+    fireEvent.scroll(list);
+    expect((await within(list).findByText('Product 5000')).closest('[role="option"]')).toHaveAttribute('aria-selected', 'true');
   });
 
   it('has its settings: close after adding, case-sensitive, threshold 0 to 1 in steps of 0.1', async () => {

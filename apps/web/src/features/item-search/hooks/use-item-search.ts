@@ -73,7 +73,12 @@ export function useItemSearch({ source, version, byId, facets, query, enabled }:
   const ids = result.ids;
   const itemAt = useCallback((i: number): Product | undefined => (i >= 0 && i < ids.length ? byId.get(ids[i]) : undefined), [ids, byId]);
 
-  return { count: ids.length, itemAt, error: result.error ?? null, pending, resultQuery: result.query };
+  // The key's input event sends its query at once (the layout effect above then takes that answer).
+  const facetsNow = useRef(facets);
+  facetsNow.current = facets;
+  const ahead = useCallback((q: string) => { if (enabled) searchClient().ahead(q, facetsNow.current); }, [enabled]);
+
+  return { count: ids.length, itemAt, error: result.error ?? null, pending, resultQuery: result.query, ahead };
 }
 
 function hash(s: string): number {
