@@ -204,6 +204,8 @@ test('the lists at 768×1024 scroll only down; in Arabic the page is right to le
       for (const [width, height] of [[800, 1280], [1280, 800], [1366, 768], [390, 844]] as const) {
         await page.setViewportSize({ width, height });
         await expectEveryChoiceReadable(store, `store of row 1, ${lang} ${width}×${height}`);
+        // The form's own selects too (the barcode type's "any code" reads long in Arabic).
+        for (const name of ['barcodeType', 'department']) await expectEveryChoiceReadable(page.locator(`select[name="${name}"]`), `${name}, ${lang} ${width}×${height}`);
         await expectNoSidewaysScroll(page);
         if (lang === 'ar') await shot(page, `admin-catalogue-new-${width}-ar`);
       }
