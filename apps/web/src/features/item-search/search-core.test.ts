@@ -66,12 +66,26 @@ describe('item search prefilter', () => {
       for (const isCaseSensitive of [false, true]) {
         const index = new SearchIndex(mixed, { isCaseSensitive, threshold });
         for (const q of typed) {
-          for (let n = 1; n <= q.length; n++) expect(Array.from(index.search(q.slice(0, n)).ids), `${q.slice(0, n)} @${threshold}`).toEqual(index.searchAll(q.slice(0, n)));
+          for (let n = 1; n <= q.length; n++) {
+            expect(Array.from(index.search(q.slice(0, n)).ids), `${q.slice(0, n)} @${threshold}`).toEqual(index.searchAll(q.slice(0, n)));
+            // Every other key, the idle time between keys builds the next key's candidates (speculate).
+            if (n % 2 === 0) while (index.speculate(1000));
+          }
           // Backspace: a shorter text is answered from the whole catalogue again.
           for (let n = q.length - 1; n >= 1; n -= 3) expect(Array.from(index.search(q.slice(0, n)).ids), `${q.slice(0, n)} (back)`).toEqual(index.searchAll(q.slice(0, n)));
         }
       }
     }
+  });
+
+  it('builds the candidates of a key that allows one more error before it is typed, and answers it from them', () => {
+    const index = new SearchIndex(catalogue, { isCaseSensitive: false, threshold: 0.2 });
+    expect(index.search('roya').ids.length).toBeGreaterThan(0);
+    let slices = 0;
+    while (index.speculate(0)) slices++; // one block of records per slice at a zero budget
+    expect(slices).toBeGreaterThan(0);
+    for (const q of ['royal', 'royaz', 'roya l']) expect(Array.from(index.search(q).ids), q).toEqual(index.searchAll(q));
+    expect(index.speculate(10)).toBe(false); // nothing left to build: 'royal' allows no more errors until its 10th letter
   });
 
   it('counts the edits that make a word a substring (bitap\'s count)', () => {

@@ -7,7 +7,7 @@
  */
 import Fuse, { type FuseIndex, type IFuseOptions } from 'fuse.js';
 import { recordMatchesFacets, type FacetFilter, type SearchRecord, type SearchSettings } from './search-record';
-import { EditPattern, MAX_PATTERN_LENGTH, WordChars, allowedEdits, charMask, tokenPieces } from './search-match';
+import { MAX_PATTERN_LENGTH, WordChars, allowedEdits, charMask, fieldScore, piecesOf, tokenPieces, wordOf, type Word } from './search-match';
 
 export { EditPattern, MAX_PATTERN_LENGTH, WordChars, allowedEdits, charMask, tokenPieces } from './search-match';
 
@@ -46,10 +46,17 @@ export function patternError(query: string): string | null {
 /** Extended-search operators and quoting: such queries go to fuse.js as they are. */
 const OPERATORS = /[=!'^$|"]/;
 
-interface Answer { tokens: string[]; edits: number[]; docs: Int32Array; order: Int32Array }
+/** A query's words, their allowed errors and matching records; `order` null: a superset built ahead (speculate). */
+interface Answer { tokens: string[]; edits: number[]; docs: Int32Array; order: Int32Array | null }
 
 /** Answers kept to narrow the next queries from (newest first). */
-const HISTORY = 8;
+const HISTORY = 10;
+
+/** Records held by the kept first-key answers, at most (~8 MB: a dozen letters at 100,000 products, one or two at 1,000,000). */
+const FIRST_KEYS_IDS = 1_000_000;
+
+/** The next key's candidates being built in idle time. */
+interface NextKeyJob { tokens: string[]; edits: number[]; words: Word[]; pieces: string[][]; chars: WordChars[]; within: Int32Array | null; next: number; found: number[] }
 
 /**
  * Documents grouped by score, each group in the order added. The few scores of an answer are
@@ -114,6 +121,13 @@ export class SearchIndex {
   private fields: string[][];
   /** The last plain queries' words, their allowed errors and their matching records (catalogue order), newest first. */
   private history: Answer[] = [];
+  /** The next key's candidates, built in idle time (speculate). */
+  private pending: NextKeyJob | null = null;
+  /**
+   * Answers to a single letter, the first key of every search (it matches most of the catalogue and
+   * scans all of it), kept while they hold at most FIRST_KEYS_IDS records in all, the oldest dropped first.
+   */
+  private firstKeys = new Map<string, Answer>();
   /** The records' ids, in catalogue order. */
   private ids: Int32Array;
   /** 1 where a field is blank (fuse.js does not index it). */
@@ -157,6 +171,7 @@ export class SearchIndex {
    * fuse.js search (search-core.test.ts) guards this against a fuse.js change.
    */
   private fuzzy(q: string): ArrayLike<number> {
+    this.pending = null;
     if (OPERATORS.test(q)) return this.fuse.search(q).map((r) => r.refIndex);
     const fold = (t: string) => (this.settings.isCaseSensitive ? t : t.toLowerCase());
     const threshold = this.options.threshold ?? DEFAULT_THRESHOLD;
@@ -169,8 +184,16 @@ export class SearchIndex {
     // one of its prefix), so the smallest such answer is the candidates instead of the whole
     // catalogue. Not only the last: "organic hone" -> "organic honey" allows an error more in its
     // second word, but "organic" a moment before still narrows it.
-    const same = this.history.find((a) => a.tokens.length === tokens.length && a.tokens.every((t, w) => t === tokens[w]));
-    if (same) return same.order; // the same words (a space typed after them): the same answer
+    const first = tokens.length === 1 && tokens[0].length === 1 ? this.firstKeys.get(tokens[0]) : undefined;
+    if (first?.order) {
+      this.firstKeys.delete(tokens[0]);
+      this.firstKeys.set(tokens[0], first); // the most recently used is dropped last
+      this.remember(first);
+      this.pending = this.nextKeyJob(tokens, edits, threshold);
+      return first.order;
+    }
+    const same = this.history.find((a) => a.order && a.tokens.length === tokens.length && a.tokens.every((t, w) => t === tokens[w]));
+    if (same?.order) return same.order; // the same words (a space typed after them): the same answer
     let within: Int32Array | null = null;
     for (const a of this.history) if (narrows(a, tokens, edits) && (!within || a.docs.length < within.length)) within = a.docs;
     let candidates: ArrayLike<number> | null = within;
@@ -187,9 +210,71 @@ export class SearchIndex {
       candidates = found;
     }
     const { order, docs } = this.ranked(tokens, edits, candidates);
-    this.history.unshift({ tokens, edits, docs: Int32Array.from(docs), order: Int32Array.from(order) });
-    if (this.history.length > HISTORY) this.history.pop();
+    const answer: Answer = { tokens, edits, docs: Int32Array.from(docs), order: Int32Array.from(order) };
+    this.remember(answer);
+    if (tokens.length === 1 && tokens[0].length === 1) this.keepFirstKey(tokens[0], answer);
+    this.pending = this.nextKeyJob(tokens, edits, threshold);
     return order;
+  }
+
+  private keepFirstKey(key: string, a: Answer) {
+    this.firstKeys.set(key, a);
+    let held = 0;
+    for (const k of this.firstKeys.values()) held += k.docs.length;
+    for (const [old, k] of this.firstKeys) {
+      if (held <= FIRST_KEYS_IDS) break;
+      this.firstKeys.delete(old);
+      held -= k.docs.length;
+    }
+  }
+
+  private remember(a: Answer) {
+    this.history.unshift(a);
+    if (this.history.length > HISTORY) this.history.pop();
+  }
+
+  /**
+   * When the next letter of the last word will allow it one more error (its 5th, its 10th at 0.2),
+   * that key would have to scan the whole catalogue: its candidates (the records matching the words
+   * typed so far with that error more, a superset of what any next letter matches) are built ahead,
+   * in the worker's idle time between keys (speculate), and kept like an answer to narrow from.
+   */
+  private nextKeyJob(tokens: string[], edits: number[], threshold: number): NextKeyJob | null {
+    const last = tokens.length - 1;
+    const m = tokens[last].length + 1;
+    const k = edits[last] + 1;
+    if (m > MAX_PATTERN_LENGTH || allowedEdits(m, threshold) !== k) return null;
+    const more = [...edits.slice(0, last), k];
+    const pieces = tokens.map((t, w) => piecesOf(t, more[w]));
+    if (pieces.some((p) => p === null)) return null; // too short to hold a piece: every text qualifies
+    if (this.history.some((a) => a.tokens.length === tokens.length && a.tokens.every((t, w) => t === tokens[w] && a.edits[w] === more[w]))) return null;
+    let within: Int32Array | null = null;
+    for (const a of this.history) if (narrows(a, tokens, more) && (!within || a.docs.length < within.length)) within = a.docs;
+    return { tokens, edits: more, words: tokens.map((t, w) => wordOf(t, more[w])), pieces: pieces as string[][], chars: tokens.map((t) => new WordChars(t)), within, next: 0, found: [] };
+  }
+
+  /** Builds the next key's candidates for up to `ms`; true while there is more to do. */
+  speculate(ms: number): boolean {
+    const job = this.pending;
+    if (!job) return false;
+    const end = performance.now() + ms;
+    const n = job.within ? job.within.length : this.hay.length;
+    const { hay, hayMasks, fields, masks, blank } = this;
+    while (job.next < n) {
+      const stop = Math.min(n, job.next + 1024);
+      for (let d = job.next; d < stop; d++) {
+        const i = job.within ? job.within[d] : d;
+        if (!holdsPieces(hay[i], hayMasks[i], job.pieces, job.chars, job.edits)) continue;
+        for (let f = 0; f < fields.length; f++) {
+          if (!blank[f][i] && fieldScore(job.words, fields[f][i], masks[f][i]) >= 0) { job.found.push(i); break; }
+        }
+      }
+      job.next = stop;
+      if (performance.now() > end) return true;
+    }
+    this.remember({ tokens: job.tokens, edits: job.edits, docs: Int32Array.from(job.found), order: null });
+    this.pending = null;
+    return false;
   }
 
   /**
@@ -202,7 +287,7 @@ export class SearchIndex {
    */
   private ranked(tokens: string[], edits: number[], docs: ArrayLike<number> | null): { order: number[]; docs: number[] } {
     const weight = 1 / this.fields.length;
-    const words = tokens.map((t, w) => ({ t, k: edits[w], chars: new WordChars(t), pattern: edits[w] > 0 ? new EditPattern(t) : null }));
+    const words = tokens.map((t, w) => wordOf(t, edits[w]));
     const matches: number[] = [];
     // Products by score, each group in catalogue order (the loop's order): the answer is the groups
     // by rising score, no sort of tens of thousands of hits (a first key matches most of the catalogue).
@@ -231,19 +316,8 @@ export class SearchIndex {
       let matched = false;
       for (let k = 0; k < fields.length; k++) {
         if (blank[k][i]) continue; // fuse.js does not index blank values
-        const text = fields[k][i];
-        const mask = masks[k][i];
-        let sum = 0;
-        let all = true;
-        for (const w of words) {
-          if (!w.chars.fits(mask, w.k)) { all = false; break; } // too many of its characters are not in the field
-          if (w.t === text) continue; // a whole-field match scores 0
-          // Without errors allowed, a substring or nothing; with them, the edit count (0 for a substring).
-          const e = w.pattern ? w.pattern.edits(text, w.k) : text.includes(w.t) ? 0 : Infinity;
-          if (e > w.k) { all = false; break; }
-          sum += Math.max(0.001, e / w.t.length);
-        }
-        if (!all) continue;
+        const sum = fieldScore(words, fields[k][i], masks[k][i]);
+        if (sum < 0) continue;
         matched = true;
         total *= power(sum / words.length, normIds[k][i]);
       }

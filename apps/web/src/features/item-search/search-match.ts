@@ -12,8 +12,12 @@ export const MAX_PATTERN_LENGTH = 32;
  * disjoint pieces (pigeonhole). null when the token is too short to split (every text qualifies).
  */
 export function tokenPieces(token: string, threshold: number): string[] | null {
+  return piecesOf(token, allowedEdits(token.length, threshold));
+}
+
+/** The pieces of a word that may carry `k` edits (tokenPieces). */
+export function piecesOf(token: string, k: number): string[] | null {
   const m = token.length;
-  const k = allowedEdits(m, threshold);
   const n = k + 1;
   if (n > m) return null;
   const size = Math.floor(m / n);
@@ -122,4 +126,26 @@ export class WordChars {
     for (let j = 0; j < this.bits.length; j++) if (absent & this.bits[j]) missing += this.counts[j];
     return missing <= edits;
   }
+}
+
+/** A query word ready to be matched: its text, the edits it may carry and its matchers. */
+export interface Word { t: string; k: number; chars: WordChars; pattern: EditPattern | null }
+
+export const wordOf = (t: string, k: number): Word => ({ t, k, chars: new WordChars(t), pattern: k > 0 ? new EditPattern(t) : null });
+
+/**
+ * The words' summed scores in one field (fuse.js: e / length, at least 0.001, 0 for the whole
+ * field), or -1 when one of them does not match it.
+ */
+export function fieldScore(words: Word[], text: string, mask: number): number {
+  let sum = 0;
+  for (const w of words) {
+    if (!w.chars.fits(mask, w.k)) return -1; // too many of its characters are not in the field
+    if (w.t === text) continue; // a whole-field match scores 0
+    // Without errors allowed, a substring or nothing; with them, the edit count (0 for a substring).
+    const e = w.pattern ? w.pattern.edits(text, w.k) : text.includes(w.t) ? 0 : Infinity;
+    if (e > w.k) return -1;
+    sum += Math.max(0.001, e / w.t.length);
+  }
+  return sum;
 }

@@ -28,6 +28,16 @@ function runLatest() {
   const { ids, error } = index ? index.search(msg.query, msg.facets) : { ids: new Int32Array(0), error: undefined };
   const reply: SearchResponse = { type: 'result', seq: msg.seq, ids, error };
   scope.postMessage(reply, [ids.buffer]);
+  setTimeout(speculate, 0);
+}
+
+/**
+ * Between keys: the next key's candidates, when it will allow one more error (SearchIndex.speculate),
+ * in slices of a few ms; a search that arrives waits at most one slice.
+ */
+function speculate() {
+  if (!index || latest) return; // a search is waiting: it goes first
+  if (index.speculate(4)) setTimeout(speculate, 0);
 }
 
 scope.onmessage = (event: MessageEvent<SearchRequest>) => {
