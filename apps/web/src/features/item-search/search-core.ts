@@ -51,6 +51,8 @@ interface Answer { tokens: string[]; edits: number[]; docs: Int32Array; order: I
 
 /** Answers kept to narrow the next queries from (newest first). */
 const HISTORY = 10;
+/** Records held by the kept answers, at most (~16 MB with their orders). */
+const HISTORY_IDS = 2_000_000;
 
 /** Records held by the kept first-key answers, at most (~8 MB: a dozen letters at 100,000 products, one or two at 1,000,000). */
 const FIRST_KEYS_IDS = 1_000_000;
@@ -229,8 +231,17 @@ export class SearchIndex {
   }
 
   private remember(a: Answer) {
-    this.history.unshift(a);
-    if (this.history.length > HISTORY) this.history.pop();
+    const { history } = this;
+    const at = history.indexOf(a);
+    if (at >= 0) history.splice(at, 1);
+    history.unshift(a);
+    if (history.length > HISTORY) history.pop();
+    // Bounded in records too (a first key at 1,000,000 products matches most of them).
+    let held = 0;
+    for (let j = 0; j < history.length; j++) {
+      held += history[j].docs.length;
+      if (j > 0 && held > HISTORY_IDS) { history.length = j; break; }
+    }
   }
 
   /**
