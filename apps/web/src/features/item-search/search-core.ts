@@ -7,7 +7,7 @@
  */
 import Fuse, { type FuseIndex, type IFuseOptions } from 'fuse.js';
 import { recordMatchesFacets, type FacetFilter, type SearchRecord, type SearchSettings } from './search-record';
-import { MAX_PATTERN_LENGTH, WordChars, allowedEdits, charMask, fieldScore, piecesOf, tokenPieces, wordOf, type Word } from './search-match';
+import { MAX_PATTERN_LENGTH, allowedEdits, charMask, fieldScore, piecesOf, wordOf, type Word } from './search-match';
 
 export { EditPattern, MAX_PATTERN_LENGTH, WordChars, allowedEdits, charMask, tokenPieces } from './search-match';
 
@@ -58,7 +58,7 @@ const HISTORY_IDS = 2_000_000;
 const FIRST_KEYS_IDS = 1_000_000;
 
 /** The next key's candidates being built in idle time. */
-interface NextKeyJob { tokens: string[]; edits: number[]; words: Word[]; pieces: string[][]; chars: WordChars[]; within: Int32Array | null; next: number; found: number[] }
+interface NextKeyJob { tokens: string[]; edits: number[]; words: Word[]; pieces: string[][]; within: Int32Array | null; next: number; found: number[] }
 
 /**
  * Documents grouped by score, each group in the order added. The few scores of an answer are
@@ -97,12 +97,14 @@ function narrows(prev: Answer, tokens: string[], edits: number[]): boolean {
   return true;
 }
 
+const sameWords = (a: string[], b: string[]) => a.length === b.length && a.every((t, w) => t === b[w]);
+
 /** Every word's characters may be in the text, and one piece of every word is (the prefilter of tokenPieces). */
-function holdsPieces(text: string, mask: number, words: string[][], chars: WordChars[], edits: number[]): boolean {
-  for (let w = 0; w < chars.length; w++) if (!chars[w].fits(mask, edits[w])) return false;
-  for (const pieces of words) {
+function holdsPieces(text: string, mask: number, pieces: string[][], words: Word[]): boolean {
+  for (const w of words) if (!w.chars.fits(mask, w.k)) return false;
+  for (const word of pieces) {
     let any = false;
-    for (const p of pieces) if (text.includes(p)) { any = true; break; }
+    for (const p of word) if (text.includes(p)) { any = true; break; }
     if (!any) return false;
   }
   return true;
@@ -178,45 +180,62 @@ export class SearchIndex {
     const fold = (t: string) => (this.settings.isCaseSensitive ? t : t.toLowerCase());
     const threshold = this.options.threshold ?? DEFAULT_THRESHOLD;
     const tokens = q.split(/ +/).map(fold);
-    const words = tokens.map((w) => tokenPieces(w, threshold));
-    if (words.some((p) => p === null)) return this.fuse.search(q).map((r) => r.refIndex);
     const edits = tokens.map((t) => allowedEdits(t.length, threshold));
+    const pieces = tokens.map((t, w) => piecesOf(t, edits[w]));
+    if (pieces.some((p) => p === null)) return this.fuse.search(q).map((r) => r.refIndex);
+    // The same words answered a moment ago (a space typed after them, a first letter typed again).
+    const kept = this.keptAnswer(tokens);
+    if (kept) {
+      this.remember(kept);
+      this.pending = this.nextKeyJob(tokens, edits, threshold);
+      return kept.order;
+    }
+    const words = tokens.map((t, w) => wordOf(t, edits[w]));
     // Typing on: every word of an earlier query kept or lengthened with no more errors allowed,
     // words only added -> only that answer's products can match (a match of the longer word holds
     // one of its prefix), so the smallest such answer is the candidates instead of the whole
     // catalogue. Not only the last: "organic hone" -> "organic honey" allows an error more in its
     // second word, but "organic" a moment before still narrows it.
-    const first = tokens.length === 1 && tokens[0].length === 1 ? this.firstKeys.get(tokens[0]) : undefined;
-    if (first?.order) {
-      this.firstKeys.delete(tokens[0]);
-      this.firstKeys.set(tokens[0], first); // the most recently used is dropped last
-      this.remember(first);
-      this.pending = this.nextKeyJob(tokens, edits, threshold);
-      return first.order;
-    }
-    const same = this.history.find((a) => a.order && a.tokens.length === tokens.length && a.tokens.every((t, w) => t === tokens[w]));
-    if (same?.order) return same.order; // the same words (a space typed after them): the same answer
-    let within: Int32Array | null = null;
-    for (const a of this.history) if (narrows(a, tokens, edits) && (!within || a.docs.length < within.length)) within = a.docs;
+    const within = this.narrowest(tokens, edits);
     let candidates: ArrayLike<number> | null = within;
-    if (!words.every((p) => p!.length === 1)) {
-      const pieces = words as string[][];
-      const chars = tokens.map((t) => new WordChars(t));
+    if (!pieces.every((p) => p!.length === 1)) {
       const { hay, hayMasks } = this;
       const found: number[] = [];
       const n = within ? within.length : hay.length;
       for (let d = 0; d < n; d++) {
         const i = within ? within[d] : d;
-        if (holdsPieces(hay[i], hayMasks[i], pieces, chars, edits)) found.push(i);
+        if (holdsPieces(hay[i], hayMasks[i], pieces as string[][], words)) found.push(i);
       }
       candidates = found;
     }
-    const { order, docs } = this.ranked(tokens, edits, candidates);
+    const { order, docs } = this.ranked(words, candidates);
     const answer: Answer = { tokens, edits, docs: Int32Array.from(docs), order: Int32Array.from(order) };
     this.remember(answer);
     if (tokens.length === 1 && tokens[0].length === 1) this.keepFirstKey(tokens[0], answer);
     this.pending = this.nextKeyJob(tokens, edits, threshold);
     return order;
+  }
+
+  /** A kept answer (not one built ahead) to exactly these words; a first letter's is the most recently used from then on. */
+  private keptAnswer(tokens: string[]): (Answer & { order: Int32Array }) | null {
+    const hasOrder = (a: Answer | undefined): a is Answer & { order: Int32Array } => !!a?.order;
+    if (tokens.length === 1 && tokens[0].length === 1) {
+      const first = this.firstKeys.get(tokens[0]);
+      if (hasOrder(first)) {
+        this.firstKeys.delete(tokens[0]);
+        this.firstKeys.set(tokens[0], first); // the most recently used is dropped last
+        return first;
+      }
+    }
+    const same = this.history.find((a) => a.order && sameWords(a.tokens, tokens));
+    return hasOrder(same) ? same : null;
+  }
+
+  /** The smallest kept answer these words refine (narrows), or null: the whole catalogue. */
+  private narrowest(tokens: string[], edits: number[]): Int32Array | null {
+    let within: Int32Array | null = null;
+    for (const a of this.history) if (narrows(a, tokens, edits) && (!within || a.docs.length < within.length)) within = a.docs;
+    return within;
   }
 
   private keepFirstKey(key: string, a: Answer) {
@@ -258,10 +277,8 @@ export class SearchIndex {
     const more = [...edits.slice(0, last), k];
     const pieces = tokens.map((t, w) => piecesOf(t, more[w]));
     if (pieces.some((p) => p === null)) return null; // too short to hold a piece: every text qualifies
-    if (this.history.some((a) => a.tokens.length === tokens.length && a.tokens.every((t, w) => t === tokens[w] && a.edits[w] === more[w]))) return null;
-    let within: Int32Array | null = null;
-    for (const a of this.history) if (narrows(a, tokens, more) && (!within || a.docs.length < within.length)) within = a.docs;
-    return { tokens, edits: more, words: tokens.map((t, w) => wordOf(t, more[w])), pieces: pieces as string[][], chars: tokens.map((t) => new WordChars(t)), within, next: 0, found: [] };
+    if (this.history.some((a) => sameWords(a.tokens, tokens) && a.edits.every((e, w) => e === more[w]))) return null; // built already
+    return { tokens, edits: more, words: tokens.map((t, w) => wordOf(t, more[w])), pieces: pieces as string[][], within: this.narrowest(tokens, more), next: 0, found: [] };
   }
 
   /** Builds the next key's candidates for up to `ms`; true while there is more to do. */
@@ -275,7 +292,7 @@ export class SearchIndex {
       const stop = Math.min(n, job.next + 1024);
       for (let d = job.next; d < stop; d++) {
         const i = job.within ? job.within[d] : d;
-        if (!holdsPieces(hay[i], hayMasks[i], job.pieces, job.chars, job.edits)) continue;
+        if (!holdsPieces(hay[i], hayMasks[i], job.pieces, job.words)) continue;
         for (let f = 0; f < fields.length; f++) {
           if (!blank[f][i] && fieldScore(job.words, fields[f][i], masks[f][i]) >= 0) { job.found.push(i); break; }
         }
@@ -296,9 +313,8 @@ export class SearchIndex {
    * words' scores when every word matches; per product, the product over matching fields of
    * score^(weight x field norm); ties in catalogue order. `docs`: the records to score (all if null).
    */
-  private ranked(tokens: string[], edits: number[], docs: ArrayLike<number> | null): { order: number[]; docs: number[] } {
+  private ranked(words: Word[], docs: ArrayLike<number> | null): { order: number[]; docs: number[] } {
     const weight = 1 / this.fields.length;
-    const words = tokens.map((t, w) => wordOf(t, edits[w]));
     const matches: number[] = [];
     // Products by score, each group in catalogue order (the loop's order): the answer is the groups
     // by rising score, no sort of tens of thousands of hits (a first key matches most of the catalogue).
