@@ -4,8 +4,9 @@
  * (That each is answered through an index is test/search-plans.test.ts.)
  */
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
+import { fixesLinks } from './search.ts';
 
 let t: TestApp;
 let admin: Record<string, string>;
@@ -115,6 +116,33 @@ describe('product names: the stored fold follows the name (migration 0017)', () 
     const { rows: [{ n }] } = await c.query(`select count(*)::int as n from product where name_fold is distinct from pos_search_fold(name) or name_key is distinct from pos_search_key(name)`);
     expect(n).toBe(0);
     await c.end();
+  });
+
+  it('a name holding the text holds every link the text fixes (migration 0018), and a text said to fix one does', async () => {
+    const c = new pg.Client({ connectionString: t.database.url });
+    await c.connect();
+    onTestFinished(() => c.end());
+    const sample = ['Coca Zero Cola 330g', 'Coca-Cola Zero', 'xcoca zero colas', 'حَلِيب طازج كامل', 'Café  Crème 1L', 'Café Crème 1L', '7 Up Zero', 'a b c', 'Zoë Soap Bar'];
+    const texts = ['coca zero cola', 'oca zero', 'cola zero', 'zero col', 'coca zero', 'حليب طازج', 'لِيب طا', 'طازج ك', 'cafe  creme', 'fé crè', 'e cr', '7 up zero', 'up zer', 'a b c', 'b c', 'zoe soap', 'é soap b'];
+    const { rows } = await c.query(`select n, x, pos_search_links(pos_search_fold(x), true) as fixed,
+        pos_search_links(pos_search_fold(n), false) @> pos_search_links(pos_search_fold(x), true) as by_links,
+        (pos_search_fold(n) like '%' || pos_search_fold(x) || '%') as by_fold
+      from unnest($1::text[]) n, unnest($2::text[]) x`, [sample, texts]);
+    // Never a name missed: every match holds the links (the links are only a prefilter).
+    expect(rows.filter((r) => r.by_fold && !r.by_links)).toEqual([]);
+    expect(rows.filter((r) => r.by_fold).length).toBeGreaterThan(15);
+    // The words' links rule names out: 'coca zero' is not in 'Coca-Cola Zero' and its links say so.
+    expect(rows.find((r) => r.n === 'Coca-Cola Zero' && r.x === 'coca zero').by_links).toBe(false);
+    for (const x of texts) {
+      const fixed = rows.find((r) => r.x === x).fixed as string[];
+      if (fixesLinks(x)) expect(fixed.length, x).toBeGreaterThan(0);
+    }
+    // A first or last word of fewer than 3 letters fixes no link ('fé': 2 once folded; 'لِيب طا': 'طا').
+    expect(texts.filter(fixesLinks)).toEqual(['coca zero cola', 'oca zero', 'cola zero', 'zero col', 'coca zero', 'حليب طازج', 'cafe  creme', '7 up zero', 'zoe soap']);
+    // Through the API: the links path finds what the LIKE finds.
+    expect(await names(`name=${q('cafe  creme')}`)).toEqual([]);
+    expect(await names(`name=${q('cola zero')}`)).toEqual(['Cola Zero']);
+    expect(await names(`name=${q('حليب طازج')}`)).toEqual(['حَلِيب طازج']);
   });
 
   it('the total of a short first page is its length; past the end it is still counted', async () => {
