@@ -25,8 +25,6 @@ export class SearchClient {
   private seq = 0;
   private waiting = new Map<number, (r: SearchResult) => void>();
   private indexKey = '';
-  /** A search sent ahead (from the key's own event, before React renders it) that search() takes. */
-  private early: { query: string; facets: string; answer: Promise<SearchResult> } | null = null;
 
   constructor() {
     if (typeof Worker !== 'undefined') {
@@ -60,23 +58,7 @@ export class SearchClient {
     }
   }
 
-  /**
-   * Sends a search now, from the key's input event: the worker starts on it while the page renders
-   * the key; the search() for the same query and facets that follows gets this answer.
-   */
-  ahead(query: string, facets: FacetFilter | null): void {
-    if (!this.worker) return;
-    this.early = { query, facets: JSON.stringify(facets), answer: this.send(query, facets) };
-  }
-
   search(query: string, facets: FacetFilter | null): Promise<SearchResult> {
-    const early = this.early;
-    this.early = null;
-    if (early && early.query === query && early.facets === JSON.stringify(facets)) return early.answer;
-    return this.send(query, facets);
-  }
-
-  private send(query: string, facets: FacetFilter | null): Promise<SearchResult> {
     const seq = ++this.seq;
     if (!this.worker) {
       if (!this.local) return Promise.resolve({ seq, ids: [] });

@@ -41,12 +41,16 @@ export interface ItemSearchDialogProps {
 export function ItemSearchDialog({ open, onClose, source, version, byId, facets, onAdd, onView }: ItemSearchDialogProps) {
   const currency = useMoney();
   const { t } = useTranslation('sale');
-  const [query, setQuery] = useState('');
   const [qty, setQty] = useState('1');
-  const [active, setActive] = useState(0);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const closeAfterAdd = useSearchSettings((s) => s.closeAfterAdd);
-  const { count, itemAt, error, resultQuery, ahead } = useItemSearch({ source, version, byId, facets, query, enabled: open });
+  // The search box is the browser's own (uncontrolled): a key re-renders nothing; its answer, when
+  // the worker sends it, renders the rows, the count and the text they answer in one go.
+  const { count, itemAt, error, resultQuery, typed, type } = useItemSearch({ source, version, byId, facets, enabled: open });
+  // The highlighted row, for the answer it was chosen in: a new answer starts at the top.
+  const [pick, setPick] = useState<{ answer: string | null; index: number }>({ answer: null, index: 0 });
+  const active = pick.answer === resultQuery ? pick.index : 0;
+  const setActive = (index: number) => setPick({ answer: resultQuery, index });
   const scroller = useRef<HTMLDivElement>(null);
   const [height, setHeight] = useState(() => (typeof window === 'undefined' ? 600 : Math.max(window.innerHeight - 250, ROW_HEIGHT * 3)));
 
@@ -58,13 +62,11 @@ export function ItemSearchDialog({ open, onClose, source, version, byId, facets,
 
   const rows = useFixedRows({ count, rowHeight: ROW_HEIGHT, height, overscan: OVERSCAN, scroller });
 
-  // A new query starts at the top (after a short delay, as the reference did).
+  // A new answer starts at the top (after a short delay, as the reference did).
   useEffect(() => {
-    setActive(0);
     const timer = setTimeout(() => rows.scrollToTop(), SCROLL_RESET_DELAY);
     return () => clearTimeout(timer);
-     
-  }, [query]);
+  }, [resultQuery]);
 
   useEffect(() => {
     if (error) toast.error(error);
@@ -112,11 +114,8 @@ export function ItemSearchDialog({ open, onClose, source, version, byId, facets,
       <div className="row item-search-bar">
         <Input
           label={t('itemSearch.search')}
-          value={query}
-          onChange={(e) => {
-            ahead(e.target.value);
-            setQuery(e.target.value);
-          }}
+          defaultValue={typed}
+          onChange={(e) => type(e.target.value)}
           onKeyDown={onKeyDown}
           containerClassName="grow"
           autoComplete="off"

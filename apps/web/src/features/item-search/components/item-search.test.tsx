@@ -1,5 +1,6 @@
+import { Profiler, useState } from 'react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { jsonResponse, renderWithProviders } from '@/test/render';
 import type { Product } from '@/features/catalogue-cache/types';
@@ -107,6 +108,39 @@ describe('ItemSearchDialog (ctrl+f)', () => {
     expect(list.scrollTop).toBe(5000 * 60 - 600);
     fireEvent.scroll(list);
     expect((await within(list).findByText('Product 5000')).closest('[role="option"]')).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('a key renders the dialog once, with its answer; reopened, the box shows its text and that text\'s answer', async () => {
+    let commits = 0;
+    let setOpen: (open: boolean) => void = () => {};
+    function Till() {
+      const [open, set] = useState(true);
+      setOpen = set;
+      return (
+        <Profiler id="search" onRender={() => { commits++; }}>
+          <ItemSearchDialog open={open} onClose={() => set(false)} source={listSource(products)} version={4} byId={byId} facets={null} onAdd={() => {}} onView={() => {}} />
+        </Profiler>
+      );
+    }
+    renderWithProviders(<Till />);
+    await screen.findByRole('dialog', { name: 'Search items (3)' }, { timeout: 5000 });
+    const box = screen.getByLabelText('Search by name, barcode or price');
+    const list = screen.getByRole('listbox');
+    for (const [typed, count] of [['t', 1], ['te', 1], ['tea', 1]] as const) {
+      const before = commits;
+      await userEvent.type(box, typed.slice(-1));
+      await vi.waitFor(() => expect(list).toHaveAttribute('data-query', typed));
+      expect(screen.getAllByRole('option')).toHaveLength(count);
+      // The key itself renders nothing (the box is the browser's); the answer renders once.
+      expect(commits - before, typed).toBe(1);
+    }
+    act(() => setOpen(false));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    act(() => setOpen(true));
+    const again = await screen.findByLabelText('Search by name, barcode or price');
+    expect(again).toHaveValue('tea');
+    await vi.waitFor(() => expect(screen.getByRole('listbox')).toHaveAttribute('data-query', 'tea'));
+    expect(screen.getByRole('option', { name: /Organic Tea/ })).toBeInTheDocument();
   });
 
   it('has its settings: close after adding, case-sensitive, threshold 0 to 1 in steps of 0.1', async () => {

@@ -24,7 +24,12 @@ export interface ItemSearchInput {
   version: number | string;
   byId: ProductById;
   facets: FacetFilter | null;
-  query: string;
+  /**
+   * The text to search, as React state (the scan box's settled text). Undefined: the caller types
+   * through `type()` from its input's own event (the search dialog), so a key renders nothing until
+   * its answer is there.
+   */
+  query?: string;
   enabled: boolean;
 }
 
@@ -38,8 +43,14 @@ export function useItemSearch({ source, version, byId, facets, query, enabled }:
   const isCaseSensitive = useSearchSettings((s) => s.isCaseSensitive);
   const threshold = useSearchSettings((s) => s.threshold);
   const [result, setResult] = useState<{ ids: ArrayLike<number>; error?: string; query: string | null }>({ ids: [], query: null });
-  const [pending, setPending] = useState(false);
   const latest = useRef(0);
+  const typed = useRef('');
+  // The typed text as of this render: the box shows it again when the dialog reopens.
+  const [lastTyped, setLastTyped] = useState('');
+  const live = useRef(enabled);
+  live.current = enabled;
+  const facetsNow = useRef(facets);
+  facetsNow.current = facets;
 
   // Indexed as soon as the catalogue is there (in the worker), so the first ctrl+f answers at once;
   // a layout effect like the search's below, so the index always reaches the worker first.
@@ -48,37 +59,37 @@ export function useItemSearch({ source, version, byId, facets, query, enabled }:
     searchClient().index(typeof version === 'number' ? version : hash(String(version)), source.columns, { isCaseSensitive, threshold });
   }, [enabled, source, version, isCaseSensitive, threshold]);
 
-  const facetKey = JSON.stringify(facets);
-  // A layout effect: the key's query goes to the worker as soon as it is rendered, not after the
-  // next frame is painted (a passive effect waits for it: up to 16 ms more per keystroke).
-  useLayoutEffect(() => {
-    if (!enabled) return;
-    let cancelled = false;
-    setPending(true);
-    void searchClient().search(query, facets).then((r) => {
-      if (cancelled || r.stale || r.seq < latest.current) return;
+  /** Sends the text now; its answer is shown unless a later one was already. One render per answer. */
+  const run = useCallback((text: string) => {
+    void searchClient().search(text, facetsNow.current).then((r) => {
+      if (!live.current || r.stale || r.seq < latest.current) return;
       latest.current = r.seq;
-      setResult({ ids: r.ids, error: r.error, query });
-      setPending(false);
+      setResult({ ids: r.ids, error: r.error, query: text });
     });
-    return () => {
-      cancelled = true;
-    };
+  }, []);
+
+  const facetKey = JSON.stringify(facets);
+  // The text again when what it searches changed (opened, other facets, a new catalogue or
+  // settings), or the query state changed. A layout effect: sent as soon as it is rendered.
+  useLayoutEffect(() => {
+    if (enabled) run(query ?? typed.current);
     // facets by value
-     
-  }, [enabled, query, facetKey, version, isCaseSensitive, threshold]);
+  }, [enabled, query, facetKey, version, isCaseSensitive, threshold, run]);
 
   // The answer's ids; a product is decoded only when its row is on screen (itemAt), not all
   // 80,000 hits of a first key. An id gone meanwhile (a delta removed it) shows no row.
   const ids = result.ids;
   const itemAt = useCallback((i: number): Product | undefined => (i >= 0 && i < ids.length ? byId.get(ids[i]) : undefined), [ids, byId]);
 
-  // The key's input event sends its query at once (the layout effect above then takes that answer).
-  const facetsNow = useRef(facets);
-  facetsNow.current = facets;
-  const ahead = useCallback((q: string) => { if (enabled) searchClient().ahead(q, facetsNow.current); }, [enabled]);
+  // From the key's input event: the worker starts at once and the page renders only the answer.
+  const type = useCallback((text: string) => {
+    typed.current = text;
+    if (live.current) run(text);
+  }, [run]);
+  // Kept for the next opening (a box is made anew each time): read only when the search closes.
+  if (!enabled && lastTyped !== typed.current) setLastTyped(typed.current);
 
-  return { count: ids.length, itemAt, error: result.error ?? null, pending, resultQuery: result.query, ahead };
+  return { count: ids.length, itemAt, error: result.error ?? null, resultQuery: result.query, typed: lastTyped, type };
 }
 
 function hash(s: string): number {
