@@ -167,11 +167,12 @@ export async function scan(page: Page, code: string, timeoutMs = 5000): Promise<
  * and a key whose results look the same as before is reported as "unchanged". The typist waits for
  * each answer (up to 1.5 s) before the next key, so every key gets its own answer.
  */
-export async function typeSearch(page: Page, text: string): Promise<{ latencies: number[]; unchanged: number }> {
+export async function typeSearch(page: Page, text: string): Promise<{ latencies: number[]; commits: number[]; unchanged: number }> {
   const box = page.getByRole('dialog').getByRole('combobox');
   await box.fill('');
   await page.waitForTimeout(400);
   const latencies: number[] = [];
+  const commits: number[] = [];
   let unchanged = 0;
   for (const ch of text) {
     await page.evaluate(() => {
@@ -185,6 +186,14 @@ export async function typeSearch(page: Page, text: string): Promise<{ latencies:
           const end = performance.now() + 1500;
           // The results must answer the text after this key (the previous answer already matches the text before it).
           const typedBefore = target();
+          // When the answer reached the page (the listbox's data-query changed to the typed text):
+          // the part of the latency before the frames that paint it.
+          w.__bench.searchCommit = null;
+          const seen = new MutationObserver(() => {
+            if (target() !== typedBefore && list.dataset.query === target() && target() !== '') { w.__bench.searchCommit = performance.now(); seen.disconnect(); }
+          });
+          seen.observe(list, { attributes: true, attributeFilter: ['data-query'] });
+          setTimeout(() => seen.disconnect(), 1500);
           const tick = () => {
             if (target() !== typedBefore && list.dataset.query === target() && target() !== '') requestAnimationFrame((t) => resolve(t));
             else if (performance.now() > end) resolve(null);
@@ -210,13 +219,13 @@ export async function typeSearch(page: Page, text: string): Promise<{ latencies:
       const w = window as any;
       const done = await w.__bench.searchDone;
       const key = [...w.__bench.keys].reverse().find((k: any) => k.key.length === 1);
-      return done == null || !key ? null : done - key.at;
+      return done == null || !key ? null : { ms: done - key.at, commit: w.__bench.searchCommit == null ? null : w.__bench.searchCommit - key.at };
     });
-    if (r == null) unchanged++; else latencies.push(r);
-    if (process.env.BENCH_DEBUG) log(`search "${await box.inputValue()}": ${r == null ? 'unchanged' : `${r.toFixed(1)} ms`}`);
+    if (r == null) unchanged++; else { latencies.push(r.ms); if (r.commit != null) commits.push(r.commit); }
+    if (process.env.BENCH_DEBUG) log(`search "${await box.inputValue()}": ${r == null ? 'unchanged' : `${r.ms.toFixed(1)} ms (on the page after ${r.commit?.toFixed(1)} ms)`}`);
     await page.waitForTimeout(100);
   }
-  return { latencies, unchanged };
+  return { latencies, commits, unchanged };
 }
 
 /**
