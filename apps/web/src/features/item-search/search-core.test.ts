@@ -68,8 +68,8 @@ describe('item search prefilter', () => {
         for (const q of typed) {
           for (let n = 1; n <= q.length; n++) {
             expect(Array.from(index.search(q.slice(0, n)).ids), `${q.slice(0, n)} @${threshold}`).toEqual(index.searchAll(q.slice(0, n)));
-            // Every other key, the idle time between keys builds the next key's candidates (speculate).
-            if (n % 2 === 0) while (index.speculate(1000));
+            // After the first key and every other one, the idle time between keys builds the next key's candidates (speculate).
+            if (n === 1 || n % 2 === 0) while (index.speculate(1000));
           }
           // Backspace: a shorter text is answered from the whole catalogue again.
           for (let n = q.length - 1; n >= 1; n -= 3) expect(Array.from(index.search(q.slice(0, n)).ids), `${q.slice(0, n)} (back)`).toEqual(index.searchAll(q.slice(0, n)));
@@ -86,6 +86,23 @@ describe('item search prefilter', () => {
     expect(slices).toBeGreaterThan(0);
     for (const q of ['royal', 'royaz', 'roya l']) expect(Array.from(index.search(q).ids), q).toEqual(index.searchAll(q));
     expect(index.speculate(10)).toBe(false); // nothing left to build: 'royal' allows no more errors until its 10th letter
+  });
+
+  it('groups a first letter\'s records by the next character between keys, and answers every second key from them as fuse.js does', () => {
+    const mixed = [...catalogue, toSearchRecord({ id: 3001, name: 'حليب طازج', barcode: '6281000000017', basePrice: 6.5 }), toSearchRecord({ id: 3003, name: 'Café Crème', barcode: '3000000000001', basePrice: 4 })];
+    for (const isCaseSensitive of [false, true]) {
+      const index = new SearchIndex(mixed, { isCaseSensitive, threshold: 0.2 });
+      for (const first of ['r', 'c', 'ح', '2', 'C']) {
+        index.search(first);
+        let slices = 0;
+        while (index.speculate(0)) slices++; // a block of records per slice at a zero budget
+        expect(slices, first).toBeGreaterThan(0);
+        for (const second of ['o', 'e', 'a', 'l', 'h', 'ي', '0', '1', 'r', 'é', 'O', 'z']) {
+          const q = first + second;
+          expect(Array.from(index.search(q).ids), `${q}${isCaseSensitive ? ' case' : ''}`).toEqual(index.searchAll(q));
+        }
+      }
+    }
   });
 
   it('counts the edits that make a word a substring (bitap\'s count)', () => {

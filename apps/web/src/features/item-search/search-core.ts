@@ -8,6 +8,7 @@
 import Fuse, { type FuseIndex, type IFuseOptions } from 'fuse.js';
 import { recordMatchesFacets, type FacetFilter, type SearchRecord, type SearchSettings } from './search-record';
 import { MAX_PATTERN_LENGTH, allowedEdits, charMask, fieldScore, piecesOf, wordOf, type Word } from './search-match';
+import { Groups, SecondKeys } from './search-ahead';
 
 export { EditPattern, MAX_PATTERN_LENGTH, WordChars, allowedEdits, charMask, tokenPieces } from './search-match';
 
@@ -60,34 +61,6 @@ const FIRST_KEYS_IDS = 1_000_000;
 /** The next key's candidates being built in idle time. */
 interface NextKeyJob { tokens: string[]; edits: number[]; words: Word[]; pieces: string[][]; within: Int32Array | null; next: number; found: number[] }
 
-/**
- * Documents grouped by score, each group in the order added. The few scores of an answer are
- * looked up in a short list first (a map lookup by a floating-point key per hit was the cost of a
- * first key that matches most of the catalogue); past 16 scores, a map holds the rest.
- */
-class Groups {
-  private readonly keys: number[] = [];
-  private readonly lists: number[][] = [];
-  private more: Map<number, number[]> | null = null;
-  add(score: number, doc: number) {
-    const { keys } = this;
-    for (let j = 0; j < keys.length; j++) if (keys[j] === score) { this.lists[j].push(doc); return; }
-    if (keys.length < 16) { keys.push(score); this.lists.push([doc]); return; }
-    this.more ??= new Map();
-    const list = this.more.get(score);
-    if (list) list.push(doc);
-    else this.more.set(score, [doc]);
-  }
-  /** Every document, by rising score. */
-  ordered(): number[] {
-    const all = new Map<number, number[]>(this.keys.map((k, j) => [k, this.lists[j]]));
-    if (this.more) for (const [k, list] of this.more) all.set(k, list);
-    const out: number[] = [];
-    for (const score of [...all.keys()].sort((a, b) => a - b)) for (const d of all.get(score)!) out.push(d);
-    return out;
-  }
-}
-
 /** True when every record matching `next` matched `prev`: each earlier word kept or lengthened, with no more errors allowed. */
 function narrows(prev: Answer, tokens: string[], edits: number[]): boolean {
   if (tokens.length < prev.tokens.length) return false;
@@ -127,6 +100,8 @@ export class SearchIndex {
   private history: Answer[] = [];
   /** The next key's candidates, built in idle time (speculate). */
   private pending: NextKeyJob | null = null;
+  /** A first letter's records by the character after it: a second key's candidates (speculate). */
+  private second: SecondKeys | null = null;
   /**
    * Answers to a single letter, the first key of every search (it matches most of the catalogue and
    * scans all of it), kept while they hold at most FIRST_KEYS_IDS records in all, the oldest dropped first.
@@ -188,6 +163,7 @@ export class SearchIndex {
     if (kept) {
       this.remember(kept);
       this.pending = this.nextKeyJob(tokens, edits, threshold);
+      this.secondAfter(kept);
       return kept.order;
     }
     const words = tokens.map((t, w) => wordOf(t, edits[w]));
@@ -196,7 +172,7 @@ export class SearchIndex {
     // one of its prefix), so the smallest such answer is the candidates instead of the whole
     // catalogue. Not only the last: "organic hone" -> "organic honey" allows an error more in its
     // second word, but "organic" a moment before still narrows it.
-    const within = this.narrowest(tokens, edits);
+    const within = this.second?.within(tokens, edits) ?? this.narrowest(tokens, edits);
     let candidates: ArrayLike<number> | null = within;
     if (!pieces.every((p) => p!.length === 1)) {
       const { hay, hayMasks } = this;
@@ -213,7 +189,15 @@ export class SearchIndex {
     this.remember(answer);
     if (tokens.length === 1 && tokens[0].length === 1) this.keepFirstKey(tokens[0], answer);
     this.pending = this.nextKeyJob(tokens, edits, threshold);
+    this.secondAfter(answer);
     return order;
+  }
+
+  /** After a first letter (no error allowed), its records grouped by the next character, built ahead. */
+  private secondAfter(a: Answer) {
+    if (a.tokens.length === 1 && a.tokens[0].length === 1 && a.edits[0] === 0 && this.second?.first !== a.tokens[0]) {
+      this.second = new SecondKeys(a.tokens[0], a.docs, this.fields, this.blank);
+    }
   }
 
   /** A kept answer (not one built ahead) to exactly these words; a first letter's is the most recently used from then on. */
@@ -281,10 +265,10 @@ export class SearchIndex {
     return { tokens, edits: more, words: tokens.map((t, w) => wordOf(t, more[w])), pieces: pieces as string[][], within: this.narrowest(tokens, more), next: 0, found: [] };
   }
 
-  /** Builds the next key's candidates for up to `ms`; true while there is more to do. */
+  /** Builds the next key's candidates (then a first letter's second keys) for up to `ms`; true while there is more to do. */
   speculate(ms: number): boolean {
     const job = this.pending;
-    if (!job) return false;
+    if (!job) return this.second ? this.second.build(ms) : false;
     const end = performance.now() + ms;
     const n = job.within ? job.within.length : this.hay.length;
     const { hay, hayMasks, fields, masks, blank } = this;
@@ -302,7 +286,7 @@ export class SearchIndex {
     }
     this.remember({ tokens: job.tokens, edits: job.edits, docs: Int32Array.from(job.found), order: null });
     this.pending = null;
-    return false;
+    return !!this.second && !this.second.done;
   }
 
   /**

@@ -1,0 +1,82 @@
+/**
+ * What the item search builds beside its answers (search-core.ts): the groups that order an answer
+ * by score, and a first letter's records by the character that follows it, so that the second key
+ * (no error allowed in two letters) scores only the records holding both letters together instead
+ * of every record holding the first one (at 100,000 products ~20 ms -> a few).
+ */
+
+/**
+ * Documents grouped by score, each group in the order added. The few scores of an answer are
+ * looked up in a short list first (a map lookup by a floating-point key per hit was the cost of a
+ * first key that matches most of the catalogue); past 16 scores, a map holds the rest.
+ */
+export class Groups {
+  private readonly keys: number[] = [];
+  private readonly lists: number[][] = [];
+  private more: Map<number, number[]> | null = null;
+  add(score: number, doc: number) {
+    const { keys } = this;
+    for (let j = 0; j < keys.length; j++) if (keys[j] === score) { this.lists[j].push(doc); return; }
+    if (keys.length < 16) { keys.push(score); this.lists.push([doc]); return; }
+    this.more ??= new Map();
+    const list = this.more.get(score);
+    if (list) list.push(doc);
+    else this.more.set(score, [doc]);
+  }
+  /** Every document, by rising score. */
+  ordered(): number[] {
+    const all = new Map<number, number[]>(this.keys.map((k, j) => [k, this.lists[j]]));
+    if (this.more) for (const [k, list] of this.more) all.set(k, list);
+    const out: number[] = [];
+    for (const score of [...all.keys()].sort((a, b) => a - b)) for (const d of all.get(score)!) out.push(d);
+    return out;
+  }
+}
+
+/**
+ * A first letter's records (its answer's, in catalogue order) grouped by each character that
+ * follows that letter in one of their fields (folded as the index folds them). Built in slices of
+ * idle time between keys (build); until it is complete it answers nothing.
+ */
+export class SecondKeys {
+  private next = 0;
+  private readonly after = new Map<number, number[]>();
+  constructor(readonly first: string, private readonly docs: Int32Array, private readonly fields: string[][], private readonly blank: Uint8Array[]) {}
+
+  get done(): boolean {
+    return this.next >= this.docs.length;
+  }
+
+  /** Groups records for up to `ms`; true while there is more to do. */
+  build(ms: number): boolean {
+    const end = performance.now() + ms;
+    const { docs, fields, blank, first, after } = this;
+    while (this.next < docs.length) {
+      const stop = Math.min(docs.length, this.next + 1024);
+      for (let d = this.next; d < stop; d++) {
+        const i = docs[d];
+        for (let f = 0; f < fields.length; f++) {
+          if (blank[f][i]) continue;
+          const text = fields[f][i];
+          for (let at = text.indexOf(first); at >= 0 && at + 1 < text.length; at = text.indexOf(first, at + 1)) {
+            const c = text.charCodeAt(at + 1);
+            let list = after.get(c);
+            if (!list) after.set(c, (list = []));
+            if (list[list.length - 1] !== i) list.push(i); // once per record, in catalogue order
+          }
+        }
+      }
+      this.next = stop;
+      if (performance.now() > end) return true;
+    }
+    return false;
+  }
+
+  /** The candidates of a single two-letter word with no error allowed that begins with the first letter, once built; else null. */
+  within(tokens: string[], edits: number[]): ArrayLike<number> | null {
+    if (!this.done || tokens.length !== 1 || edits[0] !== 0) return null;
+    const t = tokens[0];
+    if (t.length !== 2 || t[0] !== this.first) return null;
+    return this.after.get(t.charCodeAt(1)) ?? [];
+  }
+}
