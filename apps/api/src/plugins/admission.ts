@@ -34,8 +34,10 @@ export const RETRY_AFTER_S: Record<AdmissionClass, number> = { sale: 1, sync: 5,
 /**
  * The defaults, derived from the PostgreSQL pool of the process (PG_POOL_MAX, 10 by default).
  * Sales may run twice as many requests as there are connections (part of a sale is Node work
- * between its statements) and wait at most 100 ms in a queue of two pools' worth, so an accepted
- * sale is answered within its p99 budget even at twice the rate the server sustains; the other
+ * between its statements) and wait at most 50 ms in a queue of two pools' worth, so an accepted
+ * sale is answered within its p99 budget even at twice the rate the server sustains (100 ms let
+ * the queue's wait and the 20 sales' own time add up past 200 ms at the p99; fewer sales at once
+ * completed fewer sales: measured in docs/performance.md); the other
  * classes together hold at most half the pool, so at least half of it is always free for sales.
  * Measured in docs/performance.md ("Overload: sales first").
  */
@@ -43,7 +45,7 @@ export function defaultAdmission(poolMax = Number(process.env.PG_POOL_MAX ?? 10)
   const pool = Number.isInteger(poolMax) && poolMax > 0 ? poolMax : 10;
   const share = (f: number) => Math.max(1, Math.floor(pool * f));
   return {
-    sale: { concurrency: 2 * pool, queue: 2 * pool, maxWaitMs: 100, statementTimeoutMs: 3_000 },
+    sale: { concurrency: 2 * pool, queue: 2 * pool, maxWaitMs: 50, statementTimeoutMs: 3_000 },
     sync: { concurrency: share(0.1), queue: pool, maxWaitMs: 2_000, statementTimeoutMs: 15_000 },
     read: { concurrency: share(0.2), queue: 2 * pool, maxWaitMs: 1_000, statementTimeoutMs: 5_000 },
     write: { concurrency: share(0.2), queue: pool, maxWaitMs: 2_000, statementTimeoutMs: 5_000 },
