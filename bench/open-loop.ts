@@ -39,7 +39,8 @@ const KINDS: Kind[] = ['sale', 'read', 'sync'];
 /** A connection per request in flight, as many tills and offices would open: the client never queues. */
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 256 });
 
-interface Sample { kind: Kind; status: number; ms: number }
+/** ms: from the scheduled send (judged); late: how late the generator sent it (its own CPU, not the server's). */
+interface Sample { kind: Kind; status: number; ms: number; late: number }
 
 function send(method: string, url: string, payload: Buffer | undefined, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve) => {
@@ -111,7 +112,8 @@ async function openLoop(ctx: Ctx, rate: number, seconds: number, only?: Kind): P
       const scheduled = t0 + i * interval;
       lateMs = Math.max(lateMs, now - scheduled);
       const r = planned[i];
-      pending.push(send(r.method, r.url, r.payload, r.headers).then((status) => { samples.push({ kind: r.kind, status, ms: performance.now() - scheduled }); }));
+      const late = now - scheduled;
+      pending.push(send(r.method, r.url, r.payload, r.headers).then((status) => { samples.push({ kind: r.kind, status, ms: performance.now() - scheduled, late }); }));
       i++;
     }
     const next = t0 + i * interval - performance.now();
@@ -128,7 +130,7 @@ async function openLoop(ctx: Ctx, rate: number, seconds: number, only?: Kind): P
 interface StepResult {
   offered: number;
   seconds: number;
-  byKind: Record<Kind, { offered: number; ok: number; shed: number; failed: number; okPerS: number; p50: number; p99: number; shedP99: number }>;
+  byKind: Record<Kind, { offered: number; ok: number; shed: number; failed: number; okPerS: number; p50: number; p99: number; shedP99: number; shedSentP99: number }>;
   /** From the first scheduled send to the last answer. */
   wallS: number;
   /** Share of the CPUs busy with other people's work just before the step (lib.ts waitQuiet). */
@@ -148,6 +150,8 @@ function summarise(offered: number, seconds: number, run: Awaited<ReturnType<typ
       okPerS: round(ok.length / run.wallS, 0),
       p50: round(percentile(ok.map((x) => x.ms), 50), 1), p99: round(percentile(ok.map((x) => x.ms), 99), 1),
       shedP99: round(percentile(shed.map((x) => x.ms), 99), 1),
+      // The same answers timed from when the generator actually sent them (a diagnostic, not judged).
+      shedSentP99: round(percentile(shed.map((x) => x.ms - x.late), 99), 1),
     };
   }
   return { offered, seconds, byKind, wallS: round(run.wallS, 1), peakRssMb: round(run.peakRssMb, 0), lateMs: round(run.lateMs, 1) };
@@ -155,7 +159,7 @@ function summarise(offered: number, seconds: number, run: Awaited<ReturnType<typ
 
 const line = (r: StepResult) => `${r.offered}/s offered: ` + KINDS.map((k) => {
   const b = r.byKind[k];
-  return `${k} ${b.okPerS}/s ok (p50 ${b.p50} p99 ${b.p99} ms), ${b.shed} shed (p99 ${b.shedP99} ms)${b.failed ? `, ${b.failed} FAILED` : ''}`;
+  return `${k} ${b.okPerS}/s ok (p50 ${b.p50} p99 ${b.p99} ms), ${b.shed} shed (p99 ${b.shedP99} ms, ${b.shedSentP99} from the actual send)${b.failed ? `, ${b.failed} FAILED` : ''}`;
 }).join('; ') + `; machine ${r.bg ?? '?'}% busy before; last answer at ${r.wallS} s of ${r.seconds}; peak RSS ${r.peakRssMb} MB; generator late ≤ ${r.lateMs} ms`;
 
 /** The knee: accepted sales at p99 ≤ 100 ms and under 1% of the sales shed. */
@@ -241,6 +245,7 @@ async function main() {
     const ratio = round(over.byKind.sale.okPerS / peakSale, 2);
     const shedAll = KINDS.reduce((a, k) => a + over.byKind[k].shed, 0);
     const shedP99 = Math.max(...KINDS.map((k) => (over.byKind[k].shed ? over.byKind[k].shedP99 : 0)));
+    const shedSentP99 = Math.max(...KINDS.map((k) => (over.byKind[k].shed ? over.byKind[k].shedSentP99 : 0)));
     const peakRss = Math.max(...steps.map((s) => s.peakRssMb), over.peakRssMb);
     extra.steps = steps;
     extra.overload = over;
@@ -249,7 +254,7 @@ async function main() {
       metric({ id: 'openloop.knee', section, metric: 'Knee: highest offered rate (80% sales, 15% searches/lists, 5% syncs) with accepted sales p99 ≤ 100 ms and < 1% shed', unit: 'req/s', budget: 'info', on: 'median', median: knee, p95: knee, runs: 1, note: `${found ? '' : 'NO step met it (the lowest rate is shown); '}sales at the knee: ${kneeStep.byKind.sale.okPerS}/s, p99 ${kneeStep.byKind.sale.p99} ms; ${note}` }),
       metric({ id: 'openloop.goodput', section, metric: `Sales completed at 2× the sustained rate (${overRate}/s offered; the most completed in a step: ${sustained}/s), share of the peak sale rate (${peakSale}/s)`, unit: '', budget: '>= 0.9', limit: { op: '>=', value: 0.9 }, on: 'median', median: ratio, p95: ratio, runs: 1, note: `${over.byKind.sale.okPerS} sales/s completed; ${over.byKind.sale.shed} sales shed (the tills' outboxes send them later)` }),
       metric({ id: 'openloop.sale.p99', section, metric: 'Accepted sales at 2× the sustained rate: p99 latency from the scheduled send', unit: 'ms', budget: 'p99 <= 200 ms', limit: { op: '<=', value: 200 }, on: 'p95', median: over.byKind.sale.p50, p95: over.byKind.sale.p99, runs: 1, note: 'median column holds the p50, p95 column the p99 (judged)' }),
-      metric({ id: 'openloop.shed.p99', section, metric: 'Shed requests (503 + Retry-After) at 2× the sustained rate: p99 latency from the scheduled send', unit: 'ms', budget: 'p99 <= 10 ms', limit: { op: '<=', value: 10 }, median: shedP99, p95: shedP99, runs: 1, note: `${shedAll} shed: ${KINDS.map((k) => `${k} ${over.byKind[k].shed}`).join(', ')}; p95 column holds the p99` }),
+      metric({ id: 'openloop.shed.p99', section, metric: 'Shed requests (503 + Retry-After) at 2× the sustained rate: p99 latency from the scheduled send', unit: 'ms', budget: 'p99 <= 10 ms', limit: { op: '<=', value: 10 }, median: shedP99, p95: shedP99, runs: 1, note: `${shedAll} shed: ${KINDS.map((k) => `${k} ${over.byKind[k].shed}`).join(', ')}; p95 column holds the p99; from the generator's actual send ${shedSentP99} ms (it sent up to ${over.lateMs} ms late: its own CPU on the shared cores)` }),
       metric({ id: 'openloop.rss', section, metric: 'Peak server RSS over all steps', unit: 'MB', budget: 'info', on: 'median', median: peakRss, p95: peakRss, runs: 1 }),
     );
   } finally {
