@@ -110,9 +110,9 @@ async function openLoop(ctx: Ctx, rate: number, seconds: number, only?: Kind): P
     // Everything due by now leaves now (a late tick sends a batch; their latency counts from their slot).
     while (i < total && t0 + i * interval <= now) {
       const scheduled = t0 + i * interval;
-      lateMs = Math.max(lateMs, now - scheduled);
-      const r = planned[i];
       const late = now - scheduled;
+      lateMs = Math.max(lateMs, late);
+      const r = planned[i];
       pending.push(send(r.method, r.url, r.payload, r.headers).then((status) => { samples.push({ kind: r.kind, status, ms: performance.now() - scheduled, late }); }));
       i++;
     }
@@ -244,8 +244,9 @@ async function main() {
     const kneeStep = steps.find((s) => s.offered === knee) ?? steps[0];
     const ratio = round(over.byKind.sale.okPerS / peakSale, 2);
     const shedAll = KINDS.reduce((a, k) => a + over.byKind[k].shed, 0);
-    const shedP99 = Math.max(...KINDS.map((k) => (over.byKind[k].shed ? over.byKind[k].shedP99 : 0)));
-    const shedSentP99 = Math.max(...KINDS.map((k) => (over.byKind[k].shed ? over.byKind[k].shedSentP99 : 0)));
+    const worstShed = (of: 'shedP99' | 'shedSentP99') => Math.max(...KINDS.map((k) => (over.byKind[k].shed ? over.byKind[k][of] : 0)));
+    const shedP99 = worstShed('shedP99');
+    const shedSentP99 = worstShed('shedSentP99');
     const peakRss = Math.max(...steps.map((s) => s.peakRssMb), over.peakRssMb);
     extra.steps = steps;
     extra.overload = over;

@@ -186,16 +186,17 @@ export async function typeSearch(page: Page, text: string): Promise<{ latencies:
           const end = performance.now() + 1500;
           // The results must answer the text after this key (the previous answer already matches the text before it).
           const typedBefore = target();
+          const answered = () => target() !== typedBefore && list.dataset.query === target() && target() !== '';
           // When the answer reached the page (the listbox's data-query changed to the typed text):
           // the part of the latency before the frames that paint it.
           w.__bench.searchCommit = null;
           const seen = new MutationObserver(() => {
-            if (target() !== typedBefore && list.dataset.query === target() && target() !== '') { w.__bench.searchCommit = performance.now(); seen.disconnect(); }
+            if (answered()) { w.__bench.searchCommit = performance.now(); seen.disconnect(); }
           });
           seen.observe(list, { attributes: true, attributeFilter: ['data-query'] });
           setTimeout(() => seen.disconnect(), 1500);
           const tick = () => {
-            if (target() !== typedBefore && list.dataset.query === target() && target() !== '') requestAnimationFrame((t) => resolve(t));
+            if (answered()) requestAnimationFrame((t) => resolve(t));
             else if (performance.now() > end) resolve(null);
             else requestAnimationFrame(tick);
           };

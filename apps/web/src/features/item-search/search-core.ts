@@ -162,8 +162,7 @@ export class SearchIndex {
     const kept = this.keptAnswer(tokens);
     if (kept) {
       this.remember(kept);
-      this.pending = this.nextKeyJob(tokens, edits, threshold);
-      this.secondAfter(kept);
+      this.buildAhead(kept, threshold);
       return kept.order;
     }
     const words = tokens.map((t, w) => wordOf(t, edits[w]));
@@ -188,13 +187,16 @@ export class SearchIndex {
     const answer: Answer = { tokens, edits, docs: Int32Array.from(docs), order: Int32Array.from(order) };
     this.remember(answer);
     if (tokens.length === 1 && tokens[0].length === 1) this.keepFirstKey(tokens[0], answer);
-    this.pending = this.nextKeyJob(tokens, edits, threshold);
-    this.secondAfter(answer);
+    this.buildAhead(answer, threshold);
     return order;
   }
 
-  /** After a first letter (no error allowed), its records grouped by the next character, built ahead. */
-  private secondAfter(a: Answer) {
+  /**
+   * What speculate builds after an answer: the next key's candidates when it allows one more error;
+   * after a first letter (no error allowed), its records grouped by the next character.
+   */
+  private buildAhead(a: Answer, threshold: number) {
+    this.pending = this.nextKeyJob(a.tokens, a.edits, threshold);
     if (a.tokens.length === 1 && a.tokens[0].length === 1 && a.edits[0] === 0 && this.second?.first !== a.tokens[0]) {
       this.second = new SecondKeys(a.tokens[0], a.docs, this.fields, this.blank);
     }
