@@ -42,9 +42,10 @@ describe('the launcher of npm start', () => {
     const seen = JSON.parse(out.slice(0, out.indexOf('}') + 1)) as { pid: number; execArgv: string[]; youngMb: number };
     expect(seen.pid, 'the work runs in a child started with the flags').not.toBe(parent.pid);
     expect(seen.execArgv).toEqual(expect.arrayContaining(['--max-semi-space-size=4', '--heap-growing-percent=30']));
-    // 2 x 4 MB; Node 24's V8 at times reports half a megabyte of pages over it (8.5 MB seen in CI).
-    // Without the flags it is 32 (node 20/22) or 64 MB (node 24).
-    expect(seen.youngMb).toBeLessThanOrEqual(9);
+    // 2 x 4 MB; Node 24's V8 at times reports pages over it (8.5 and 9.25 MB seen in CI runs of an
+    // unchanged tree). Without the flags it is 32 (node 20/22) or 64 MB (node 24): a bound of 12
+    // still tells the two apart with room, where 9 failed on V8's page rounding.
+    expect(seen.youngMb).toBeLessThanOrEqual(12);
 
     parent.kill('SIGTERM');
     expect(await exited).toBe(0);
