@@ -13,6 +13,7 @@
  * layout is still exactly Dexie's, so a till's existing cache opens unchanged (see CACHE_DB_VERSION).
  */
 import { type DBSchema, type IDBPDatabase, deleteDB, openDB } from 'idb';
+import { FIRST_INDEX_PART, joinIndex } from './index-parts';
 import { HEADER_RECORD, INDEX_RECORD } from './sync-protocol';
 import { type StoredIndex } from './table-index';
 import type { Device, Discount, PaymentType, Product, Setting, Tax } from './types';
@@ -29,11 +30,13 @@ export interface ListMeta {
 }
 
 export interface ProductChunk {
-  /** chunkOf(id) for rows; HEADER_KEY for the header; INDEX_KEY for the index (json = its tag). */
+  /** chunkOf(id) for rows; HEADER_KEY for the header; INDEX_KEY for the index and FIRST_INDEX_PART downwards for its parts (json = its tag). */
   key: number;
   json: string;
-  /** The index record's columns (product-sync.ts StoredIndex: TableIndex with its arrays as ArrayBuffers). */
+  /** The index record's columns (product-sync.ts StoredIndex: TableIndex with its arrays as ArrayBuffers; a large column cut into parts, index-parts.ts). */
   index?: StoredIndex;
+  /** A part record's slice of a column. */
+  part?: ArrayBuffer | string;
 }
 
 /** The chunk record holding the sync header (the worker reads it with plain IndexedDB: product-sync.ts). */
@@ -93,9 +96,9 @@ export class CacheDb {
   async replaceList(key: ListKey, rows: unknown[]): Promise<void> {
     const tx = (await this.open()).transaction([key, 'meta'], 'readwrite');
     const store = tx.objectStore(key);
-    void store.clear();
-    for (const row of rows) void store.put(row as never);
-    void tx.objectStore('meta').put({ key, complete: true, loadedAt: new Date().toISOString(), count: rows.length });
+    quiet(store.clear());
+    for (const row of rows) quiet(store.put(row as never));
+    quiet(tx.objectStore('meta').put({ key, complete: true, loadedAt: new Date().toISOString(), count: rows.length }));
     await tx.done;
   }
 
@@ -103,13 +106,24 @@ export class CacheDb {
     return (await (await this.open()).getAll(key)) as T[];
   }
 
-  /** Writes the product chunks in one transaction (all replaced, or `drop` removed and `records` put). */
+  /**
+   * Writes the product chunks in one transaction (all replaced, or `drop` removed and `records` put;
+   * a new index record replaces every part of the old one). A failed write (storage full) rejects
+   * once, through the transaction: the requests' own rejections are handled here.
+   */
   async writeChunks(records: ProductChunk[], opts: { replaceAll?: boolean; drop?: number[] } = {}): Promise<void> {
     const tx = (await this.open()).transaction('productChunks', 'readwrite');
-    if (opts.replaceAll) void tx.store.clear();
-    for (const key of opts.drop ?? []) void tx.store.delete(key);
-    for (const r of records) void tx.store.put(r);
+    if (opts.replaceAll) quiet(tx.store.clear());
+    else if (records.some((r) => r.key === INDEX_KEY)) quiet(tx.store.delete(IDBKeyRange.upperBound(FIRST_INDEX_PART)));
+    for (const key of opts.drop ?? []) quiet(tx.store.delete(key));
+    for (const r of records) quiet(tx.store.put(r));
     await tx.done;
+  }
+
+  /** The stored index, its parts joined (tests, checks). */
+  async storedIndex(): Promise<StoredIndex | undefined> {
+    const records = await (await this.open()).getAll('productChunks', IDBKeyRange.upperBound(INDEX_KEY));
+    return joinIndex(INDEX_KEY, records)?.index;
   }
 
   async chunk(key: number): Promise<ProductChunk | undefined> {
@@ -139,11 +153,16 @@ export function cacheDb(): CacheDb {
   return shared;
 }
 
+/** A request of a transaction whose outcome `tx.done` reports: its own rejection (the transaction aborted) is not an unhandled one. */
+function quiet(request: Promise<unknown>): void {
+  request.catch(() => {});
+}
+
 export const ALL_LISTS: ListKey[] = ['list', 'discountList', 'taxList', 'paymentTypesList', 'deviceList', 'settingList'];
 
 /** "Refresh Browser Cache": forgets every cached list so the next start-up fetches them again. */
 export async function clearCatalogueCache(db: CacheDb = cacheDb()): Promise<void> {
   const tx = (await db.open()).transaction(['meta', 'productChunks', ...ALL_LISTS], 'readwrite');
-  for (const name of tx.objectStoreNames) void tx.objectStore(name).clear();
+  for (const name of tx.objectStoreNames) quiet(tx.objectStore(name).clear());
   await tx.done;
 }

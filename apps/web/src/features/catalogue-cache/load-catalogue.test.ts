@@ -4,7 +4,8 @@ import { FLAG_ACTIVE, SYNC_FORMAT, type ProductRow, type SyncPayload } from '@po
 import { CacheDb, INDEX_KEY, clearCatalogueCache } from './cache-db';
 import { loadCatalogue, type LoadStep } from './load-catalogue';
 import { WorkerProductSource } from './product-source';
-import { unpackIndex } from './table-index';
+import { FIRST_INDEX_PART } from './index-parts';
+import { textAt, unpackIndex } from './table-index';
 
 let n = 0;
 let db: CacheDb;
@@ -161,6 +162,41 @@ describe('the loading sequence', () => {
     const restarted = await loadCatalogue({ db, get: offline.get, products: sourceFor(offline) });
     expect(restarted.catalogue.products.get(10)?.name).toBe('Renamed since');
     expect(restarted.catalogue.products.size).toBe(299);
+  });
+
+  it('stores a large index in parts no larger than the limit, reads it back whole, and leaves no stale part', async () => {
+    db = new CacheDb(`test-${n++}`);
+    const server = fakeServer(3000);
+    const limit = 4096;
+    const source = new WorkerProductSource(db, { url: '/api/catalogue/sync', userId: () => 7, token: () => 'jwt', fetch: server.fetchImpl, indexPartBytes: limit });
+    await loadCatalogue({ db, get: server.get, products: source });
+    await source.flushed();
+    const records = async () => (await db.open()).getAll('productChunks');
+    const size = (v: unknown) => (typeof v === 'string' ? 2 * v.length : (v as ArrayBuffer).byteLength);
+    const parts = (await records()).filter((r) => r.key <= FIRST_INDEX_PART);
+    // Chromium refuses a value past ~127 MB (index-parts.ts): here, past the 4 KB limit.
+    expect(parts.length).toBeGreaterThan(5);
+    for (const p of parts) expect(size(p.part)).toBeLessThanOrEqual(limit);
+    const stored = await db.storedIndex();
+    expect(new Int32Array(stored!.ids)).toHaveLength(3000);
+    // A new page takes the stored index as it is (nothing rebuilt, nothing written back).
+    const restored = await sourceFor(fakeServer(0)).fromCache();
+    expect(restored?.persist).toBeNull();
+    expect(restored?.index).toEqual(unpackIndex(stored!));
+    expect(textAt(restored!.index!.names, 2999)).toBe('P3000');
+
+    // Two thirds of the catalogue go: the smaller index needs fewer parts, and the old ones are gone.
+    for (let id = 1; id <= 2000; id++) server.deactivate(id);
+    await source.sync();
+    await source.flushed();
+    const after = (await records()).filter((r) => r.key <= FIRST_INDEX_PART);
+    expect(after.length).toBeLessThan(parts.length);
+    const main = (await records()).find((r) => r.key === INDEX_KEY)!;
+    expect(after.every((r) => r.json === main.json)).toBe(true);
+    const again = await sourceFor(fakeServer(0)).fromCache();
+    expect(again?.persist).toBeNull();
+    expect(again?.index?.ids).toHaveLength(1000);
+    expect(textAt(again!.index!.names, 0)).toBe('P2001');
   });
 
   it('rethrows a failed fetch and caches nothing', async () => {

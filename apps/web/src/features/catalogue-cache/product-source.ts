@@ -11,6 +11,7 @@ import { getSession } from '@/lib/session';
 import { HEADER_KEY, INDEX_KEY, type CacheDb, type ProductChunk } from './cache-db';
 import { ProductSync, type ProductUpdate } from './product-sync';
 import { handleSyncRequest, type SyncReply, type SyncRequest } from './sync-protocol';
+import { INDEX_PART_BYTES, indexRecords } from './index-parts';
 import { packIndex } from './table-index';
 
 /** Where the loader gets products from (an interface so the loading sequence can be tested alone). */
@@ -36,7 +37,11 @@ export class WorkerProductSource implements ProductSource {
 
   constructor(
     private readonly db: CacheDb,
-    private readonly opts: { url?: string; userId?: () => number | null; token?: () => string | null; fetch?: typeof fetch } = {},
+    private readonly opts: {
+      url?: string; userId?: () => number | null; token?: () => string | null; fetch?: typeof fetch;
+      /** Largest index column slice per record (index-parts.ts; tests make it small). */
+      indexPartBytes?: number;
+    } = {},
   ) {
     if (typeof Worker !== 'undefined' && !opts.fetch) {
       try {
@@ -115,7 +120,11 @@ export class WorkerProductSource implements ProductSource {
     const records: ProductChunk[] = [{ key: HEADER_KEY, json: persist.header }];
     if (persist.chunks) records.push(...chunks);
     // The index record carries the header's tag: a warm start uses it only with that header.
-    if (persist.index && index) records.push({ key: INDEX_KEY, json: (JSON.parse(persist.header) as { indexTag?: string }).indexTag ?? '', index: packIndex(index) });
+    // The index record and its parts (index-parts.ts: no record past the browser's largest value).
+    if (persist.index && index) {
+      const tag = (JSON.parse(persist.header) as { indexTag?: string }).indexTag ?? '';
+      records.push(...indexRecords(INDEX_KEY, tag, packIndex(index), this.opts.indexPartBytes ?? INDEX_PART_BYTES));
+    }
     this.writes = this.writes.then(() => db.writeChunks(records, { replaceAll: persist.replaceAll, drop: persist.chunks ? drop : [] })).catch(() => {
       /* storage full or blocked: the till still sells from memory; the next start loads again */
     });

@@ -32,9 +32,10 @@ export interface ChunkText {
   json: string;
 }
 
-/** A record of the productChunks table: a chunk, the header (HEADER_RECORD) or the index (INDEX_RECORD, `json` = its tag). */
+/** A record of the productChunks table: a chunk, the header (HEADER_RECORD), the index (INDEX_RECORD, `json` = its tag) or a part of it (index-parts.ts). */
 export interface ChunkRecord extends ChunkText {
   index?: StoredIndex;
+  part?: ArrayBuffer | string;
 }
 
 /** The new state of the catalogue, as the till's ProductTable (product-table.ts) takes it. */

@@ -1,5 +1,6 @@
 import { type SyncPayload } from '@pos/domain/catalogue-sync';
 import { retryAfterSeconds } from '@/lib/retry-after';
+import { joinIndex } from './index-parts';
 import { type ChunkRecord, ProductSync, type ProductUpdate, type SyncHeader } from './product-sync';
 
 // ---- worker protocol ---------------------------------------------------------------------------
@@ -58,7 +59,7 @@ export async function handleSyncRequest(sync: ProductSync, msg: SyncRequest, fet
     if (!header) return { id: msg.id, type: 'update', update: null };
     const { userId } = JSON.parse(header.json) as SyncHeader;
     const chunks = records.filter((r) => r.key >= 0);
-    return { id: msg.id, type: 'update', update: sync.restore(header.json, chunks, records.find((r) => r.key === INDEX_RECORD)), userId };
+    return { id: msg.id, type: 'update', update: sync.restore(header.json, chunks, joinIndex(INDEX_RECORD, records)), userId };
   }
   const since = sync.cursorFor(msg.userId);
   const url = since ? `${msg.url}?since=${encodeURIComponent(since)}` : msg.url;
