@@ -59,6 +59,19 @@ const metrics: Metric[] = [];
 const extra: Record<string, unknown> = { config: CFG };
 const section = OUT_FILE === 'web.json' ? 'Web' : `Web at ${CFG.products.toLocaleString('en')} products`;
 
+/** The origin's storage use once it stops growing (2 s the same), or after 60 s. */
+async function settledUsage(page: Page): Promise<number> {
+  const usage = () => page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
+  let last = await usage();
+  for (const t0 = Date.now(); Date.now() - t0 < 60_000;) {
+    await page.waitForTimeout(2000);
+    const now = await usage();
+    if (now === last) return now;
+    last = now;
+  }
+  return last;
+}
+
 function skip(id: string, label: string, budget: string, why: string) {
   metrics.push(metric({ id, section, metric: label, unit: '', budget, skipped: why }));
 }
@@ -133,9 +146,10 @@ async function main() {
         if (scanMs == null) throw new Error(`ready after ${ms} ms but the last product (${lastCode}) did not scan into a line`);
         coldTimes.push(ms);
         coldLong.push(Math.max(0, ...(await longTasks(page)).map((t) => t.duration)));
-        // What the till keeps on the device for this catalogue (the origin's storage: IndexedDB).
-        const usage = await page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
-        idbMb.push(usage / 1024 / 1024);
+        // What the till keeps on the device for this catalogue (the origin's storage: IndexedDB),
+        // once its cache write is done (seconds after ready at 1,000,000 products): the usage
+        // read until it holds still for two seconds, at most 60 s.
+        idbMb.push((await settledUsage(page)) / 1024 / 1024);
         log(`cold start ${r + 1}: ${ms} ms`);
       } catch (e) {
         coldError = String((e as Error).message).split('\n')[0].slice(0, 200);

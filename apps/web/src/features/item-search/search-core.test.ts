@@ -88,6 +88,22 @@ describe('item search prefilter', () => {
     expect(index.speculate(10)).toBe(false); // nothing left to build: 'royal' allows no more errors until its 10th letter
   });
 
+  it('finishes the candidates still being built when their key comes, instead of reading the whole catalogue', () => {
+    const index = new SearchIndex(catalogue, { isCaseSensitive: false, threshold: 0.2 });
+    index.search('roya');
+    expect(index.speculate(0)).toBe(true); // one block of records built, the key comes before the rest
+    expect(Array.from(index.search('royal').ids)).toEqual(index.searchAll('royal'));
+    // The rest of the catalogue, then the candidates: not the whole catalogue a second time.
+    expect(index.examined).toBeGreaterThan(0);
+    expect(index.examined).toBeLessThan(catalogue.length);
+    expect(index.speculate(10)).toBe(false);
+    // Another word: those candidates do not narrow it, the catalogue is read.
+    index.search('zeph');
+    expect(index.speculate(0)).toBe(true);
+    expect(Array.from(index.search('cobalt').ids)).toEqual(index.searchAll('cobalt'));
+    expect(index.examined).toBe(catalogue.length);
+  });
+
   it('groups a first letter\'s records by the next character between keys, and answers every second key from them as fuse.js does', () => {
     const mixed = [...catalogue, toSearchRecord({ id: 3001, name: 'حليب طازج', barcode: '6281000000017', basePrice: 6.5 }), toSearchRecord({ id: 3003, name: 'Café Crème', barcode: '3000000000001', basePrice: 4 })];
     for (const isCaseSensitive of [false, true]) {

@@ -62,7 +62,7 @@ const FIRST_KEYS_IDS = 1_000_000;
 interface NextKeyJob { tokens: string[]; edits: number[]; words: Word[]; pieces: string[][]; within: Int32Array | null; next: number; found: number[] }
 
 /** True when every record matching `next` matched `prev`: each earlier word kept or lengthened, with no more errors allowed. */
-function narrows(prev: Answer, tokens: string[], edits: number[]): boolean {
+function narrows(prev: Pick<Answer, 'tokens' | 'edits'>, tokens: string[], edits: number[]): boolean {
   if (tokens.length < prev.tokens.length) return false;
   for (let w = 0; w < prev.tokens.length; w++) {
     if (!tokens[w].startsWith(prev.tokens[w]) || edits[w] > prev.edits[w]) return false;
@@ -114,6 +114,8 @@ export class SearchIndex {
   /** fuse.js's field-length norm of each field of each record (from its index), as the position of its value in `normValues` (there are only a few). */
   private normIds: Uint16Array[];
   private normValues: number[] = [];
+  /** Records whose texts the last plain-word search read before ranking (its cost; tests). */
+  examined = 0;
 
   constructor(private records: SearchRecord[], private settings: SearchSettings) {
     this.options = fuseOptions(settings);
@@ -150,12 +152,21 @@ export class SearchIndex {
    * fuse.js search (search-core.test.ts) guards this against a fuse.js change.
    */
   private fuzzy(q: string): ArrayLike<number> {
+    const job = this.pending;
     this.pending = null;
     if (OPERATORS.test(q)) return this.fuse.search(q).map((r) => r.refIndex);
     const fold = (t: string) => (this.settings.isCaseSensitive ? t : t.toLowerCase());
     const threshold = this.options.threshold ?? DEFAULT_THRESHOLD;
     const tokens = q.split(/ +/).map(fold);
     const edits = tokens.map((t) => allowedEdits(t.length, threshold));
+    // The key the candidates were being built for came before they were done (at 1,000,000
+    // products they take longer than a typist's pause): the rest is built now and narrows it.
+    this.examined = 0;
+    if (job && narrows(job, tokens, edits)) {
+      const from = job.next;
+      this.advance(job, Infinity);
+      this.examined += job.next - from;
+    }
     const pieces = tokens.map((t, w) => piecesOf(t, edits[w]));
     if (pieces.some((p) => p === null)) return this.fuse.search(q).map((r) => r.refIndex);
     // The same words answered a moment ago (a space typed after them, a first letter typed again).
@@ -177,6 +188,7 @@ export class SearchIndex {
       const { hay, hayMasks } = this;
       const found: number[] = [];
       const n = within ? within.length : hay.length;
+      this.examined += n;
       for (let d = 0; d < n; d++) {
         const i = within ? within[d] : d;
         if (holdsPieces(hay[i], hayMasks[i], pieces as string[][], words)) found.push(i);
@@ -271,7 +283,13 @@ export class SearchIndex {
   speculate(ms: number): boolean {
     const job = this.pending;
     if (!job) return this.second ? this.second.build(ms) : false;
-    const end = performance.now() + ms;
+    if (!this.advance(job, performance.now() + ms)) return true;
+    this.pending = null;
+    return !!this.second && !this.second.done;
+  }
+
+  /** Builds `job` until the clock passes `end`; once done, its candidates are kept like an answer (true). */
+  private advance(job: NextKeyJob, end: number): boolean {
     const n = job.within ? job.within.length : this.hay.length;
     const { hay, hayMasks, fields, masks, blank } = this;
     while (job.next < n) {
@@ -284,11 +302,10 @@ export class SearchIndex {
         }
       }
       job.next = stop;
-      if (performance.now() > end) return true;
+      if (performance.now() > end) return false;
     }
     this.remember({ tokens: job.tokens, edits: job.edits, docs: Int32Array.from(job.found), order: null });
-    this.pending = null;
-    return !!this.second && !this.second.done;
+    return true;
   }
 
   /**
