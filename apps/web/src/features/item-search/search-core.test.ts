@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import Fuse from 'fuse.js';
 import { EditPattern, SearchIndex, WordChars, allowedEdits, charMask, toSearchRecord, tokenPieces } from './search-core';
+import { fieldNorm } from './search-match';
 
 const records = [
   { id: 1, name: 'Fresh Milk 1L', barcode: '5000000000001', basePrice: 2.5, brands: [{ id: 1 }], department: { id: 1 } },
@@ -142,6 +144,13 @@ describe('item search prefilter', () => {
     expect(new WordChars('1kg').fits(milk, 0)).toBe(true);
     expect(new WordChars('7kg').fits(milk, 0)).toBe(true); // digits share bits: let through, never ruled out wrongly
     expect(new WordChars('حليب').fits(charMask('حليب طازج'), 0)).toBe(true);
+  });
+
+  it('gives every field the norm fuse.js\'s own index gives it (the index itself is not built)', () => {
+    const texts = ['tea', 'fresh milk 1l', '  two  spaces  ', 'tab\tand\nnewline', 'no\u00a0break space', 'حليب طازج كامل الدسم', 'Café Crème Brûlée',
+      'a b c d e f g h i j k l m n o p q r s t u v w x y z 1 2 3 4 5 6 7 8 9 0 a b c d e f g h i j k l m n o p q r s t u v w x y z 1 2 3 4 5 6 7 8 9', '2000000000017', '12.5'];
+    const index = Fuse.createIndex(['name'], texts.map((name) => ({ name })));
+    for (const [i, t] of texts.entries()) expect(fieldNorm(t), JSON.stringify(t)).toBe((index.records[i].$ as Record<number, { n: number }>)[0].n);
   });
 
   it('splits a word into one more piece than the errors it may carry', () => {

@@ -5,9 +5,9 @@
  * search worker (search.worker.ts) so typing never blocks; this module is also the fallback
  * when workers are unavailable (tests).
  */
-import Fuse, { type FuseIndex, type IFuseOptions } from 'fuse.js';
+import Fuse, { type IFuseOptions } from 'fuse.js';
 import { recordMatchesFacets, type FacetFilter, type SearchRecord, type SearchSettings } from './search-record';
-import { MAX_PATTERN_LENGTH, allowedEdits, charMask, fieldScore, piecesOf, wordOf, type Word } from './search-match';
+import { MAX_PATTERN_LENGTH, allowedEdits, charMask, fieldNorm, fieldScore, piecesOf, wordOf, type Word } from './search-match';
 import { Groups, SecondKeys } from './search-ahead';
 
 export { EditPattern, MAX_PATTERN_LENGTH, WordChars, allowedEdits, charMask, tokenPieces } from './search-match';
@@ -84,11 +84,9 @@ function holdsPieces(text: string, mask: number, pieces: string[][], words: Word
 }
 
 export class SearchIndex {
-  private fuse: Fuse<SearchRecord>;
+  /** fuse.js itself, built the first time a query needs it (extended-search operators; the reference answer in tests). */
+  private fuseOf: Fuse<SearchRecord> | null = null;
   private options: IFuseOptions<SearchRecord>;
-  private index: FuseIndex<SearchRecord>;
-  /** Index record of each document, by document position. */
-  private byDoc: FuseIndex<SearchRecord>['records'];
   /** name, barcode and price of each record in one string (lower case unless case-sensitive), for the prefilter. */
   private hay: string[];
   /** charMask of each hay, and of each field of each record. */
@@ -111,7 +109,7 @@ export class SearchIndex {
   private ids: Int32Array;
   /** 1 where a field is blank (fuse.js does not index it). */
   private blank: Uint8Array[];
-  /** fuse.js's field-length norm of each field of each record (from its index), as the position of its value in `normValues` (there are only a few). */
+  /** fuse.js's field-length norm of each field of each record (search-match.ts fieldNorm), as the position of its value in `normValues` (there are only a few). */
   private normIds: Uint16Array[];
   private normValues: number[] = [];
   /** Records whose texts the last plain-word search read before ranking (its cost; tests). */
@@ -120,14 +118,12 @@ export class SearchIndex {
   constructor(private records: SearchRecord[], private settings: SearchSettings) {
     this.options = fuseOptions(settings);
     this.ids = Int32Array.from(records, (r) => r.id);
-    this.index = Fuse.createIndex(this.options.keys as string[], records);
-    this.fuse = new Fuse(records, this.options, this.index);
-    this.byDoc = [];
-    for (const r of this.index.records) this.byDoc[r.i!] = r;
     const fold = (t: string) => (settings.isCaseSensitive ? t : t.toLowerCase());
     this.fields = [records.map((r) => fold(r.name)), records.map((r) => fold(r.barcode)), records.map((r) => fold(r.basePrice))];
     this.blank = this.fields.map((f) => Uint8Array.from(f, (t) => (t.trim() ? 0 : 1)));
-    const norms = this.fields.map((_, k) => Float64Array.from(records, (_r, i) => (this.byDoc[i]?.$ as Record<number, { n: number } | undefined> | undefined)?.[k]?.n ?? 1));
+    // The norms fuse.js's index would hold, without building it (2.6 s and a few hundred MB at 1,000,000 products).
+    const raw = [records.map((r) => r.name), records.map((r) => r.barcode), records.map((r) => r.basePrice)];
+    const norms = raw.map((f) => Float64Array.from(f, fieldNorm));
     const normAt = new Map<number, number>();
     this.normIds = norms.map((f) => Uint16Array.from(f, (n) => {
       let id = normAt.get(n);
@@ -144,6 +140,11 @@ export class SearchIndex {
     this.hayMasks = Int32Array.from(records, (_r, i) => this.masks[0][i] | this.masks[1][i] | this.masks[2][i]);
   }
 
+  private fuse(): Fuse<SearchRecord> {
+    this.fuseOf ??= new Fuse(this.records, this.options);
+    return this.fuseOf;
+  }
+
   /**
    * fuse.js's answer, fast: for plain words only the records holding one piece of every word
    * (tokenPieces) can match, and those are scored here exactly as fuse.js scores them (ranked),
@@ -154,7 +155,7 @@ export class SearchIndex {
   private fuzzy(q: string): ArrayLike<number> {
     const job = this.pending;
     this.pending = null;
-    if (OPERATORS.test(q)) return this.fuse.search(q).map((r) => r.refIndex);
+    if (OPERATORS.test(q)) return this.fuse().search(q).map((r) => r.refIndex);
     const fold = (t: string) => (this.settings.isCaseSensitive ? t : t.toLowerCase());
     const threshold = this.options.threshold ?? DEFAULT_THRESHOLD;
     const tokens = q.split(/ +/).map(fold);
@@ -168,7 +169,7 @@ export class SearchIndex {
       this.examined += job.next - from;
     }
     const pieces = tokens.map((t, w) => piecesOf(t, edits[w]));
-    if (pieces.some((p) => p === null)) return this.fuse.search(q).map((r) => r.refIndex);
+    if (pieces.some((p) => p === null)) return this.fuse().search(q).map((r) => r.refIndex);
     // The same words answered a moment ago (a space typed after them, a first letter typed again).
     const kept = this.keptAnswer(tokens);
     if (kept) {
@@ -393,6 +394,6 @@ export class SearchIndex {
 
   /** The plain fuse.js answer over every record (the reference the fast path is checked against). */
   searchAll(query: string): number[] {
-    return this.fuse.search(query.trim()).map((r) => r.item.id);
+    return this.fuse().search(query.trim()).map((r) => r.item.id);
   }
 }

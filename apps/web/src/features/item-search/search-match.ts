@@ -134,6 +134,22 @@ export interface Word { t: string; k: number; chars: WordChars; pattern: EditPat
 export const wordOf = (t: string, k: number): Word => ({ t, k, chars: new WordChars(t), pattern: k > 0 ? new EditPattern(t) : null });
 
 /**
+ * fuse.js's field-length norm (its index's `n`; fuse.js 7 tools/fieldNorm, weight 1, 3 decimals):
+ * 1 / sqrt(words), the words split on white space (tab to carriage return, space, no-break space).
+ */
+export function fieldNorm(value: string): number {
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if ((c >= 9 && c <= 13) || c === 32 || c === 160) inWord = false;
+    else if (!inWord) { words++; inWord = true; }
+  }
+  return NORMS[words] ?? Math.round(1000 / Math.pow(Math.max(1, words), 0.5)) / 1000;
+}
+const NORMS = Array.from({ length: 64 }, (_, n) => Math.round(1000 / Math.pow(Math.max(1, n), 0.5)) / 1000);
+
+/**
  * The words' summed scores in one field (fuse.js: e / length, at least 0.001, 0 for the whole
  * field), or -1 when one of them does not match it.
  */
