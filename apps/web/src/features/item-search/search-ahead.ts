@@ -1,37 +1,9 @@
 /**
- * What the item search builds beside its answers (search-core.ts): the groups that order an answer
- * by score, and a first letter's records by the character that follows it, so that the second key
+ * What the item search builds beside its answers (search-core.ts): a first letter's records by the
+ * character that follows it, so that the second key
  * (no error allowed in two letters) scores only the records holding both letters together instead
  * of every record holding the first one (at 100,000 products ~20 ms -> a few).
  */
-
-/**
- * Documents grouped by score, each group in the order added. The few scores of an answer are
- * looked up in a short list first (a map lookup by a floating-point key per hit was the cost of a
- * first key that matches most of the catalogue); past 16 scores, a map holds the rest.
- */
-export class Groups {
-  private readonly keys: number[] = [];
-  private readonly lists: number[][] = [];
-  private more: Map<number, number[]> | null = null;
-  add(score: number, doc: number) {
-    const { keys } = this;
-    for (let j = 0; j < keys.length; j++) if (keys[j] === score) { this.lists[j].push(doc); return; }
-    if (keys.length < 16) { keys.push(score); this.lists.push([doc]); return; }
-    this.more ??= new Map();
-    const list = this.more.get(score);
-    if (list) list.push(doc);
-    else this.more.set(score, [doc]);
-  }
-  /** Every document, by rising score. */
-  ordered(): number[] {
-    const all = new Map<number, number[]>(this.keys.map((k, j) => [k, this.lists[j]]));
-    if (this.more) for (const [k, list] of this.more) all.set(k, list);
-    const out: number[] = [];
-    for (const score of [...all.keys()].sort((a, b) => a - b)) for (const d of all.get(score)!) out.push(d);
-    return out;
-  }
-}
 
 /**
  * A first letter's records (its answer's, in catalogue order) grouped by each character that

@@ -8,7 +8,8 @@
 import Fuse, { type IFuseOptions } from 'fuse.js';
 import { recordMatchesFacets, type FacetFilter, type SearchRecord, type SearchSettings } from './search-record';
 import { MAX_PATTERN_LENGTH, allowedEdits, charMask, fieldNorm, fieldScore, piecesOf, wordOf, type Word } from './search-match';
-import { Groups, SecondKeys } from './search-ahead';
+import { SecondKeys } from './search-ahead';
+import { rank } from './search-rank';
 
 export { EditPattern, MAX_PATTERN_LENGTH, WordChars, allowedEdits, charMask, tokenPieces } from './search-match';
 
@@ -91,9 +92,9 @@ export class SearchIndex {
   private hay: string[];
   /** charMask of each hay, and of each field of each record. */
   private hayMasks: Int32Array;
-  private masks: Int32Array[];
+  readonly masks: Int32Array[];
   /** The same three fields apart (fuse.js's keys, in order), folded the same way. */
-  private fields: string[][];
+  readonly fields: string[][];
   /** The last plain queries' words, their allowed errors and their matching records (catalogue order), newest first. */
   private history: Answer[] = [];
   /** The next key's candidates, built in idle time (speculate). */
@@ -108,10 +109,10 @@ export class SearchIndex {
   /** The records' ids, in catalogue order. */
   private ids: Int32Array;
   /** 1 where a field is blank (fuse.js does not index it). */
-  private blank: Uint8Array[];
+  readonly blank: Uint8Array[];
   /** fuse.js's field-length norm of each field of each record (search-match.ts fieldNorm), as the position of its value in `normValues` (there are only a few). */
-  private normIds: Uint16Array[];
-  private normValues: number[] = [];
+  readonly normIds: Uint16Array[];
+  readonly normValues: number[] = [];
   /** Records whose texts the last plain-word search read before ranking (its cost; tests). */
   examined = 0;
 
@@ -196,8 +197,8 @@ export class SearchIndex {
       }
       candidates = found;
     }
-    const { order, docs } = this.ranked(words, candidates);
-    const answer: Answer = { tokens, edits, docs: Int32Array.from(docs), order: Int32Array.from(order) };
+    const { order, docs } = rank(this, words, candidates, this.records.length);
+    const answer: Answer = { tokens, edits, docs, order };
     this.remember(answer);
     if (tokens.length === 1 && tokens[0].length === 1) this.keepFirstKey(tokens[0], answer);
     this.buildAhead(answer, threshold);
@@ -307,57 +308,6 @@ export class SearchIndex {
     }
     this.remember({ tokens: job.tokens, edits: job.edits, docs: Int32Array.from(job.found), order: null });
     return true;
-  }
-
-  /**
-   * fuse.js's ranking computed directly (extended search, keys name / barcode / price, location
-   * ignored): a word matches a field with e edits when e / length <= threshold, where e is the
-   * fewest edits making it a substring of the field (bitap's count, EditPattern); its score is
-   * e / length, at least 0.001, and 0 when the word is the whole field. Per field, the mean of the
-   * words' scores when every word matches; per product, the product over matching fields of
-   * score^(weight x field norm); ties in catalogue order. `docs`: the records to score (all if null).
-   */
-  private ranked(words: Word[], docs: ArrayLike<number> | null): { order: number[]; docs: number[] } {
-    const weight = 1 / this.fields.length;
-    const matches: number[] = [];
-    // Products by score, each group in catalogue order (the loop's order): the answer is the groups
-    // by rising score, no sort of tens of thousands of hits (a first key matches most of the catalogue).
-    const groups = new Groups();
-    const count = docs ? docs.length : this.records.length;
-    const { fields, blank, normIds, normValues, masks } = this;
-    // score^(weight x norm) for the few scores and norms there are, computed once each; the last
-    // score's row is at hand (most fields of a query score the same).
-    const powers = new Map<number, Float64Array>();
-    let lastScore = NaN;
-    let row: Float64Array = new Float64Array(0);
-    const power = (score: number, norm: number) => {
-      if (score !== lastScore) {
-        let r = powers.get(score);
-        if (!r) powers.set(score, (r = new Float64Array(normValues.length).fill(NaN)));
-        row = r;
-        lastScore = score;
-      }
-      let v = row[norm];
-      if (v !== v) row[norm] = v = Math.pow(score === 0 ? Number.EPSILON : score, weight * normValues[norm]);
-      return v;
-    };
-    for (let n = 0; n < count; n++) {
-      const i = docs ? docs[n] : n;
-      let total = 1;
-      let matched = false;
-      for (let k = 0; k < fields.length; k++) {
-        if (blank[k][i]) continue; // fuse.js does not index blank values
-        const sum = fieldScore(words, fields[k][i], masks[k][i]);
-        if (sum < 0) continue;
-        matched = true;
-        total *= power(sum / words.length, normIds[k][i]);
-      }
-      if (!matched) continue;
-      matches.push(i);
-      groups.add(total, i);
-    }
-    const order = groups.ordered();
-    return { order, docs: matches };
   }
 
   /**
