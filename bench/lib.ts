@@ -240,10 +240,10 @@ function builtApi(): string {
  * port, in its own process (plain node, so the pid is the server itself), production mode, request
  * logs at `warn`.
  */
-export async function startServer(databaseUrl: string, env: Record<string, string> = {}): Promise<Server> {
+export async function startServer(databaseUrl: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Server> {
   const port = await freePort();
   // BENCH_SERVER_NODE_ARGS: extra node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=bench/out/prof".
-  const extraArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const extraArgs = [...nodeArgs, ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   // The memory flags `npm start` runs the server with (scripts/server-flags.mjs);
   // BENCH_NODE_DEFAULT_HEAP=1 leaves node's defaults, to measure what they change.
   const heapFlags = process.env.BENCH_NODE_DEFAULT_HEAP === '1' ? [] : SERVER_NODE_FLAGS;

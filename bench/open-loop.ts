@@ -17,11 +17,14 @@
  *
  *   node --import tsx bench/open-loop.ts [--quick] [--products N] [--db <url>] [--step-seconds S] [--rates 100,200,...] [--over R]
  */
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { generateCatalogue } from './generate-catalogue.ts';
 import {
-  QUICK, cleanupOnExit, cpuCost, createThrowawayDb, dropAll, log, login, metric, percentile, pgReachable, request, round,
+  QUICK, ROOT, cleanupOnExit, cpuCost, createThrowawayDb, dropAll, log, login, metric, percentile, pgReachable, request, round,
   sleep, startServer, stopAllServers, waitQuiet, writeResults, type Metric, type Server,
 } from './lib.ts';
 import { loadSaleCatalogue, rng, saleBody, type Till } from './sales.ts';
@@ -89,7 +92,7 @@ function plan(ctx: Ctx, kind: Kind, i: number, rnd: () => number): Planned {
 }
 
 /** Offers `rate` requests/s of the mix (or one kind) for `seconds`; latency from each scheduled send. */
-async function openLoop(ctx: Ctx, rate: number, seconds: number, only?: Kind): Promise<{ samples: Sample[]; peakRssMb: number; lateMs: number; wallS: number }> {
+async function openLoop(ctx: Ctx, rate: number, seconds: number, only?: Kind): Promise<{ samples: Sample[]; peakRssMb: number; lateMs: number; wallS: number; loop: StepResult['loop'] }> {
   const rnd = rng(rate * 7 + seconds);
   const samples: Sample[] = [];
   const pending: Promise<void>[] = [];
@@ -100,6 +103,7 @@ async function openLoop(ctx: Ctx, rate: number, seconds: number, only?: Kind): P
     const x = rnd();
     planned.push(plan(ctx, only ?? (x < MIX.sale ? 'sale' : x < MIX.sale + MIX.read ? 'read' : 'sync'), j, rnd));
   }
+  const from = Date.now();
   let peakRssMb = ctx.server.rssMb();
   const rssTimer = setInterval(() => { peakRssMb = Math.max(peakRssMb, ctx.server.rssMb()); }, 200);
   let lateMs = 0;
@@ -124,7 +128,23 @@ async function openLoop(ctx: Ctx, rate: number, seconds: number, only?: Kind): P
   const wallS = Math.max(seconds, (performance.now() - t0) / 1000);
   clearInterval(rssTimer);
   peakRssMb = Math.max(peakRssMb, ctx.server.rssMb());
-  return { samples, peakRssMb, lateMs, wallS };
+  return { samples, peakRssMb, lateMs, wallS, loop: loopBetween(from, Date.now()) };
+}
+
+/** Where the server's loop monitor writes (bench/loop-monitor.mjs). */
+const LOOP_FILE = path.join(os.tmpdir(), `pos-bench-loop-${process.pid}.jsonl`);
+
+/** The API's event loop over a step: the mean share of time busy, the median 250-ms interval's delay p99, and the longest delay. */
+function loopBetween(from: number, to: number): { busy: number; p99: number; max: number } {
+  let lines: Array<{ t: number; busy: number; p99: number; max: number }> = [];
+  try { lines = fs.readFileSync(LOOP_FILE, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)); } catch { /* no monitor */ }
+  const inStep = lines.filter((l) => l.t > from + 250 && l.t <= to);
+  if (!inStep.length) return { busy: NaN, p99: NaN, max: NaN };
+  return {
+    busy: round(inStep.reduce((a, l) => a + l.busy, 0) / inStep.length, 2),
+    p99: round(percentile(inStep.map((l) => l.p99), 50), 1),
+    max: Math.max(...inStep.map((l) => l.max)),
+  };
 }
 
 interface StepResult {
@@ -137,6 +157,8 @@ interface StepResult {
   bg?: number;
   peakRssMb: number;
   lateMs: number;
+  /** The API's event loop during the step (bench/loop-monitor.mjs): mean busy share, the median 250-ms interval's delay p99, the longest delay (ms). */
+  loop: { busy: number; p99: number; max: number };
 }
 
 function summarise(offered: number, seconds: number, run: Awaited<ReturnType<typeof openLoop>>): StepResult {
@@ -154,13 +176,13 @@ function summarise(offered: number, seconds: number, run: Awaited<ReturnType<typ
       shedSentP99: round(percentile(shed.map((x) => x.ms - x.late), 99), 1),
     };
   }
-  return { offered, seconds, byKind, wallS: round(run.wallS, 1), peakRssMb: round(run.peakRssMb, 0), lateMs: round(run.lateMs, 1) };
+  return { offered, seconds, byKind, wallS: round(run.wallS, 1), peakRssMb: round(run.peakRssMb, 0), lateMs: round(run.lateMs, 1), loop: run.loop };
 }
 
 const line = (r: StepResult) => `${r.offered}/s offered: ` + KINDS.map((k) => {
   const b = r.byKind[k];
   return `${k} ${b.okPerS}/s ok (p50 ${b.p50} p99 ${b.p99} ms), ${b.shed} shed (p99 ${b.shedP99} ms, ${b.shedSentP99} from the actual send)${b.failed ? `, ${b.failed} FAILED` : ''}`;
-}).join('; ') + `; machine ${r.bg ?? '?'}% busy before; last answer at ${r.wallS} s of ${r.seconds}; peak RSS ${r.peakRssMb} MB; generator late ≤ ${r.lateMs} ms`;
+}).join('; ') + `; machine ${r.bg ?? '?'}% busy before; last answer at ${r.wallS} s of ${r.seconds}; peak RSS ${r.peakRssMb} MB; generator late ≤ ${r.lateMs} ms; API loop ${Math.round(100 * r.loop.busy)}% busy, delay p99 ${r.loop.p99} ms (longest ${r.loop.max})`;
 
 /** The knee: accepted sales at p99 ≤ 100 ms and under 1% of the sales shed. */
 const healthy = (r: StepResult) => r.byKind.sale.p99 <= 100 && r.byKind.sale.shed <= 0.01 * r.byKind.sale.offered && r.byKind.sale.failed === 0;
@@ -175,7 +197,9 @@ async function setup(): Promise<{ ctx: Ctx; dbUrl: string; dbName: string }> {
     log(`generated in ${stats.ms.total} ms`);
     dbUrl = db.url;
   }
-  const server = await startServer(dbUrl);
+  // The API's event loop, every 250 ms (loop-monitor.mjs): what a shed request waits behind.
+  fs.rmSync(LOOP_FILE, { force: true });
+  const server = await startServer(dbUrl, { BENCH_LOOP_FILE: LOOP_FILE }, ['--import', path.join(ROOT, 'bench', 'loop-monitor.mjs')]);
   const c = new pg.Client({ connectionString: dbUrl });
   await c.connect();
   const { rows } = await c.query(`select u.username, us.store_id, t.id as terminal_id from user_account u join user_store us on us.user_id = u.id
@@ -255,7 +279,7 @@ async function main() {
       metric({ id: 'openloop.knee', section, metric: 'Knee: highest offered rate (80% sales, 15% searches/lists, 5% syncs) with accepted sales p99 ≤ 100 ms and < 1% shed', unit: 'req/s', budget: 'info', on: 'median', median: knee, p95: knee, runs: 1, note: `${found ? '' : 'NO step met it (the lowest rate is shown); '}sales at the knee: ${kneeStep.byKind.sale.okPerS}/s, p99 ${kneeStep.byKind.sale.p99} ms; ${note}` }),
       metric({ id: 'openloop.goodput', section, metric: `Sales completed at 2× the sustained rate (${overRate}/s offered; the most completed in a step: ${sustained}/s), share of the peak sale rate (${peakSale}/s)`, unit: '', budget: '>= 0.9', limit: { op: '>=', value: 0.9 }, on: 'median', median: ratio, p95: ratio, runs: 1, note: `${over.byKind.sale.okPerS} sales/s completed; ${over.byKind.sale.shed} sales shed (the tills' outboxes send them later)` }),
       metric({ id: 'openloop.sale.p99', section, metric: 'Accepted sales at 2× the sustained rate: p99 latency from the scheduled send', unit: 'ms', budget: 'p99 <= 200 ms', limit: { op: '<=', value: 200 }, on: 'p95', median: over.byKind.sale.p50, p95: over.byKind.sale.p99, runs: 1, note: 'median column holds the p50, p95 column the p99 (judged)' }),
-      metric({ id: 'openloop.shed.p99', section, metric: 'Shed requests (503 + Retry-After) at 2× the sustained rate: p99 latency from the scheduled send', unit: 'ms', budget: 'p99 <= 10 ms', limit: { op: '<=', value: 10 }, median: shedP99, p95: shedP99, runs: 1, note: `${shedAll} shed: ${KINDS.map((k) => `${k} ${over.byKind[k].shed}`).join(', ')}; p95 column holds the p99; from the generator's actual send ${shedSentP99} ms (it sent up to ${over.lateMs} ms late: its own CPU on the shared cores)` }),
+      metric({ id: 'openloop.shed.p99', section, metric: 'Shed requests (503 + Retry-After) at 2× the sustained rate: p99 latency from the scheduled send', unit: 'ms', budget: 'p99 <= 10 ms', limit: { op: '<=', value: 10 }, median: shedP99, p95: shedP99, runs: 1, note: `${shedAll} shed: ${KINDS.map((k) => `${k} ${over.byKind[k].shed}`).join(', ')}; p95 column holds the p99; from the generator's actual send ${shedSentP99} ms (it sent up to ${over.lateMs} ms late: its own CPU on the shared cores); the API's event loop meanwhile ${Math.round(100 * over.loop.busy)}% busy, its delay p99 ${over.loop.p99} ms (longest ${over.loop.max}; 250-ms intervals): a shed waits for the loop` }),
       metric({ id: 'openloop.rss', section, metric: 'Peak server RSS over all steps', unit: 'MB', budget: 'info', on: 'median', median: peakRss, p95: peakRss, runs: 1 }),
     );
   } finally {

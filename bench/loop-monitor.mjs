@@ -1,0 +1,24 @@
+/**
+ * Preloaded into the bench's server (`node --import bench/loop-monitor.mjs`, bench/open-loop.ts):
+ * every 250 ms, one JSON line in $BENCH_LOOP_FILE with the API's event loop over that interval —
+ * how busy it was (eventLoopUtilization, 0-1) and how late its timers ran (monitorEventLoopDelay,
+ * p99 and max, ms, 1 ms resolution) — so the bench can say what a shed request waited behind.
+ */
+import fs from 'node:fs';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { setInterval } from 'node:timers';
+
+const file = process.env.BENCH_LOOP_FILE;
+if (file) {
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  let last = performance.eventLoopUtilization();
+  setInterval(() => {
+    const now = performance.eventLoopUtilization();
+    const busy = performance.eventLoopUtilization(now, last).utilization;
+    last = now;
+    const line = { t: Date.now(), busy: Math.round(busy * 1000) / 1000, p99: Math.round(delay.percentile(99) / 1e4) / 100, max: Math.round(delay.max / 1e4) / 100 };
+    delay.reset();
+    fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
+  }, 250).unref();
+}
