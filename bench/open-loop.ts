@@ -284,6 +284,7 @@ async function main() {
     );
   } finally {
     await stopAllServers();
+    fs.rmSync(LOOP_FILE, { force: true });
     if (!arg('--db') && !process.argv.includes('--keep')) await dropAll();
   }
   writeResults(OUT_FILE, metrics, extra);
