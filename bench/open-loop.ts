@@ -294,6 +294,7 @@ async function main() {
 main().catch(async (e) => {
   console.error(e);
   await stopAllServers();
+  fs.rmSync(LOOP_FILE, { force: true });
   await dropAll();
   process.exit(1);
 });
