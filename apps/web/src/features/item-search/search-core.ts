@@ -123,8 +123,8 @@ export class SearchIndex {
     this.fields = [records.map((r) => fold(r.name)), records.map((r) => fold(r.barcode)), records.map((r) => fold(r.basePrice))];
     this.blank = this.fields.map((f) => Uint8Array.from(f, (t) => (t.trim() ? 0 : 1)));
     // The norms fuse.js's index would hold, without building it (2.6 s and a few hundred MB at 1,000,000 products).
-    const raw = [records.map((r) => r.name), records.map((r) => r.barcode), records.map((r) => r.basePrice)];
-    const norms = raw.map((f) => Float64Array.from(f, fieldNorm));
+    // (Counted on the folded fields: folding a text's case never adds or removes white space.)
+    const norms = this.fields.map((f) => Float64Array.from(f, fieldNorm));
     const normAt = new Map<number, number>();
     this.normIds = norms.map((f) => Uint16Array.from(f, (n) => {
       let id = normAt.get(n);
@@ -148,7 +148,7 @@ export class SearchIndex {
 
   /**
    * fuse.js's answer, fast: for plain words only the records holding one piece of every word
-   * (tokenPieces) can match, and those are scored here exactly as fuse.js scores them (ranked),
+   * (tokenPieces) can match, and those are scored exactly as fuse.js scores them (search-rank.ts),
    * without its bitap pass per record and field. Queries with extended-search operators, or words so
    * short that every text qualifies, go to fuse.js itself. The equivalence test against a full
    * fuse.js search (search-core.test.ts) guards this against a fuse.js change.
@@ -156,6 +156,7 @@ export class SearchIndex {
   private fuzzy(q: string): ArrayLike<number> {
     const job = this.pending;
     this.pending = null;
+    this.examined = 0;
     if (OPERATORS.test(q)) return this.fuse().search(q).map((r) => r.refIndex);
     const fold = (t: string) => (this.settings.isCaseSensitive ? t : t.toLowerCase());
     const threshold = this.options.threshold ?? DEFAULT_THRESHOLD;
@@ -163,7 +164,6 @@ export class SearchIndex {
     const edits = tokens.map((t) => allowedEdits(t.length, threshold));
     // The key the candidates were being built for came before they were done (at 1,000,000
     // products they take longer than a typist's pause): the rest is built now and narrows it.
-    this.examined = 0;
     if (job && narrows(job, tokens, edits)) {
       const from = job.next;
       this.advance(job, Infinity);
@@ -197,7 +197,7 @@ export class SearchIndex {
       }
       candidates = found;
     }
-    const { order, docs } = rank(this, words, candidates, this.records.length);
+    const { order, docs } = rank(this, words, candidates);
     const answer: Answer = { tokens, edits, docs, order };
     this.remember(answer);
     if (tokens.length === 1 && tokens[0].length === 1) this.keepFirstKey(tokens[0], answer);

@@ -54,9 +54,9 @@ class Scores {
  * words' scores when every word matches; per product, the product over matching fields of
  * score^(weight x field norm); ties in catalogue order. `docs`: the records to score (all if null).
  */
-export function rank(index: RankColumns, words: Word[], docs: ArrayLike<number> | null, size: number): { order: Int32Array; docs: Int32Array } {
+export function rank(index: RankColumns, words: Word[], docs: ArrayLike<number> | null): { order: Int32Array; docs: Int32Array } {
   const weight = 1 / index.fields.length;
-  const count = docs ? docs.length : size;
+  const count = docs ? docs.length : index.fields[0].length;
   const { fields, blank, normIds, normValues, masks } = index;
   // score^(weight x norm) for the few scores and norms there are, computed once each; the last
   // score's row is at hand (most fields of a query score the same).
