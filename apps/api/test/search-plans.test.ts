@@ -63,7 +63,10 @@ beforeAll(async () => {
   await q("set maintenance_work_mem = '256MB'");
   for (const i of indexes) await q(i.def);
   await q('commit');
-  await q('analyze');
+  // As autovacuum leaves a loaded catalogue (its insert threshold: a bulk load is vacuumed soon
+  // after): statistics, and the visibility map the index-only walks count on (sales never update
+  // product rows; their stock is in product_store).
+  await q('vacuum analyze');
   // Recorded from here on: the statements the routes send.
   pg.Client.prototype.query = function (this: pg.Client, config: any, values?: any, cb?: any) {
     if (this !== explainer) {
@@ -145,8 +148,8 @@ describe('search and list plans on a large database (issue 30.1)', () => {
     expect(found, found.join('\n')).toEqual([]);
   });
 
-  it('words that seldom stand together are looked up by their links, common ones by walking the ids (migration 0018)', async () => {
-    const indexesOf = (node: PlanNode): string[] => [...(node['Index Name'] ? [node['Index Name']] : []), ...(node.Plans ?? []).flatMap(indexesOf)];
+  it('words that seldom stand together are looked up by their links, common ones by walking the ids in the list index alone (migrations 0018, 0019)', async () => {
+    const indexesOf = (node: PlanNode): string[] => [...(node['Index Name'] ? [`${node['Node Type']} ${node['Index Name']}`] : []), ...(node.Plans ?? []).flatMap(indexesOf)];
     const plans = async (url: string) => {
       captured.length = 0;
       const res = await t.app.inject({ method: 'GET', url, headers: admin });
@@ -160,12 +163,13 @@ describe('search and list plans on a large database (issue 30.1)', () => {
     // No 'Coca' is 'Zero' in this catalogue, though every trigram of the text is in thousands of names.
     const rare = await plans('/api/products?name=coca%20zero%20cola&page=1&itemsPerPage=10');
     expect(rare.body['hydra:member']).toEqual([]);
-    expect(rare.used).toEqual(['product_name_links']);
-    // 'Coca Light' is every 60th name: the page walks the primary key and stops at 10.
+    expect(rare.used).toEqual(['Bitmap Index Scan product_name_links']);
+    // 'Coca Light' is every 60th name: the page walks the ids and stops at 10, reading the folded
+    // names from the list index itself (no heap page per name read: 2.2 -> 1.4 ms at 1M, 0019).
     const common = await plans('/api/products?name=coca%20light&page=1&itemsPerPage=10');
     expect(common.body['hydra:member']).toHaveLength(10);
-    expect(common.used).toContain('product_pkey');
-    expect(common.used).not.toContain('product_name_links');
+    expect(common.used).toContain('Index Only Scan product_list_idx');
+    expect(common.used.filter((u) => /product_pkey|product_name_links/.test(u))).toEqual([]);
   });
 
   it('a list counts its total only ten pages ahead ("more than"), exactly when only the total is asked for', async () => {

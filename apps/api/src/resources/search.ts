@@ -73,7 +73,8 @@ export function textMatch(col: PgColumn | SQL, text: string): SQL {
     // Both conditions visible, their estimates multiply (a name with the text has its links: they are
     // not independent) and the planner ANDs both indexes' bitmaps for common words: 90-240 ms at 1M.
     // coalesce() hides the LIKE from the estimate (0.5) and from the trigram index: the links index
-    // finds rare words' candidates, common words' pages walk the primary key (bench/search-explain.ts).
+    // finds rare words' candidates, common words' pages walk the ids in product_list_idx,
+    // which carries the folded name (migration 0019: an index-only walk; bench/search-explain.ts).
     return sql`pos_search_links(${stored.fold}, false) @> pos_search_links(pos_search_fold(${text}), true)
       and coalesce(${stored.fold} like ('%' || pos_search_fold(${pattern}) || '%'), false)`;
   }

@@ -113,7 +113,7 @@ export const product = pgTable('product', {
    * The stores this product has a product_store row in, sorted; empty = catalogue-wide. A copy kept
    * by triggers on product_store (migration 0002) so store scoping is a test on the product row
    * itself (no probe per row): a till's product page is then an index-only scan of
-   * product_list_idx (id) INCLUDE (is_active, store_ids).
+   * product_list_idx (id) INCLUDE (is_active, store_ids, name_fold) (migrations 0002, 0019).
    */
   storeIds: integer('store_ids').array().notNull().default(sql`'{}'::integer[]`),
   /**
