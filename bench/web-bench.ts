@@ -212,10 +212,16 @@ async function main() {
     }
 
     // ---- scan to line
+    const eventNote = (events: Array<number | null>) => {
+      const over = events.filter((e): e is number => e != null);
+      return `${events.length - over.length} of ${events.length} under 16 ms${over.length ? `, the rest p50 ${round(percentile(over, 50), 0)} / max ${round(Math.max(...over), 0)} ms` : ''}`;
+    };
     if (page) {
       await waitQuiet('scan');
       const runs: number[][] = [];
       const frames: number[] = [];
+      // Event Timing (the browser's own key down -> next paint): null when under its 16 ms floor.
+      const events: Array<number | null> = [];
       let missed = 0;
       const since = await page.evaluate(() => performance.now());
       for (let run = 0; run < CFG.scanRuns; run++) await profiled(page, 'scan', async () => { const lat: number[] = []; runs.push(lat); for (let i = run * CFG.scans; i < (run + 1) * CFG.scans; i++) {
@@ -225,12 +231,13 @@ async function main() {
         const variantProduct = Math.max(5, Math.floor(n / 5) * 5);
         const code = i % 4 === 3 ? `${2000000000000 + variantProduct}1` : String(2000000000000 + n);
         const r = await scan(page, code);
-        if (r == null) missed++; else { lat.push(r.ms); frames.push(r.frames); }
+        if (r == null) missed++; else { lat.push(r.ms); frames.push(r.frames); events.push(r.eventMs); }
+        if (process.env.BENCH_DEBUG) log(`scan ${code}: ${r == null ? 'no row' : `${r.ms.toFixed(1)} ms, frame ${r.frames}, Event Timing ${r.eventMs ?? '< 16'} ms`}`);
       } });
       const lt = await longTasks(page, since);
       const scans = runs.flat().length;
       if (scans) {
-        metrics.push(metric({ id: 'web.scan', section, metric: `Scan to line: barcode typed at a scanner's pace, Enter -> row painted (${CFG.products.toLocaleString('en')} products)`, unit: 'ms', budget: `p95 <= ${BUDGET.scanMs} ms`, limit: { op: '<=', value: BUDGET.scanMs }, ...overRuns(runs), note: `${runs.length} runs of ${CFG.scans} scans (${scans} timed${missed ? `, ${missed} gave no new row` : ''}), each code typed key by key every ${SCANNER_KEY_MS} ms then Enter; the cart keeps every line; longest task ${round(Math.max(0, ...lt.map((t) => t.duration)), 0)} ms` }));
+        metrics.push(metric({ id: 'web.scan', section, metric: `Scan to line: barcode typed at a scanner's pace, Enter -> row painted (${CFG.products.toLocaleString('en')} products)`, unit: 'ms', budget: `p95 <= ${BUDGET.scanMs} ms`, limit: { op: '<=', value: BUDGET.scanMs }, ...overRuns(runs), note: `${runs.length} runs of ${CFG.scans} scans (${scans} timed${missed ? `, ${missed} gave no new row` : ''}), each code typed key by key every ${SCANNER_KEY_MS} ms then Enter; the cart keeps every line; Enter (its event time stamp) -> the rendering of the frame that shows the row done, both in the page; the browser's Event Timing for the same Enters: ${eventNote(events)}; longest task ${round(Math.max(0, ...lt.map((t) => t.duration)), 0)} ms` }));
         const next = frames.filter((f) => f === 1).length;
         metrics.push(metric({ id: 'web.scan.frame', section, metric: 'Scan to line: the frame after the Enter that paints the row (1 = the very next one)', unit: 'frames', budget: 'p95 <= 1', limit: { op: '<=', value: 1 }, on: 'p95', median: percentile(frames, 50), p95: percentile(frames, 95), runs: runs.length, note: `${next} of ${frames.length} scans in the next frame (${round((100 * next) / frames.length, 0)}%), ${frames.filter((f) => f === 2).length} in the second, ${frames.filter((f) => f > 2).length} later; 60 Hz refresh (${round(FRAME_MS, 1)} ms)` }));
       } else skip('web.scan', 'Scan to line', `p95 <= ${BUDGET.scanMs} ms`, `no scan produced a cart row ([data-testid=cart-row])`);
