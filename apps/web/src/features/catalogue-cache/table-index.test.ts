@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { FLAG_ACTIVE, decodeContext, type ProductRow, type SyncDictionaries, type VariantRow } from '@pos/domain/catalogue-sync';
+import { buildTableIndex, textAt } from './table-index';
+
+const dict: SyncDictionaries = { taxes: [], categories: [], brands: [], suppliers: [], terminals: [], departments: [], stores: [] };
+
+/** A small deterministic generator (mulberry32): the same catalogue on every run. */
+function random(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Names, product barcodes and variant barcodes drawn from one small pool of texts, so that keys
+ * collide in every way the rules decide: a name that is another product's barcode or variant
+ * barcode, two products with one name, one barcode on two products or two variants, white space
+ * around a key, empty and missing keys, and texts that sort close together ('10', '10 ', '100', 'a', 'A');
+ * and names only ever names ('Tea', 'Rice'), which the first product keeps.
+ */
+function catalogue(n: number, seed: number): ProductRow[] {
+  const next = random(seed);
+  const pool = ['10', '100', '1000', ' 10', '10 ', 'a', 'A', 'Milk', 'milk', 'Oat Milk', '', ' ', 'é', 'e\u0301', '٣', 'Zz'];
+  const pick = (): string | null => (next() < 0.1 ? null : next() < 0.6 ? pool[Math.floor(next() * pool.length)] : `${Math.floor(next() * 40)}`);
+  const rows: ProductRow[] = [];
+  let variantId = 1000;
+  for (let i = 0; i < n; i++) {
+    const id = 1 + i * 3;
+    const variants: VariantRow[] = [];
+    for (let v = Math.floor(next() * 3); v > 0; v--) variants.push([variantId++, 'x', 'Size', 'S', pick(), null, null, null, 1, []]);
+    const name = next() < 0.3 ? (next() < 0.5 ? 'Tea' : ' Rice') : pick() ?? '';
+    rows.push([id, name, pick(), null, 1, 0, 'pcs', 'pcs', FLAG_ACTIVE, 1, null, null, [], [], [], [], [], variants, [], []]);
+  }
+  return rows;
+}
+
+/** The rules as product-index.ts buildScanLookup applies them to decoded products, on the rows. */
+function reference(rows: ProductRow[]): Map<string, [number, number]> {
+  const map = new Map<string, [number, number]>();
+  rows.forEach((r, i) => {
+    const name = r[1]?.trim();
+    if (name && !map.has(name)) map.set(name, [i, -1]);
+  });
+  rows.forEach((r, i) => r[17].forEach((v) => { const code = v[4]?.trim(); if (code) map.set(code, [i, v[0]]); }));
+  rows.forEach((r, i) => { const code = r[2]?.trim(); if (code) map.set(code, [i, -1]); });
+  return map;
+}
+
+describe('the scan keys of the index columns', () => {
+  it.each([1, 2, 3, 4, 5])('pick the product and variant buildScanLookup picks, for every key, in code-unit order (catalogue %i)', (seed) => {
+    const rows = catalogue(300, seed);
+    const index = buildTableIndex(rows, decodeContext(dict));
+    const want = reference(rows);
+    const keys = Array.from(index.scanKeys.ends, (_, j) => textAt(index.scanKeys, j));
+    expect(keys).toEqual([...want.keys()].sort());
+    keys.forEach((key, j) => expect([index.scanAt[j], index.scanVariant[j]], key).toEqual(want.get(key)));
+    // The pool does collide: names lost to barcodes, barcodes to later barcodes; 'Tea' is the first tea's.
+    expect(keys.length).toBeLessThan(rows.length + rows.reduce((n, r) => n + r[17].length, 0));
+    expect(index.scanAt[keys.indexOf('Tea')]).toBe(rows.findIndex((r) => r[1] === 'Tea'));
+  });
+});
