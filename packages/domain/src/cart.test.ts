@@ -9,6 +9,7 @@ import {
 } from './cart.ts';
 import type { CartLineInput, CartLineTotals, OrderDiscountInput, OrderInput, OrderTotals, WireOrderDiscountFields } from './cart.ts';
 import { roundingAdjustment } from './tender.ts';
+import { mulberry32 } from './seeded-random.ts';
 
 const line = (priceCents: number, qtyMilli: number, discountCents = 0, taxRates: number[] = [], taxIncluded = true): CartLineInput => ({
   priceCents,
@@ -167,16 +168,6 @@ describe('cartLineFromWire', () => {
 
 // ---------------------------------------------------------------------------------------
 // Property-style check: a refund cart is the exact negation of its sale cart.
-
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('sale vs refund mirroring (seeded random carts)', () => {
   const rand = mulberry32(20240315);

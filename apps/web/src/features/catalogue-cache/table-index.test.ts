@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { FLAG_ACTIVE, decodeContext, type ProductRow, type SyncDictionaries, type VariantRow } from '@pos/domain/catalogue-sync';
+import { mulberry32 } from '@pos/domain/seeded-random';
 import { buildTableIndex, textAt } from './table-index';
 
 const dict: SyncDictionaries = { taxes: [], categories: [], brands: [], suppliers: [], terminals: [], departments: [], stores: [] };
-
-/** A small deterministic generator (mulberry32): the same catalogue on every run. */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Names, product barcodes and variant barcodes drawn from one small pool of texts, so that keys
@@ -23,7 +13,7 @@ function random(seed: number) {
  * and names only ever names ('Tea', 'Rice'), which the first product keeps.
  */
 function catalogue(n: number, seed: number): ProductRow[] {
-  const next = random(seed);
+  const next = mulberry32(seed); // the same catalogue on every run
   const pool = ['10', '100', '1000', ' 10', '10 ', 'a', 'A', 'Milk', 'milk', 'Oat Milk', '', ' ', 'é', 'e\u0301', '٣', 'Zz'];
   const pick = (): string | null => (next() < 0.1 ? null : next() < 0.6 ? pool[Math.floor(next() * pool.length)] : `${Math.floor(next() * 40)}`);
   const rows: ProductRow[] = [];

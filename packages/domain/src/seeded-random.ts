@@ -1,0 +1,13 @@
+/**
+ * A small deterministic pseudo-random generator (mulberry32) for property-style tests: the same
+ * seed gives the same sequence of numbers in [0, 1) on every run and every machine.
+ */
+export function mulberry32(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
