@@ -8,7 +8,7 @@ const index = (): StoredIndex => ({
   ids: ints(1000), names: { text: 'حليب طازج Café '.repeat(200), ends: ints(300) }, barcodes: { text: 'short', ends: ints(2) },
   prices: new Float64Array([1.5, 2.25, -0.1]).buffer as ArrayBuffer, departments: ints(10),
   brands: { start: ints(5), ids: ints(3) }, categories: { start: ints(5), ids: ints(3) }, stores: { start: ints(5), ids: ints(3) }, terminals: { start: ints(5), ids: ints(3) },
-  scanKeys: { text: '2000000000001'.repeat(100), ends: ints(100) }, scanAt: ints(100), scanVariant: ints(100),
+  scanKeys: { text: '2000000000001'.repeat(100), ends: ints(100) }, scanAt: ints(100), scanVariant: ints(100), scanSlots: ints(128),
 });
 const size = (v: unknown) => (typeof v === 'string' ? 2 * v.length : (v as ArrayBuffer).byteLength);
 

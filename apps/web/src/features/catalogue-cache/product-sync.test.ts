@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FLAG_ACTIVE, FLAG_MANAGE_INVENTORY, SYNC_FORMAT, type ProductRow, type SyncPayload } from '@pos/domain/catalogue-sync';
 import { CHUNK_SPAN, ProductSync } from './product-sync';
-import { packIndex, textAt } from './table-index';
+import { packIndex, textAt, type StoredIndex } from './table-index';
 import { ProductTable } from './product-table';
 import { buildFacets, buildScanLookup, isVisibleAt } from './product-index';
 import { applyProductUpdate, catalogueStore, setCatalogue } from './catalogue-store';
@@ -85,6 +85,11 @@ describe('compact catalogue: decoding', () => {
     expect(JSON.parse(stockOnly.persist!.header).indexTag).toBe('2000');
     const stale = new ProductSync().restore(d.persist!.header, update.chunks, { key: -2, json: tag, index: packIndex(update.index!) })!;
     expect(stale.persist?.index).toBe(true); // built again from the chunks, and written
+    // An index record of the right tag in an older version's shape (sorted scan keys, no scan table): built again too.
+    const { scanSlots: _slots, ...older } = packIndex(update.index!);
+    const old = new ProductSync().restore(update.persist!.header, update.chunks, { key: -2, json: tag, index: older as StoredIndex })!;
+    expect(old.persist?.index).toBe(true);
+    expect(ProductTable.from(old).scan.get('20001500')?.product.id).toBe(1500);
   });
 
   it("gives the same scan hits, store filter, facets and search records as the decoded products", () => {

@@ -11,7 +11,7 @@
  * chunks it touched. The header (cursor, user, dictionaries) is one more record.
  */
 import { P, SYNC_FORMAT, decodeContext, mergeRows, type DecodeContext, type ProductRow, type SyncDictionaries, type SyncPayload } from '@pos/domain/catalogue-sync';
-import { type StoredIndex, type TableIndex, buildTableIndex, indexKey, unpackIndex } from './table-index';
+import { type StoredIndex, type TableIndex, buildTableIndex, indexKey, storedIndexCurrent, unpackIndex } from './table-index';
 
 /** Ids per cache chunk: ~250 KB of JSON for 1,024 products. */
 export const CHUNK_SPAN = 1024;
@@ -116,7 +116,7 @@ export class ProductSync {
     this.setHeader(h);
     const sorted = [...chunks].sort((a, b) => a.key - b.key);
     const base = { full: true, chunks: sorted, drop: [], dict: h.dict, changed: [], removed: [], indexChanged: true };
-    if (index?.index && h.indexTag !== undefined && index.json === h.indexTag) {
+    if (index?.index && storedIndexCurrent(index.index) && h.indexTag !== undefined && index.json === h.indexTag) {
       this.unparsed = sorted;
       return { ...base, index: unpackIndex(index.index), persist: null };
     }

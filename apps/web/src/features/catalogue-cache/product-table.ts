@@ -11,7 +11,7 @@
  */
 import { P, decodeContext, decodeProduct, type DecodeContext, type ProductRow, type SyncDictionaries } from '@pos/domain/catalogue-sync';
 import { chunkOf, type ProductUpdate } from './product-sync';
-import { textAt, textColumn, type Relation, type TableIndex, type TextColumn } from './table-index';
+import { findScanKey, textColumn, type Relation, type TableIndex } from './table-index';
 import type { Facet, Facets, ScanHit } from './product-index';
 import type { Product } from './types';
 
@@ -34,7 +34,7 @@ const EMPTY_DICT: SyncDictionaries = { taxes: [], categories: [], brands: [], su
 const EMPTY_INDEX: TableIndex = {
   ids: new Int32Array(0), names: textColumn([]), barcodes: textColumn([]), prices: new Float64Array(0), departments: new Int32Array(0),
   brands: EMPTY_RELATION, categories: EMPTY_RELATION, stores: EMPTY_RELATION, terminals: EMPTY_RELATION,
-  scanKeys: textColumn([]), scanAt: new Int32Array(0), scanVariant: new Int32Array(0),
+  scanKeys: textColumn([]), scanAt: new Int32Array(0), scanVariant: new Int32Array(0), scanSlots: new Int32Array(0),
 };
 
 /** Whether product i has no ids in this relation, or has `id` among them. */
@@ -52,20 +52,6 @@ interface Shared {
   ctx: DecodeContext;
 }
 
-/** Entry of a sorted text column equal to `key`, or -1 (binary search; the worker sorted it with the default string order). */
-function findSorted(c: TextColumn, key: string): number {
-  let lo = 0;
-  let hi = c.ends.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = textAt(c, mid);
-    if (v === key) return mid;
-    if (v < key) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
-
 export class ProductTable implements ProductLookup {
   /** Scan hits by code, resolved to the table's product objects. */
   readonly scan: ScanLookup;
@@ -80,7 +66,7 @@ export class ProductTable implements ProductLookup {
   ) {
     this.scan = {
       get: (code) => this.scanHit(code),
-      has: (code) => findSorted(this.shared.index.scanKeys, code) >= 0,
+      has: (code) => findScanKey(this.shared.index, code) >= 0,
     };
   }
 
@@ -178,7 +164,7 @@ export class ProductTable implements ProductLookup {
   }
 
   private scanHit(code: string): ScanHit | undefined {
-    const i = findSorted(this.shared.index.scanKeys, code);
+    const i = findScanKey(this.shared.index, code);
     if (i < 0) return undefined;
     const { scanAt, scanVariant } = this.shared.index;
     const product = this.at(scanAt[i]);

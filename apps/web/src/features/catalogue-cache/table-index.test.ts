@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FLAG_ACTIVE, decodeContext, type ProductRow, type SyncDictionaries, type VariantRow } from '@pos/domain/catalogue-sync';
 import { mulberry32 } from '@pos/domain/seeded-random';
-import { buildTableIndex, textAt } from './table-index';
+import { buildTableIndex, findScanKey, textAt } from './table-index';
 
 const dict: SyncDictionaries = { taxes: [], categories: [], brands: [], suppliers: [], terminals: [], departments: [], stores: [] };
 
@@ -41,15 +41,30 @@ function reference(rows: ProductRow[]): Map<string, [number, number]> {
 }
 
 describe('the scan keys of the index columns', () => {
-  it.each([1, 2, 3, 4, 5])('pick the product and variant buildScanLookup picks, for every key, in code-unit order (catalogue %i)', (seed) => {
+  it.each([1, 2, 3, 4, 5])('find the product and variant buildScanLookup picks, for every key and no other (catalogue %i)', (seed) => {
     const rows = catalogue(300, seed);
     const index = buildTableIndex(rows, decodeContext(dict));
     const want = reference(rows);
     const keys = Array.from(index.scanKeys.ends, (_, j) => textAt(index.scanKeys, j));
-    expect(keys).toEqual([...want.keys()].sort());
-    keys.forEach((key, j) => expect([index.scanAt[j], index.scanVariant[j]], key).toEqual(want.get(key)));
+    expect([...keys].sort()).toEqual([...want.keys()].sort()); // each key once
+    for (const [key, hit] of want) {
+      const j = findScanKey(index, key);
+      expect([index.scanAt[j], index.scanVariant[j]], key).toEqual(hit);
+    }
+    for (const miss of ['nope', '1 0', 'milk ', '10\u0000', '', '٣٣']) if (!want.has(miss)) expect(findScanKey(index, miss), miss).toBe(-1);
+    // The table: a power of two, at most 3/4 full, every key in it once.
+    const slots = index.scanSlots;
+    expect(slots.length & (slots.length - 1)).toBe(0);
+    expect(keys.length * 4).toBeLessThanOrEqual(slots.length * 3);
+    expect(slots.filter((n) => n > 0).sort()).toEqual(Int32Array.from(keys, (_, j) => j + 1).sort());
     // The pool does collide: names lost to barcodes, barcodes to later barcodes; 'Tea' is the first tea's.
     expect(keys.length).toBeLessThan(rows.length + rows.reduce((n, r) => n + r[17].length, 0));
-    expect(index.scanAt[keys.indexOf('Tea')]).toBe(rows.findIndex((r) => r[1] === 'Tea'));
+    expect(index.scanAt[findScanKey(index, 'Tea')]).toBe(rows.findIndex((r) => r[1] === 'Tea'));
+  });
+
+  it('finds nothing in an empty catalogue', () => {
+    const index = buildTableIndex([], decodeContext(dict));
+    expect(findScanKey(index, '2000000000001')).toBe(-1);
+    expect(findScanKey({ ...index, scanSlots: new Int32Array(0) }, 'x')).toBe(-1);
   });
 });

@@ -20,14 +20,19 @@ export function packIndex(x: TableIndex): StoredIndex {
     ids: x.ids.buffer as ArrayBuffer, names: col(x.names), barcodes: col(x.barcodes), prices: x.prices.buffer as ArrayBuffer,
     departments: x.departments.buffer as ArrayBuffer, brands: rel(x.brands), categories: rel(x.categories), stores: rel(x.stores),
     terminals: rel(x.terminals), scanKeys: col(x.scanKeys), scanAt: x.scanAt.buffer as ArrayBuffer, scanVariant: x.scanVariant.buffer as ArrayBuffer,
+    scanSlots: x.scanSlots.buffer as ArrayBuffer,
   };
 }
+
+/** Whether a stored index has this version's shape (an older one, without the scan table, is built again from the chunks). */
+export const storedIndexCurrent = (x: StoredIndex): boolean => x.scanSlots !== undefined;
 
 export function unpackIndex(x: StoredIndex): TableIndex {
   return {
     ids: new Int32Array(x.ids), names: uncol(x.names), barcodes: uncol(x.barcodes), prices: new Float64Array(x.prices),
     departments: new Int32Array(x.departments), brands: unrel(x.brands), categories: unrel(x.categories), stores: unrel(x.stores),
     terminals: unrel(x.terminals), scanKeys: uncol(x.scanKeys), scanAt: new Int32Array(x.scanAt), scanVariant: new Int32Array(x.scanVariant),
+    scanSlots: new Int32Array(x.scanSlots),
   };
 }
 
@@ -77,18 +82,44 @@ export interface TableIndex {
   terminals: Relation;
   /**
    * The exact scan keys (product barcode, variant barcode, product name; trimmed; a barcode wins
-   * over a name, a product barcode over a variant's), sorted (code units, for a binary search):
-   * key i scans product position scanAt[i], variant scanVariant[i] (-1: the product itself).
+   * over a name, a product barcode over a variant's), each once, in the order first met: key i
+   * scans product position scanAt[i], variant scanVariant[i] (-1: the product itself). Found
+   * through scanSlots (findScanKey).
    */
   scanKeys: TextColumn;
   scanAt: Int32Array;
   scanVariant: Int32Array;
+  /**
+   * The keys' hash table (open addressing, linear probing; a power of two, at most 3/4 full):
+   * slot hashKey(key) & (length - 1), or the next free one after it, holds key number + 1; 0 is
+   * empty.
+   */
+  scanSlots: Int32Array;
+}
+
+/** FNV-1a over a text's UTF-16 code units: the scan table's hash. */
+export function hashKey(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** The number of the scan key equal to `code` (TableIndex.scanKeys), or -1. */
+export function findScanKey(x: Pick<TableIndex, 'scanKeys' | 'scanSlots'>, code: string): number {
+  const slots = x.scanSlots;
+  if (!slots.length) return -1;
+  const mask = slots.length - 1;
+  for (let s = hashKey(code) & mask; ; s = (s + 1) & mask) {
+    const k = slots[s] - 1;
+    if (k < 0) return -1;
+    if (textAt(x.scanKeys, k) === code) return k;
+  }
 }
 
 /** The typed arrays of an index (moved, not copied, when it is posted). */
 export function indexBuffers(index: TableIndex): ArrayBuffer[] {
   const arrays = [
-    index.ids, index.names.ends, index.barcodes.ends, index.prices, index.departments, index.scanKeys.ends, index.scanAt, index.scanVariant,
+    index.ids, index.names.ends, index.barcodes.ends, index.prices, index.departments, index.scanKeys.ends, index.scanAt, index.scanVariant, index.scanSlots,
     ...[index.brands, index.categories, index.stores, index.terminals].flatMap((r) => [r.start, r.ids]),
   ];
   return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
@@ -130,47 +161,47 @@ class RelationBuilder {
 }
 
 /**
- * The scan keys of rows in id order (TableIndex.scanKeys): every name, then every variant barcode,
- * then every product barcode (trimmed, empty ones left out), sorted by code unit. Where a key comes
- * more than once the rules of product-index.ts buildScanLookup pick its product: a barcode takes it
- * from a name, the later barcode from the earlier one, and of names only, the first name keeps it.
- * Built by sorting the entries' numbers by key and reading each run of equal keys: no map of 3
- * million keys at 1M products (its puts, lookups and the keys' sort took ~8 of 10.5 s in node).
+ * The scan keys of rows in id order and their table (TableIndex.scanKeys, scanSlots): every name,
+ * then every variant barcode, then every product barcode (trimmed, empty ones left out). Where a
+ * key comes more than once the rules of product-index.ts buildScanLookup pick its product: a
+ * barcode takes it from a name, the later barcode from the earlier one, and of names only, the
+ * first name keeps it. A hash table of the key numbers instead of a Map of 2.9 million strings and
+ * their sort at 1M products (~8 of buildTableIndex's 10.5 s in node).
  */
-function scanKeysOf(rows: readonly ProductRow[]): { keys: string[]; scanAt: Int32Array; scanVariant: Int32Array } {
-  const entries: string[] = [];
-  const pos: number[] = [];
-  const variant: number[] = [];
-  const add = (key: string | null | undefined, i: number, v: number) => {
-    const k = key?.trim();
-    if (!k) return;
-    entries.push(k);
-    pos.push(i);
-    variant.push(v);
-  };
-  for (let i = 0; i < rows.length; i++) add(rows[i][P.name], i, -1);
-  const names = entries.length; // entries below this are names
-  for (let i = 0; i < rows.length; i++) for (const v of rows[i][P.variants]) add(v[4], i, v[0]);
-  for (let i = 0; i < rows.length; i++) add(rows[i][P.barcode], i, -1);
-  const order = new Int32Array(entries.length);
-  for (let e = 0; e < order.length; e++) order[e] = e;
-  // Equal keys stay in entry order: a run's first entry is its earliest, its last the latest.
-  order.sort((a, b) => (entries[a] < entries[b] ? -1 : entries[a] > entries[b] ? 1 : a - b));
+function scanKeysOf(rows: readonly ProductRow[]): { keys: string[]; scanAt: Int32Array; scanVariant: Int32Array; scanSlots: Int32Array } {
+  let entries = 0;
+  for (const r of rows) entries += 2 + r[P.variants].length;
+  let size = 8;
+  while (size * 3 < entries * 4) size *= 2; // at most 3/4 full
+  const slots = new Int32Array(size);
+  const mask = size - 1;
   const keys: string[] = [];
   const at: number[] = [];
   const vs: number[] = [];
-  for (let j = 0; j < order.length;) {
-    const key = entries[order[j]];
-    let end = j + 1;
-    while (end < order.length && entries[order[end]] === key) end++;
-    const last = order[end - 1];
-    const winner = last >= names ? last : order[j]; // a barcode's latest, else the first name
-    keys.push(key);
-    at.push(pos[winner]);
-    vs.push(variant[winner]);
-    j = end;
-  }
-  return { keys, scanAt: Int32Array.from(at), scanVariant: Int32Array.from(vs) };
+  const put = (key: string | null | undefined, i: number, v: number, override: boolean) => {
+    const k = key?.trim();
+    if (!k) return;
+    for (let s = hashKey(k) & mask; ; s = (s + 1) & mask) {
+      const n = slots[s];
+      if (n === 0) {
+        slots[s] = keys.push(k);
+        at.push(i);
+        vs.push(v);
+        return;
+      }
+      if (keys[n - 1] === k) {
+        if (override) {
+          at[n - 1] = i;
+          vs[n - 1] = v;
+        }
+        return;
+      }
+    }
+  };
+  for (let i = 0; i < rows.length; i++) put(rows[i][P.name], i, -1, false);
+  for (let i = 0; i < rows.length; i++) for (const v of rows[i][P.variants]) put(v[4], i, v[0], true);
+  for (let i = 0; i < rows.length; i++) put(rows[i][P.barcode], i, -1, true);
+  return { keys, scanAt: Int32Array.from(at), scanVariant: Int32Array.from(vs), scanSlots: slots };
 }
 
 /** The index columns of rows in id order (see TableIndex). */
@@ -198,10 +229,10 @@ export function buildTableIndex(rows: readonly ProductRow[], ctx: DecodeContext)
     terminals.add(r[P.terminals], ctx.terminals);
     stores.add(r[P.stores], ctx.stores, 1);
   }
-  const { keys, scanAt, scanVariant } = scanKeysOf(rows);
+  const { keys, scanAt, scanVariant, scanSlots } = scanKeysOf(rows);
   return {
     ids, names: textColumn(names), barcodes: textColumn(barcodes), prices, departments,
     brands: brands.done(), categories: categories.done(), stores: stores.done(), terminals: terminals.done(),
-    scanKeys: textColumn(keys), scanAt, scanVariant,
+    scanKeys: textColumn(keys), scanAt, scanVariant, scanSlots,
   };
 }
