@@ -135,8 +135,9 @@ export const FRAME_MS = 1000 / 60;
  * `ms`: the in-page latency from the Enter keydown (its event time stamp) to the end of the rendering
  * of the first frame that shows the new cart row (the row painted), null if no row appears within
  * `timeoutMs`. `eventMs`: the browser's own Event Timing for that Enter (key down -> the next paint
- * presented, in 8 ms steps), null when under its 16 ms floor. `frames`: which frame after the Enter painted the row (1 = the very next one: the
- * till's work fitted in the frame the key arrived in; each frame more is a refresh the cashier waited).
+ * presented, in 8 ms steps), null when under its 16 ms floor. `frames`: which frame after the Enter
+ * painted the row (1 = the very next one: the till's work fitted in the frame the key arrived in;
+ * each frame more is a refresh the cashier waited).
  */
 export async function scan(page: Page, code: string, timeoutMs = 5000): Promise<{ ms: number; frames: number; eventMs: number | null } | null> {
   const input = page.locator('[data-testid="scan-input"]');
@@ -146,11 +147,10 @@ export async function scan(page: Page, code: string, timeoutMs = 5000): Promise<
     const w = window as any;
     const count = () => document.querySelectorAll('[data-testid="cart-row"]').length;
     const before = count();
-    w.__bench.scanDone = new Promise<{ at: number; frame: number; painted: number }>((resolve) => {
+    w.__bench.scanDone = new Promise<{ frame: number; painted: number }>((resolve) => {
       const obs = new MutationObserver(() => {
         if (count() > before) {
           obs.disconnect();
-          const at = performance.now();
           // The first frame whose callbacks run after the row is in the document paints it; a message
           // posted from its callbacks is taken once that frame's rendering (style, layout, paint) is
           // done: the row painted, read on the page's clock. (Not the frame's own time stamp: that is
@@ -158,7 +158,7 @@ export async function scan(page: Page, code: string, timeoutMs = 5000): Promise<
           // after the Enter's round trip it fell a frame or more after the paint; session 46.)
           requestAnimationFrame((frame) => {
             const after = new MessageChannel();
-            after.port1.onmessage = () => resolve({ at, frame, painted: performance.now() });
+            after.port1.onmessage = () => resolve({ frame, painted: performance.now() });
             after.port2.postMessage(null);
           });
         }
@@ -170,16 +170,16 @@ export async function scan(page: Page, code: string, timeoutMs = 5000): Promise<
   await input.press('Enter');
   return page.evaluate(async ({ ms, frameMs }) => {
     const w = window as any;
-    const shown = await Promise.race([w.__bench.scanDone, new Promise((r) => setTimeout(() => r(null), ms))]) as { at: number; frame: number; painted: number } | null;
+    const shown = await Promise.race([w.__bench.scanDone, new Promise((r) => setTimeout(() => r(null), ms))]) as { frame: number; painted: number } | null;
     if (shown == null) return null;
     const enter = [...w.__bench.keys].reverse().find((k: any) => k.key === 'Enter');
     if (!enter) return null;
-    // The browser's Event Timing entry of this Enter, if it took 16 ms or more (entries come after the paint).
+    // The browser's Event Timing entries of this Enter, if it took 16 ms or more (they come after the
+    // paint): its keydown and keypress (the form's submit, which adds the row, runs in the keypress),
+    // the later paint of the two.
     await new Promise((r) => setTimeout(r, 50));
-    // Its keydown and keypress (the form's submit, which adds the row, runs in the keypress): the later paint.
     const ends = (w.__bench.enterPaints as { start: number; duration: number }[]).filter((e) => e.start >= enter.at - 1 && e.start < enter.at + 100).map((e) => e.start + e.duration - enter.at);
-    const event = ends.length ? { duration: Math.max(...ends) } : null;
-    return { ms: shown.painted - enter.at, frames: Math.max(1, Math.floor((shown.frame - enter.at) / frameMs) + 1), eventMs: event ? event.duration : null };
+    return { ms: shown.painted - enter.at, frames: Math.max(1, Math.floor((shown.frame - enter.at) / frameMs) + 1), eventMs: ends.length ? Math.max(...ends) : null };
   }, { ms: timeoutMs, frameMs: FRAME_MS });
 }
 

@@ -98,7 +98,7 @@ export interface TableIndex {
 }
 
 /** FNV-1a over a text's UTF-16 code units: the scan table's hash. */
-export function hashKey(text: string): number {
+function hashKey(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return h >>> 0;
