@@ -76,14 +76,31 @@ describe('compact catalogue: decoding', () => {
     const d = restoring.apply(delta([plain(7, 'Seven')]));
     expect(restoring.rows.size).toBe(1500);
     expect(ProductTable.from(fast).apply(d).get(7)?.name).toBe('Seven');
-    // A change the index reads moves the tag (the index is written again); a stock-only one keeps it.
-    expect(JSON.parse(d.persist!.header).indexTag).toBe('2000');
-    expect(d.persist).toMatchObject({ chunks: true, index: true });
+    // A change in place keeps the index record and its tag; the header carries the patch since (index-patch.ts).
+    expect(JSON.parse(d.persist!.header)).toMatchObject({ indexTag: '1000', indexPatch: { at: [6], names: ['Seven'] } });
+    expect(d.persist).toMatchObject({ chunks: true, index: false });
+    expect(d.index).toBeNull();
+    // The next start: the index record written before, patched, equals one built from the chunks.
+    const chunksNow = update.chunks.map((c) => d.chunks.find((x) => x.key === c.key) ?? c);
+    const patched = new ProductSync().restore(d.persist!.header, chunksNow, { key: -2, json: tag, index: packIndex(update.index!) })!;
+    expect(patched.persist).toBeNull();
+    const built = new ProductSync().restore(d.persist!.header, chunksNow)!;
+    expect(textAt(patched.index!.names, 6)).toBe('Seven');
+    expect({ ...patched.index, scanKeys: null, scanAt: null, scanVariant: null, scanSlots: null }).toEqual({ ...built.index, scanKeys: null, scanAt: null, scanVariant: null, scanSlots: null });
+    for (const code of ['Seven', 'P7', '20007', 'P8']) expect(ProductTable.from(patched).scan.get(code)?.product.id, code).toBe(ProductTable.from(built).scan.get(code)?.product.id);
+    // A product that came moves every position after it: the index is built and written again, under a new tag.
+    const added = restoring.apply(delta([plain(1600, 'New')], [], '2000'));
+    expect(added.index).not.toBeNull();
+    expect(added.patch).toBeUndefined();
+    expect(JSON.parse(added.persist!.header).indexTag).toBe('2000');
+    expect(JSON.parse(added.persist!.header).indexPatch).toBeUndefined();
+    expect(added.persist).toMatchObject({ chunks: true, index: true });
+    // A stock-only change keeps the tag.
     const stockOnly = restoring.apply(delta([{ ...plain(7, 'Seven'), 19: [[7, 1, '5', null, null]] } as ProductRow], [], '2500'));
     expect(stockOnly.indexChanged).toBe(false);
     expect(stockOnly.persist).toMatchObject({ chunks: true, index: false });
     expect(JSON.parse(stockOnly.persist!.header).indexTag).toBe('2000');
-    const stale = new ProductSync().restore(d.persist!.header, update.chunks, { key: -2, json: tag, index: packIndex(update.index!) })!;
+    const stale = new ProductSync().restore(added.persist!.header, update.chunks, { key: -2, json: tag, index: packIndex(update.index!) })!;
     expect(stale.persist?.index).toBe(true); // built again from the chunks, and written
     // An index record of the right tag in an older version's shape (sorted scan keys, no scan table): built again too.
     const { scanSlots: _slots, ...older } = packIndex(update.index!);
@@ -165,6 +182,26 @@ describe('compact catalogue: deltas', () => {
     expect(next.get(2999)).toBeUndefined();
     expect(next.get(6)).toBe(kept);
     expect(table.get(5)?.name).toBe('P5'); // the old table is left as it was
+  });
+
+  it('patches the index for changes in place, and writes it again once the patches held since pass PATCH_LIMIT', () => {
+    const sync = new ProductSync();
+    const rows = Array.from({ length: 12_000 }, (_, i) => plain(i + 1));
+    const table = ProductTable.from(sync.apply(full(rows)));
+    const renamed = sync.apply(delta([plain(9, 'Nine'), { ...plain(10), 4: 7.5 } as ProductRow]));
+    expect(renamed.patch?.at).toEqual([8, 9]);
+    const next = table.apply(renamed);
+    expect(next.scan.get('Nine')?.product.id).toBe(9);
+    expect(next.scan.has('P9')).toBe(false);
+    expect(next.index.prices[9]).toBe(7.5);
+    expect(table.scan.get('P9')?.product.id).toBe(9); // the table before is left as it was
+    // Every product renamed: 12,000 positions and 24,000 keys, past the limit: built and written again.
+    const all = sync.apply(delta(rows.map((r) => plain(r[0], `Q${r[0]}`)), [], '3000'));
+    expect(all.patch).toBeUndefined();
+    expect(all.persist).toMatchObject({ index: true });
+    expect(JSON.parse(all.persist!.header)).toMatchObject({ indexTag: '3000' });
+    expect(JSON.parse(all.persist!.header).indexPatch).toBeUndefined();
+    expect(next.apply(all).scan.get('Q9')?.product.id).toBe(9);
   });
 
   it('tells a stock-only change apart from one the indexes read', () => {

@@ -11,6 +11,7 @@
  * chunks it touched. The header (cursor, user, dictionaries) is one more record.
  */
 import { P, SYNC_FORMAT, decodeContext, mergeRows, type DecodeContext, type ProductRow, type SyncDictionaries, type SyncPayload } from '@pos/domain/catalogue-sync';
+import { type IndexPatch, type RowChange, PATCH_LIMIT, applyIndexPatch, indexPatchOf, mergePatches, patchSize } from './index-patch';
 import { type StoredIndex, type TableIndex, buildTableIndex, indexKey, storedIndexCurrent, unpackIndex } from './table-index';
 
 /** Ids per cache chunk: ~250 KB of JSON for 1,024 products. */
@@ -24,6 +25,8 @@ export interface SyncHeader {
   dict: SyncDictionaries;
   /** The tag of the index record written with the chunks (INDEX_RECORD); a record with another tag is not used. */
   indexTag?: string;
+  /** What changed in place since that index was written (index-patch.ts): applied to it on restore. */
+  indexPatch?: IndexPatch;
 }
 
 /** A cache chunk: the JSON text of the rows whose ids fall in it (chunkOf), in id order. */
@@ -57,8 +60,10 @@ export interface ProductUpdate {
    * barcodes, a dictionary). A stock-only delta keeps the indexes and only swaps chunk texts.
    */
   indexChanged: boolean;
-  /** The new index columns, when indexChanged. */
+  /** The new index columns, when indexChanged and built again (a full update always). */
   index: TableIndex | null;
+  /** When indexChanged by products changed in place: the patch to the index columns held (index-patch.ts). */
+  patch?: IndexPatch;
   /**
    * What to write to the offline cache (one transaction): the header; `chunks` and `drop` when
    * `chunks` is set (replacing every chunk when `replaceAll`); the index record when `index` is
@@ -69,6 +74,19 @@ export interface ProductUpdate {
 
 const byId = (a: ProductRow, b: ProductRow) => a[P.id] - b[P.id];
 
+/** Position of an id in ascending ids, or -1. */
+function positionIn(ids: Int32Array, id: number): number {
+  let lo = 0;
+  let hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ids[mid] === id) return mid;
+    if (ids[mid] < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
 export class ProductSync {
   private held = new Map<number, ProductRow>();
   /** Chunks restored but not parsed yet (a restore with its index answers before parsing). */
@@ -76,6 +94,14 @@ export class ProductSync {
   header: SyncHeader | null = null;
   private ctx: DecodeContext | null = null;
   private dictJson = '';
+  /** The ids of the index columns last handed out, in position order (a delta in place is patched against them). */
+  private order: Int32Array | null = null;
+
+  /** Keeps the positions of an index about to be handed out (its buffers move to the page). */
+  private handOut(index: TableIndex): TableIndex {
+    this.order = index.ids.slice();
+    return index;
+  }
 
   /** The rows by id (chunks still unparsed after a restore are parsed on first use). */
   get rows(): Map<number, ProductRow> {
@@ -100,6 +126,7 @@ export class ProductSync {
     this.held.clear();
     this.unparsed = [];
     this.header = null;
+    this.order = null;
   }
 
   /**
@@ -118,7 +145,8 @@ export class ProductSync {
     const base = { full: true, chunks: sorted, drop: [], dict: h.dict, changed: [], removed: [], indexChanged: true };
     if (index?.index && storedIndexCurrent(index.index) && h.indexTag !== undefined && index.json === h.indexTag) {
       this.unparsed = sorted;
-      return { ...base, index: unpackIndex(index.index), persist: null };
+      const stored = unpackIndex(index.index);
+      return { ...base, index: this.handOut(h.indexPatch ? applyIndexPatch(stored, h.indexPatch) : stored), persist: null };
     }
     const all: ProductRow[] = [];
     for (const { json } of sorted) {
@@ -127,8 +155,8 @@ export class ProductSync {
         all.push(row);
       }
     }
-    this.header = { ...h, indexTag: h.cursor };
-    return { ...base, index: buildTableIndex(all, this.ctx!), persist: { replaceAll: false, header: JSON.stringify(this.header), chunks: false, index: true } };
+    this.header = { ...h, indexTag: h.cursor, indexPatch: undefined };
+    return { ...base, index: this.handOut(buildTableIndex(all, this.ctx!)), persist: { replaceAll: false, header: JSON.stringify(this.header), chunks: false, index: true } };
   }
 
   /** Applies a server answer: a full catalogue replaces everything, a delta is merged. */
@@ -150,26 +178,50 @@ export class ProductSync {
       }
       return {
         full: true, chunks, drop: [], dict: header.dict, changed: [], removed: [], indexChanged: true,
-        index: buildTableIndex(sorted, this.ctx!), persist: { replaceAll: true, header: JSON.stringify(this.header), chunks: true, index: true },
+        index: this.handOut(buildTableIndex(sorted, this.ctx!)), persist: { replaceAll: true, header: JSON.stringify(this.header), chunks: true, index: true },
       };
     }
     const rows = this.rows;
-    const before = new Map<number, string>();
+    const before = new Map<number, ProductRow>();
     for (const row of payload.products) {
       const old = rows.get(row[P.id]);
-      if (old) before.set(row[P.id], indexKey(old));
+      if (old) before.set(row[P.id], old);
     }
     const { changed, removed } = mergeRows(rows, payload);
-    const previousTag = this.header?.indexTag;
+    const previous = this.header;
     const dictChanged = this.setHeader(header);
     const { chunks, drop } = this.chunksOf(new Set([...changed, ...removed].map(chunkOf)));
-    const indexChanged = dictChanged || removed.length > 0 || changed.some((id) => before.get(id) !== indexKey(rows.get(id)!));
-    this.header = { ...header, indexTag: indexChanged ? header.cursor : previousTag };
-    return {
-      full: false, chunks, drop, dict: dictChanged ? header.dict : null, changed, removed, indexChanged,
-      index: indexChanged ? buildTableIndex([...rows.values()].sort(byId), this.ctx!) : null,
-      persist: { replaceAll: false, header: JSON.stringify(this.header), chunks: true, index: indexChanged },
-    };
+    const touched = changed.filter((id) => { const old = before.get(id); return !old || indexKey(old) !== indexKey(rows.get(id)!); });
+    const indexChanged = dictChanged || removed.length > 0 || touched.length > 0;
+    const base = { full: false, chunks, drop, dict: dictChanged ? header.dict : null, changed, removed, indexChanged } as const;
+    if (!indexChanged) {
+      this.header = { ...header, indexTag: previous?.indexTag, indexPatch: previous?.indexPatch };
+      return { ...base, index: null, persist: { replaceAll: false, header: JSON.stringify(this.header), chunks: true, index: false } };
+    }
+    const patch = dictChanged || removed.length ? null : this.patchOf(touched, before);
+    const kept = patch && previous?.indexPatch ? mergePatches(previous.indexPatch, patch) : patch;
+    if (patch && kept && patchSize(kept) <= PATCH_LIMIT) {
+      // The index written before stays; the header carries what changed since.
+      this.header = { ...header, indexTag: previous?.indexTag, indexPatch: kept };
+      return { ...base, index: null, patch, persist: { replaceAll: false, header: JSON.stringify(this.header), chunks: true, index: false } };
+    }
+    this.header = { ...header, indexTag: header.cursor };
+    const index = this.handOut(buildTableIndex([...rows.values()].sort(byId), this.ctx!));
+    return { ...base, index, persist: { replaceAll: false, header: JSON.stringify(this.header), chunks: true, index: true } };
+  }
+
+  /** The patch for products changed in place, or null when one of them is new (every position after it moves). */
+  private patchOf(ids: number[], before: Map<number, ProductRow>): IndexPatch | null {
+    const order = this.order;
+    if (!order) return null;
+    const changes: RowChange[] = [];
+    for (const id of ids) {
+      const old = before.get(id);
+      const at = positionIn(order, id);
+      if (!old || at < 0) return null;
+      changes.push({ at, before: old, row: this.held.get(id)! });
+    }
+    return indexPatchOf(changes, order.length, (i) => this.held.get(order[i])!, this.ctx!);
   }
 
   /** The texts of the touched chunks (key order), and those now empty. */

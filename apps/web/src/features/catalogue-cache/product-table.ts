@@ -10,6 +10,7 @@
  * change (texts, parsed chunks, decoded products, and the columns when no index field changed).
  */
 import { P, decodeContext, decodeProduct, type DecodeContext, type ProductRow, type SyncDictionaries } from '@pos/domain/catalogue-sync';
+import { applyIndexPatch } from './index-patch';
 import { chunkOf, type ProductUpdate } from './product-sync';
 import { findScanKey, textColumn, type Relation, type TableIndex } from './table-index';
 import type { Facet, Facets, ScanHit } from './product-index';
@@ -84,7 +85,8 @@ export class ProductTable implements ProductLookup {
   apply(update: ProductUpdate): ProductTable {
     if (update.full) return ProductTable.from(update);
     const dict = update.dict ?? this.shared.dict;
-    const shared = update.index ? share(update.index, dict) : update.dict ? { ...this.shared, dict, ctx: decodeContext(dict) } : this.shared;
+    const index = update.index ?? (update.patch ? applyIndexPatch(this.shared.index, update.patch) : null);
+    const shared = index ? share(index, dict) : update.dict ? { ...this.shared, dict, ctx: decodeContext(dict) } : this.shared;
     const texts = new Map(this.texts);
     const parsed = new Map(this.parsed);
     for (const key of update.drop) {

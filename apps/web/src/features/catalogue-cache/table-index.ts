@@ -1,4 +1,9 @@
 import { P, type DecodeContext, type ProductRow } from '@pos/domain/catalogue-sync';
+import { scanKeysOf, type ScanTable } from './scan-table';
+import { textColumn, type TextColumn } from './text-column';
+
+export { findScanKey } from './scan-table';
+export { textAt, textColumn, type TextColumn } from './text-column';
 
 type Buffers<T> = { [K in keyof T]: T[K] extends Int32Array | Float64Array ? ArrayBuffer : T[K] extends object ? Buffers<T[K]> : T[K] };
 
@@ -42,32 +47,15 @@ export interface Relation {
   ids: Int32Array;
 }
 
-/** A list of strings as one text: entry i is text.slice(ends[i - 1] ?? 0, ends[i]). Copies as one string, not 100,000. */
-export interface TextColumn {
-  text: string;
-  ends: Int32Array;
-}
-
-export function textColumn(list: ReadonlyArray<string | null>): TextColumn {
-  const ends = new Int32Array(list.length);
-  let at = 0;
-  for (let i = 0; i < list.length; i++) {
-    at += list[i]?.length ?? 0;
-    ends[i] = at;
-  }
-  return { text: list.join(''), ends };
-}
-
-export const textAt = (c: TextColumn, i: number): string => c.text.slice(i > 0 ? c.ends[i - 1] : 0, c.ends[i]);
-
 /**
  * What the till's indexes read of every product, as columns in id order (position i = the i-th
  * smallest id): the store/terminal filter, the facets, the search records and the scan lookup.
  * Built in the worker and kept in the offline cache beside the chunks: typed arrays and a few
  * long strings copy in milliseconds, where 100,000 decoded products took the main thread most of
- * a second. Only ids the dictionaries hold are listed (as the decoded product's relations).
+ * a second. Only ids the dictionaries hold are listed (as the decoded product's relations). The
+ * scan lookup's columns: scan-table.ts.
  */
-export interface TableIndex {
+export interface TableIndex extends ScanTable {
   ids: Int32Array;
   /** Names and barcodes ('' for none). */
   names: TextColumn;
@@ -80,40 +68,6 @@ export interface TableIndex {
   categories: Relation;
   stores: Relation;
   terminals: Relation;
-  /**
-   * The exact scan keys (product barcode, variant barcode, product name; trimmed; a barcode wins
-   * over a name, a product barcode over a variant's), each once, in the order first met: key i
-   * scans product position scanAt[i], variant scanVariant[i] (-1: the product itself). Found
-   * through scanSlots (findScanKey).
-   */
-  scanKeys: TextColumn;
-  scanAt: Int32Array;
-  scanVariant: Int32Array;
-  /**
-   * The keys' hash table (open addressing, linear probing; a power of two, at most 3/4 full):
-   * slot hashKey(key) & (length - 1), or the next free one after it, holds key number + 1; 0 is
-   * empty.
-   */
-  scanSlots: Int32Array;
-}
-
-/** FNV-1a over a text's UTF-16 code units: the scan table's hash. */
-function hashKey(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
-/** The number of the scan key equal to `code` (TableIndex.scanKeys), or -1. */
-export function findScanKey(x: Pick<TableIndex, 'scanKeys' | 'scanSlots'>, code: string): number {
-  const slots = x.scanSlots;
-  if (!slots.length) return -1;
-  const mask = slots.length - 1;
-  for (let s = hashKey(code) & mask; ; s = (s + 1) & mask) {
-    const k = slots[s] - 1;
-    if (k < 0) return -1;
-    if (textAt(x.scanKeys, k) === code) return k;
-  }
 }
 
 /** The typed arrays of an index (moved, not copied, when it is posted). */
@@ -158,50 +112,6 @@ class RelationBuilder {
   done(): Relation {
     return { start: this.start, ids: this.ids.slice(0, this.n) };
   }
-}
-
-/**
- * The scan keys of rows in id order and their table (TableIndex.scanKeys, scanSlots): every name,
- * then every variant barcode, then every product barcode (trimmed, empty ones left out). Where a
- * key comes more than once the rules of product-index.ts buildScanLookup pick its product: a
- * barcode takes it from a name, the later barcode from the earlier one, and of names only, the
- * first name keeps it. A hash table of the key numbers instead of a Map of 2.9 million strings and
- * their sort at 1M products (~8 of buildTableIndex's 10.5 s in node).
- */
-function scanKeysOf(rows: readonly ProductRow[]): { keys: string[]; scanAt: Int32Array; scanVariant: Int32Array; scanSlots: Int32Array } {
-  let entries = 0;
-  for (const r of rows) entries += 2 + r[P.variants].length;
-  let size = 8;
-  while (size * 3 < entries * 4) size *= 2; // at most 3/4 full
-  const slots = new Int32Array(size);
-  const mask = size - 1;
-  const keys: string[] = [];
-  const at: number[] = [];
-  const vs: number[] = [];
-  const put = (key: string | null | undefined, i: number, v: number, override: boolean) => {
-    const k = key?.trim();
-    if (!k) return;
-    for (let s = hashKey(k) & mask; ; s = (s + 1) & mask) {
-      const n = slots[s];
-      if (n === 0) {
-        slots[s] = keys.push(k);
-        at.push(i);
-        vs.push(v);
-        return;
-      }
-      if (keys[n - 1] === k) {
-        if (override) {
-          at[n - 1] = i;
-          vs[n - 1] = v;
-        }
-        return;
-      }
-    }
-  };
-  for (let i = 0; i < rows.length; i++) put(rows[i][P.name], i, -1, false);
-  for (let i = 0; i < rows.length; i++) for (const v of rows[i][P.variants]) put(v[4], i, v[0], true);
-  for (let i = 0; i < rows.length; i++) put(rows[i][P.barcode], i, -1, true);
-  return { keys, scanAt: Int32Array.from(at), scanVariant: Int32Array.from(vs), scanSlots: slots };
 }
 
 /** The index columns of rows in id order (see TableIndex). */

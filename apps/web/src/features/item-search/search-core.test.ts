@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import Fuse from 'fuse.js';
 import { EditPattern, SearchIndex, WordChars, allowedEdits, charMask, toSearchRecord, tokenPieces } from './search-core';
+import { changedEntries, columnsOf } from './search-record';
 import { fieldNorm } from './search-match';
 
 const records = [
@@ -158,5 +159,48 @@ describe('item search prefilter', () => {
     expect(tokenPieces('cheese', 0.2)).toEqual(['che', 'ese']);
     expect(tokenPieces('ab', 0.6)).toEqual(['a', 'b']);
     expect(tokenPieces('ab', 1)).toBeNull();
+  });
+});
+
+describe('item search: products changed in place', () => {
+  const words = ['fresh', 'milk', 'royal', 'cheese', 'cobalt', 'organic', 'honey', 'bread', 'tea', 'oat'];
+  const base = Array.from({ length: 800 }, (_, i) => ({
+    id: 10 + i, name: `${words[i % words.length]} ${words[(i * 7) % words.length]} ${i}`, barcode: String(2000000000000 + i), basePrice: `${i % 50}.5`,
+    b: i % 3 ? [1] : [], c: [], d: i % 4 ? 2 : null,
+  }));
+  const settings = { isCaseSensitive: false, threshold: 0.2 };
+
+  it('finds the entries whose record changed, or says the columns do not compare', () => {
+    const next = base.map((r) => ({ ...r }));
+    next[3] = { ...next[3], name: 'Renamed to something longer' };
+    next[40] = { ...next[40], name: next[40].name.replace('fresh', 'frash') }; // same length
+    next[41] = { ...next[41], basePrice: '99' };
+    next[500] = { ...next[500], barcode: '123' };
+    next[799] = { ...next[799], b: [1, 4] };
+    next[700] = { ...next[700], d: 9 };
+    expect(changedEntries(columnsOf(base), columnsOf(next))).toEqual([3, 40, 41, 500, 700, 799]);
+    expect(changedEntries(columnsOf(base), columnsOf(base))).toEqual([]);
+    // Other positions chosen (a store filter) or another product: not entry by entry.
+    expect(changedEntries(columnsOf(base), { ...columnsOf(base), positions: Int32Array.from(base.slice(1), (_, k) => k + 1) })).toBeNull();
+    expect(changedEntries(columnsOf(base), columnsOf([...base.slice(0, 799), { ...base[799], id: 5000 }]))).toBeNull();
+  });
+
+  it('answers as an index built anew, kept answers of the old texts dropped', () => {
+    const index = new SearchIndex(base.map((r) => ({ ...r })), settings);
+    const queries = ['f', 'fr', 'fre', 'fresh', 'fresh m', 'fresh milk', 'zanzibar', 'zanzi', 'z', 'tea oat', '2000000000005', '12.5', 'honye'];
+    for (const q of queries) index.search(q); // fills the kept answers, first keys and the work built ahead
+    const next = base.map((r) => ({ ...r }));
+    next[5] = { ...next[5], name: 'Zanzibar fresh cloves' };
+    next[6] = { ...next[6], basePrice: '12.5', barcode: '' };
+    next[100] = { ...next[100], name: '' };
+    next[101] = { ...next[101], name: 'Fresh Milk' };
+    index.update(changedEntries(columnsOf(base), columnsOf(next))!.map((k) => [k, next[k]] as const));
+    const fresh = new SearchIndex(next, settings);
+    // The kept answers' own words first: an answer kept from before the change would miss or list the changed products.
+    for (const q of ['fresh', 'fresh milk', 'zanzibar', 'tea oat', 'f', 'z', ...queries, 'cloves', '']) {
+      expect(Array.from(index.search(q).ids), q).toEqual(Array.from(fresh.search(q).ids));
+      expect(index.search(q, { brands: [1], categories: [], departments: [] }).ids, q).toEqual(fresh.search(q, { brands: [1], categories: [], departments: [] }).ids);
+    }
+    expect(index.searchAll('fresh milk')).toEqual(fresh.searchAll('fresh milk'));
   });
 });

@@ -88,15 +88,75 @@ const idsAt = (c: IdLists, i: number) => {
   return out;
 };
 
+/** The record of the columns' k-th chosen entry. */
+export function recordAt(c: SearchColumns, k: number): SearchRecord {
+  const i = c.positions[k];
+  return {
+    id: c.ids[i], name: textAt(c.names, i), barcode: textAt(c.barcodes, i), basePrice: String(c.prices[i]),
+    b: idsAt(c.brands, i), c: idsAt(c.categories, i), d: c.departments[i] >= 0 ? c.departments[i] : null,
+  };
+}
+
 /** The records of the columns' chosen entries (in the search worker). */
 export function recordsOf(c: SearchColumns): SearchRecord[] {
   const out: SearchRecord[] = new Array(c.positions.length);
-  for (let k = 0; k < c.positions.length; k++) {
-    const i = c.positions[k];
-    out[k] = {
-      id: c.ids[i], name: textAt(c.names, i), barcode: textAt(c.barcodes, i), basePrice: String(c.prices[i]),
-      b: idsAt(c.brands, i), c: idsAt(c.categories, i), d: c.departments[i] >= 0 ? c.departments[i] : null,
-    };
+  for (let k = 0; k < c.positions.length; k++) out[k] = recordAt(c, k);
+  return out;
+}
+
+const sameInts = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+};
+
+/** Marks (out[i] = 1) the entries whose text differs, halving the ranges whose texts differ: a few changes among 1,000,000 compare a few long slices. */
+function markTexts(a: TextList, b: TextList, out: Uint8Array): void {
+  const n = a.ends.length;
+  if (!n || (a.text === b.text && sameInts(a.ends, b.ends))) return;
+  const start = (c: TextList, i: number) => (i > 0 ? c.ends[i - 1] : 0);
+  // Entries whose length changed are marked; a range without one differs only where an entry does.
+  const resized = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    const other = a.ends[i] - start(a, i) !== b.ends[i] - start(b, i);
+    if (other) out[i] = 1;
+    resized[i + 1] = resized[i] + (other ? 1 : 0);
+  }
+  const walk = (lo: number, hi: number): void => {
+    if (resized[hi] === resized[lo] && a.text.slice(start(a, lo), a.ends[hi - 1]) === b.text.slice(start(b, lo), b.ends[hi - 1])) return;
+    if (hi - lo === 1) {
+      out[lo] = 1;
+      return;
+    }
+    const mid = (lo + hi) >>> 1;
+    walk(lo, mid);
+    walk(mid, hi);
+  };
+  walk(0, n);
+}
+
+/**
+ * The chosen entries (k) whose record differs between two versions of the columns, or null when
+ * they do not compare entry by entry (other positions chosen: a store or terminal filter changed,
+ * a product came or went).
+ */
+export function changedEntries(a: SearchColumns, b: SearchColumns): number[] | null {
+  if (!sameInts(a.positions, b.positions) || !sameInts(a.ids, b.ids)) return null;
+  const n = a.ids.length;
+  const marked = new Uint8Array(n);
+  markTexts(a.names, b.names, marked);
+  markTexts(a.barcodes, b.barcodes, marked);
+  const sameIds = (x: IdLists, y: IdLists, i: number) => {
+    const from = x.start[i];
+    const len = x.start[i + 1] - from;
+    if (len !== y.start[i + 1] - y.start[i]) return false;
+    for (let j = 0; j < len; j++) if (x.ids[from + j] !== y.ids[y.start[i] + j]) return false;
+    return true;
+  };
+  const out: number[] = [];
+  for (let k = 0; k < a.positions.length; k++) {
+    const i = a.positions[k];
+    if (marked[i] || !Object.is(a.prices[i], b.prices[i]) || a.departments[i] !== b.departments[i] || !sameIds(a.brands, b.brands, i) || !sameIds(a.categories, b.categories, i)) out.push(k);
   }
   return out;
 }

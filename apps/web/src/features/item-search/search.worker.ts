@@ -3,7 +3,7 @@
  * answers queries with the matching ids (as a transferable Int32Array), best first.
  */
 import { SearchIndex } from './search-core';
-import { recordsOf, type SearchRequest, type SearchResponse } from './search-record';
+import { changedEntries, recordAt, recordsOf, type SearchColumns, type SearchRequest, type SearchResponse, type SearchSettings } from './search-record';
 
 // Typed by hand: the app's tsconfig carries the DOM lib, which clashes with the WebWorker lib.
 interface WorkerScope {
@@ -13,6 +13,8 @@ interface WorkerScope {
 const scope = self as unknown as WorkerScope;
 
 let index: SearchIndex | null = null;
+/** The columns and settings the index was built or last updated from. */
+let held: { columns: SearchColumns; settings: SearchSettings } | null = null;
 // Searches that queued up while one ran collapse into the latest: fast typing never builds a backlog.
 let latest: Extract<SearchRequest, { type: 'search' }> | null = null;
 let skipped: number[] = [];
@@ -52,9 +54,14 @@ function speculate() {
 scope.onmessage = (event: MessageEvent<SearchRequest>) => {
   const msg = event.data;
   if (msg.type === 'index') {
-    const records = recordsOf(msg.columns);
-    index = new SearchIndex(records, msg.settings);
-    const reply: SearchResponse = { type: 'indexed', version: msg.version, count: records.length };
+    const { columns, settings } = msg;
+    const same = index && held && held.settings.isCaseSensitive === settings.isCaseSensitive && held.settings.threshold === settings.threshold;
+    const changed = same ? changedEntries(held!.columns, columns) : null;
+    // A few products changed in place (a delta): only their records; else the index anew.
+    if (index && changed && changed.length <= Math.max(1000, columns.positions.length / 20)) index.update(changed.map((k) => [k, recordAt(columns, k)] as const));
+    else index = new SearchIndex(recordsOf(columns), settings);
+    held = { columns, settings };
+    const reply: SearchResponse = { type: 'indexed', version: msg.version, count: columns.positions.length };
     scope.postMessage(reply);
     return;
   }
