@@ -96,10 +96,13 @@ export class ProductSync {
   private dictJson = '';
   /** The ids of the index columns last handed out, in position order (a delta in place is patched against them). */
   private order: Int32Array | null = null;
+  /** The rows in that order, made on the first patch and kept current (a walk over them reads no map). */
+  private ordered: ProductRow[] | null = null;
 
   /** Keeps the positions of an index about to be handed out (its buffers move to the page). */
   private handOut(index: TableIndex): TableIndex {
     this.order = index.ids.slice();
+    this.ordered = null;
     return index;
   }
 
@@ -127,6 +130,7 @@ export class ProductSync {
     this.unparsed = [];
     this.header = null;
     this.order = null;
+    this.ordered = null;
   }
 
   /**
@@ -188,6 +192,8 @@ export class ProductSync {
       if (old) before.set(row[P.id], old);
     }
     const { changed, removed } = mergeRows(rows, payload);
+    // The rows in position order follow every change (a stock-only one too).
+    if (this.ordered && this.order) for (const id of changed) { const at = positionIn(this.order, id); if (at >= 0) this.ordered[at] = rows.get(id)!; }
     const previous = this.header;
     const dictChanged = this.setHeader(header);
     const { chunks, drop } = this.chunksOf(new Set([...changed, ...removed].map(chunkOf)));
@@ -221,18 +227,24 @@ export class ProductSync {
       if (!old || at < 0) return null;
       changes.push({ at, before: old, row: this.held.get(id)! });
     }
-    return indexPatchOf(changes, order.length, (i) => this.held.get(order[i])!, this.ctx!);
+    const ordered = (this.ordered ??= Array.from(order, (id) => this.held.get(id)!));
+    return indexPatchOf(changes, order.length, (i) => ordered[i], this.ctx!);
   }
 
   /** The texts of the touched chunks (key order), and those now empty. */
   private chunksOf(touched: Set<number>): { chunks: ChunkText[]; drop: number[] } {
     if (!touched.size) return { chunks: [], drop: [] };
-    const byChunk = new Map<number, ProductRow[]>([...touched].sort((a, b) => a - b).map((k) => [k, []]));
-    for (const row of this.rows.values()) byChunk.get(chunkOf(row[P.id]))?.push(row);
     const chunks: ChunkText[] = [];
     const drop: number[] = [];
-    for (const [key, rows] of byChunk) {
-      if (rows.length) chunks.push({ key, json: JSON.stringify(rows.sort(byId)) });
+    const held = this.rows;
+    for (const key of [...touched].sort((a, b) => a - b)) {
+      // A chunk's rows by its ids (CHUNK_SPAN lookups), not by a walk over the whole catalogue.
+      const rows: ProductRow[] = [];
+      for (let id = key * CHUNK_SPAN; id < (key + 1) * CHUNK_SPAN; id++) {
+        const row = held.get(id);
+        if (row) rows.push(row);
+      }
+      if (rows.length) chunks.push({ key, json: JSON.stringify(rows) });
       else drop.push(key);
     }
     return { chunks, drop };
