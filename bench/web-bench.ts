@@ -320,11 +320,20 @@ async function main() {
         if (put.status !== 200) throw new Error(`PUT product: ${put.status} ${put.body.slice(0, 200)}`);
         // Seen = the running till's search lists it AND its offline cache holds it (a reload would keep it).
         let seen = (await tillFinds(page, name, 30_000)) ? Date.now() - t0 : null;
+        // The check's own time is in the figure (at most one check late): its last duration goes in the note.
+        let check = 0;
+        const listed = seen;
         if (seen != null) {
-          while (!(await cacheHolds(page, name)) && Date.now() - t0 < 30_000) await page.waitForTimeout(250);
-          seen = (await cacheHolds(page, name)) ? Date.now() - t0 : null;
+          seen = null;
+          while (Date.now() - t0 < 30_000) {
+            const c0 = Date.now();
+            const held = await cacheHolds(page, name);
+            check = Date.now() - c0;
+            if (held) { seen = Date.now() - t0; break; }
+            await page.waitForTimeout(250);
+          }
         }
-        if (seen != null) metrics.push(metric({ id: 'web.propagation', section, metric: 'Product changed on the server -> in the till cache (no reload)', unit: 's', budget: '<= 10 s', limit: { op: '<=', value: 10 }, on: 'median', median: round(seen / 1000, 1), p95: round(seen / 1000, 1), runs: 1, note: 'PUT /api/products/{id} rename -> the running till\'s item search lists the new name and its IndexedDB cache holds it' }));
+        if (seen != null) metrics.push(metric({ id: 'web.propagation', section, metric: 'Product changed on the server -> in the till cache (no reload)', unit: 's', budget: '<= 10 s', limit: { op: '<=', value: 10 }, on: 'median', median: round(seen / 1000, 1), p95: round(seen / 1000, 1), runs: 1, note: `PUT /api/products/{id} rename -> the running till's item search lists the new name and its IndexedDB cache holds it; listed by the search after ${round((listed ?? 0) / 1000, 1)} s; the last cache check took ${round(check / 1000, 2)} s` }));
         else metrics.push(metric({ id: 'web.propagation', section, metric: 'Product changed on the server -> in the till cache (no reload)', unit: 's', budget: '<= 10 s', limit: { op: '<=', value: 10 }, on: 'median', median: Infinity, p95: Infinity, runs: 1, note: 'not seen within 30 s' }));
       }
     } else skip('web.propagation', 'Product change -> till cache', '<= 10 s', 'till not ready');

@@ -112,6 +112,11 @@ function replaceNumbers<A extends Int32Array | Float64Array>(a: A, at: readonly 
 
 /** The index after the patch (new columns where something changed; `x` is left as it was). */
 export function applyIndexPatch(x: TableIndex, p: IndexPatch): TableIndex {
+  return p.keys.length ? { ...patchColumns(x, p), ...setScanKeys(x, p.keys) } : patchColumns(x, p);
+}
+
+/** The index after the patch but for its scan keys (the till keeps those aside a while: product-table.ts). */
+export function patchColumns(x: TableIndex, p: IndexPatch): TableIndex {
   const texts = (c: TableIndex['names'], values: string[]) => (p.at.every((i, j) => textAt(c, i) === values[j]) ? c : replaceTexts(c, p.at, values));
   return {
     ids: x.ids,
@@ -123,7 +128,7 @@ export function applyIndexPatch(x: TableIndex, p: IndexPatch): TableIndex {
     categories: replaceLists(x.categories, p.at, p.categories),
     stores: replaceLists(x.stores, p.at, p.stores),
     terminals: replaceLists(x.terminals, p.at, p.terminals),
-    ...(p.keys.length ? setScanKeys(x, p.keys) : { scanKeys: x.scanKeys, scanAt: x.scanAt, scanVariant: x.scanVariant, scanSlots: x.scanSlots }),
+    scanKeys: x.scanKeys, scanAt: x.scanAt, scanVariant: x.scanVariant, scanSlots: x.scanSlots,
   };
 }
 

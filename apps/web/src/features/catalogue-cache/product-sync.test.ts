@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FLAG_ACTIVE, FLAG_MANAGE_INVENTORY, SYNC_FORMAT, type ProductRow, type SyncPayload } from '@pos/domain/catalogue-sync';
 import { CHUNK_SPAN, ProductSync } from './product-sync';
 import { packIndex, textAt, type StoredIndex } from './table-index';
-import { ProductTable } from './product-table';
+import { ProductTable, SCAN_CHANGES_LIMIT } from './product-table';
 import { buildFacets, buildScanLookup, isVisibleAt } from './product-index';
 import { applyProductUpdate, catalogueStore, setCatalogue } from './catalogue-store';
 
@@ -202,6 +202,27 @@ describe('compact catalogue: deltas', () => {
     expect(JSON.parse(all.persist!.header)).toMatchObject({ indexTag: '3000' });
     expect(JSON.parse(all.persist!.header).indexPatch).toBeUndefined();
     expect(next.apply(all).scan.get('Q9')?.product.id).toBe(9);
+  });
+
+  it('keeps a patch\'s scan keys aside, and writes them into the scan table once SCAN_CHANGES_LIMIT gathered', () => {
+    const sync = new ProductSync();
+    const rows = Array.from({ length: 6000 }, (_, i) => plain(i + 1));
+    let table = ProductTable.from(sync.apply(full(rows)));
+    const slots = table.index.scanSlots;
+    // A name becomes another product's barcode (the barcode keeps it), a barcode is given up, a name is taken from nobody.
+    table = table.apply(sync.apply(delta([plain(1, '20002'), { ...plain(3, 'Three'), 2: null } as ProductRow])));
+    expect(table.index.scanSlots).toBe(slots); // the table is not copied
+    expect(table.scan.get('20002')?.product.id).toBe(2);
+    expect(table.scan.has('P1')).toBe(false);
+    expect(table.scan.has('20003')).toBe(false);
+    expect(table.scan.get('Three')?.product.id).toBe(3);
+    expect(table.scan.get('P4')?.product.id).toBe(4);
+    expect(2100 * 2).toBeGreaterThan(SCAN_CHANGES_LIMIT);
+    // 2,100 products renamed: 4,200 keys changed, past the limit: a new scan table holds them, none aside.
+    table = table.apply(sync.apply(delta(rows.slice(100, 2200).map((r) => plain(r[0], `R${r[0]}`)), [], '3000')));
+    expect(table.index.scanSlots).not.toBe(slots);
+    for (const [code, id] of [['R101', 101], ['R2200', 2200], ['P100', 100], ['P2201', 2201], ['Three', 3], ['20002', 2], ['20002200', 2200]] as const) expect(table.scan.get(code)?.product.id, code).toBe(id);
+    for (const code of ['P101', 'P2200', 'P1', '20003']) expect(table.scan.has(code), code).toBe(false);
   });
 
   it('tells a stock-only change apart from one the indexes read', () => {

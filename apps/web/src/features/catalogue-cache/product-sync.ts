@@ -96,13 +96,13 @@ export class ProductSync {
   private dictJson = '';
   /** The ids of the index columns last handed out, in position order (a delta in place is patched against them). */
   private order: Int32Array | null = null;
-  /** The rows in that order, made on the first patch and kept current (a walk over them reads no map). */
+  /** The rows in that order, kept current with every delta (a walk over them reads no map); made on the first patch when not known. */
   private ordered: ProductRow[] | null = null;
 
-  /** Keeps the positions of an index about to be handed out (its buffers move to the page). */
-  private handOut(index: TableIndex): TableIndex {
+  /** Keeps the positions of an index about to be handed out (its buffers move to the page), and the rows it was built from. */
+  private handOut(index: TableIndex, rows: ProductRow[] | null): TableIndex {
     this.order = index.ids.slice();
-    this.ordered = null;
+    this.ordered = rows;
     return index;
   }
 
@@ -116,7 +116,16 @@ export class ProductSync {
   parseRestored(): void {
     const chunks = this.unparsed;
     this.unparsed = [];
-    for (const { json } of chunks) for (const row of JSON.parse(json) as ProductRow[]) this.held.set(row[P.id], row);
+    const ordered: ProductRow[] = [];
+    for (const { json } of chunks) {
+      for (const row of JSON.parse(json) as ProductRow[]) {
+        this.held.set(row[P.id], row);
+        ordered.push(row);
+      }
+    }
+    // The chunks in key order hold the rows in id order: the index's positions (checked, not assumed).
+    const order = this.order;
+    if (order && ordered.length === order.length && ordered.every((r, i) => r[P.id] === order[i])) this.ordered = ordered;
   }
 
   /** The cursor to ask a delta with, or null when a full load is needed (nothing held, or another user's catalogue). */
@@ -150,7 +159,7 @@ export class ProductSync {
     if (index?.index && storedIndexCurrent(index.index) && h.indexTag !== undefined && index.json === h.indexTag) {
       this.unparsed = sorted;
       const stored = unpackIndex(index.index);
-      return { ...base, index: this.handOut(h.indexPatch ? applyIndexPatch(stored, h.indexPatch) : stored), persist: null };
+      return { ...base, index: this.handOut(h.indexPatch ? applyIndexPatch(stored, h.indexPatch) : stored, null), persist: null };
     }
     const all: ProductRow[] = [];
     for (const { json } of sorted) {
@@ -160,7 +169,7 @@ export class ProductSync {
       }
     }
     this.header = { ...h, indexTag: h.cursor, indexPatch: undefined };
-    return { ...base, index: this.handOut(buildTableIndex(all, this.ctx!)), persist: { replaceAll: false, header: JSON.stringify(this.header), chunks: false, index: true } };
+    return { ...base, index: this.handOut(buildTableIndex(all, this.ctx!), all), persist: { replaceAll: false, header: JSON.stringify(this.header), chunks: false, index: true } };
   }
 
   /** Applies a server answer: a full catalogue replaces everything, a delta is merged. */
@@ -182,7 +191,7 @@ export class ProductSync {
       }
       return {
         full: true, chunks, drop: [], dict: header.dict, changed: [], removed: [], indexChanged: true,
-        index: this.handOut(buildTableIndex(sorted, this.ctx!)), persist: { replaceAll: true, header: JSON.stringify(this.header), chunks: true, index: true },
+        index: this.handOut(buildTableIndex(sorted, this.ctx!), sorted), persist: { replaceAll: true, header: JSON.stringify(this.header), chunks: true, index: true },
       };
     }
     const rows = this.rows;
@@ -212,7 +221,8 @@ export class ProductSync {
       return { ...base, index: null, patch, persist: { replaceAll: false, header: JSON.stringify(this.header), chunks: true, index: false } };
     }
     this.header = { ...header, indexTag: header.cursor };
-    const index = this.handOut(buildTableIndex([...rows.values()].sort(byId), this.ctx!));
+    const sorted = [...rows.values()].sort(byId);
+    const index = this.handOut(buildTableIndex(sorted, this.ctx!), sorted);
     return { ...base, index, persist: { replaceAll: false, header: JSON.stringify(this.header), chunks: true, index: true } };
   }
 

@@ -10,7 +10,8 @@
  * change (texts, parsed chunks, decoded products, and the columns when no index field changed).
  */
 import { P, decodeContext, decodeProduct, type DecodeContext, type ProductRow, type SyncDictionaries } from '@pos/domain/catalogue-sync';
-import { applyIndexPatch } from './index-patch';
+import { patchColumns, type IndexPatch } from './index-patch';
+import { setScanKeys, type ScanOwner } from './scan-table';
 import { chunkOf, type ProductUpdate } from './product-sync';
 import { findScanKey, textColumn, type Relation, type TableIndex } from './table-index';
 import type { Facet, Facets, ScanHit } from './product-index';
@@ -51,6 +52,8 @@ interface Shared {
   index: TableIndex;
   dict: SyncDictionaries;
   ctx: DecodeContext;
+  /** Scan keys whose product changed since the scan table was built, by key (patched). */
+  scanChanges: ReadonlyMap<string, ScanOwner>;
 }
 
 export class ProductTable implements ProductLookup {
@@ -67,7 +70,7 @@ export class ProductTable implements ProductLookup {
   ) {
     this.scan = {
       get: (code) => this.scanHit(code),
-      has: (code) => findScanKey(this.shared.index, code) >= 0,
+      has: (code) => this.scanOf(code) !== null,
     };
   }
 
@@ -85,8 +88,8 @@ export class ProductTable implements ProductLookup {
   apply(update: ProductUpdate): ProductTable {
     if (update.full) return ProductTable.from(update);
     const dict = update.dict ?? this.shared.dict;
-    const index = update.index ?? (update.patch ? applyIndexPatch(this.shared.index, update.patch) : null);
-    const shared = index ? share(index, dict) : update.dict ? { ...this.shared, dict, ctx: decodeContext(dict) } : this.shared;
+    let shared = update.index ? share(update.index, dict) : update.dict ? { ...this.shared, dict, ctx: decodeContext(dict) } : this.shared;
+    if (update.patch) shared = patched(shared, update.patch);
     const texts = new Map(this.texts);
     const parsed = new Map(this.parsed);
     for (const key of update.drop) {
@@ -165,13 +168,20 @@ export class ProductTable implements ProductLookup {
     return out;
   }
 
-  private scanHit(code: string): ScanHit | undefined {
+  /** The position and variant (-1: the product) a code scans, or null. */
+  private scanOf(code: string): readonly [number, number] | null {
+    const changed = this.shared.scanChanges.get(code);
+    if (changed) return changed[1] < 0 ? null : [changed[1], changed[2]];
     const i = findScanKey(this.shared.index, code);
-    if (i < 0) return undefined;
-    const { scanAt, scanVariant } = this.shared.index;
-    const product = this.at(scanAt[i]);
+    return i < 0 ? null : [this.shared.index.scanAt[i], this.shared.index.scanVariant[i]];
+  }
+
+  private scanHit(code: string): ScanHit | undefined {
+    const hit = this.scanOf(code);
+    if (!hit) return undefined;
+    const product = this.at(hit[0]);
     if (!product) return undefined;
-    const vid = scanVariant[i];
+    const vid = hit[1];
     if (vid < 0) return { product, variant: null };
     const variant = (product.variants ?? []).find((v) => v.id === vid);
     return variant ? { product, variant } : undefined;
@@ -277,5 +287,29 @@ class Tally {
 }
 
 function share(index: TableIndex, dict: SyncDictionaries): Shared {
-  return { index, dict, ctx: decodeContext(dict) };
+  return { index, dict, ctx: decodeContext(dict), scanChanges: new Map() };
+}
+
+/** Scan keys kept aside before they are written into the scan table (one copy of its ~35 MB at 1,000,000 products per this many). */
+export const SCAN_CHANGES_LIMIT = 4096;
+
+/**
+ * The columns after a patch (index-patch.ts). Its scan keys are kept aside, looked up first, and
+ * written into a new scan table only once SCAN_CHANGES_LIMIT of them gathered: copying the table
+ * for every renamed product made the main thread allocate ~35 MB each time, and the collector ran
+ * for ~0.3-1 s after most of them.
+ */
+function patched(s: Shared, patch: IndexPatch): Shared {
+  let index = patchColumns(s.index, patch);
+  let scanChanges = s.scanChanges;
+  if (patch.keys.length) {
+    const gathered = new Map(scanChanges);
+    for (const owner of patch.keys) gathered.set(owner[0], owner);
+    scanChanges = gathered;
+    if (gathered.size > SCAN_CHANGES_LIMIT) {
+      index = { ...index, ...setScanKeys(index, [...gathered.values()]) };
+      scanChanges = new Map();
+    }
+  }
+  return { ...s, index, scanChanges };
 }
