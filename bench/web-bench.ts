@@ -315,6 +315,7 @@ async function main() {
         skip('web.propagation', 'Product change on the server -> in the till cache', '<= 10 s', `product ${id} ("${current}") not found by the till's item search`);
       } else {
         const name = `Bench renamed ${Date.now()}`;
+        const since = await page.evaluate(() => performance.now());
         const t0 = Date.now();
         const put = await request('PUT', `${server.url}/api/products/${id}`, { name }, admin);
         if (put.status !== 200) throw new Error(`PUT product: ${put.status} ${put.body.slice(0, 200)}`);
@@ -333,7 +334,9 @@ async function main() {
             await page.waitForTimeout(250);
           }
         }
-        if (seen != null) metrics.push(metric({ id: 'web.propagation', section, metric: 'Product changed on the server -> in the till cache (no reload)', unit: 's', budget: '<= 10 s', limit: { op: '<=', value: 10 }, on: 'median', median: round(seen / 1000, 1), p95: round(seen / 1000, 1), runs: 1, note: `PUT /api/products/{id} rename -> the running till's item search lists the new name and its IndexedDB cache holds it; listed by the search after ${round((listed ?? 0) / 1000, 1)} s; the last cache check took ${round(check / 1000, 2)} s` }));
+        // The change applied on the till's main thread (the cache checks' own tasks are the bench's and are in it too).
+        const longest = Math.max(0, ...(await longTasks(page, since)).map((t) => t.duration));
+        if (seen != null) metrics.push(metric({ id: 'web.propagation', section, metric: 'Product changed on the server -> in the till cache (no reload)', unit: 's', budget: '<= 10 s', limit: { op: '<=', value: 10 }, on: 'median', median: round(seen / 1000, 1), p95: round(seen / 1000, 1), runs: 1, note: `PUT /api/products/{id} rename -> the running till's item search lists the new name and its IndexedDB cache holds it; listed by the search after ${round((listed ?? 0) / 1000, 1)} s; the last cache check took ${round(check / 1000, 2)} s; longest main-thread task meanwhile ${round(longest, 0)} ms (the checks' included)` }));
         else metrics.push(metric({ id: 'web.propagation', section, metric: 'Product changed on the server -> in the till cache (no reload)', unit: 's', budget: '<= 10 s', limit: { op: '<=', value: 10 }, on: 'median', median: Infinity, p95: Infinity, runs: 1, note: 'not seen within 30 s' }));
       }
     } else skip('web.propagation', 'Product change -> till cache', '<= 10 s', 'till not ready');
