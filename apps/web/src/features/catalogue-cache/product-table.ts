@@ -3,11 +3,12 @@
  * built (product-sync.ts TableIndex) and the cache chunks' JSON texts. A product object is decoded
  * only when something asks for it (a scan, a search result on screen, the cart) and kept, so the
  * same id gives the same object until a change of that product. Nothing here is per product at
- * load time (the scan lookup is a binary search over the worker's sorted keys): a warm start no
+ * load time (the scan lookup is the worker's hash table of the keys, scan-table.ts): a warm start no
  * longer copies 100,000 decoded products out of the worker.
  *
  * A table is never changed in place: a delta gives a new table (`apply`) that shares what did not
- * change (texts, parsed chunks, decoded products, and the columns when no index field changed).
+ * change (texts, parsed chunks, decoded products, and the columns when no index field changed). A
+ * delta of products changed in place comes as a patch of the columns (index-patch.ts).
  */
 import { P, decodeContext, decodeProduct, type DecodeContext, type ProductRow, type SyncDictionaries } from '@pos/domain/catalogue-sync';
 import { patchColumns, type IndexPatch } from './index-patch';
