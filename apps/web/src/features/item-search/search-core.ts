@@ -149,6 +149,7 @@ export class SearchIndex {
    * 1,000,000 products a renamed product no longer builds the whole index (~13 s in node).
    */
   update(changes: ReadonlyArray<readonly [number, SearchRecord]>): void {
+    if (!changes.length) return; // nothing this till lists changed (another store's product): the kept answers hold
     const fold = (t: string) => (this.settings.isCaseSensitive ? t : t.toLowerCase());
     for (const [k, r] of changes) {
       this.records[k] = r;
