@@ -9,9 +9,9 @@
  * Only changes in place: a product that came or went moves every position after it, and a
  * dictionary change re-filters every relation; those build the index again.
  */
-import { P, type DecodeContext, type ProductRow } from '@pos/domain/catalogue-sync';
-import { rowScanKeys, scanOwners, setScanKeys, type ScanOwner } from './scan-table';
-import type { Relation, TableIndex } from './table-index';
+import type { DecodeContext, ProductRow } from '@pos/domain/catalogue-sync';
+import { keysOfRow, rowScanKeys, scanOwners, setScanKeys, type ScanOwner } from './scan-table';
+import { buildTableIndex, type Relation, type TableIndex } from './table-index';
 import { replaceTexts, textAt } from './text-column';
 
 /** Entries (changed positions and scan keys) a kept patch may hold before the index is written again. */
@@ -39,16 +39,6 @@ export interface RowChange {
   row: ProductRow;
 }
 
-/** The ids of a list (or, with `field`, of a field of each entry) that `known` holds: buildTableIndex's filter. */
-function known(list: ReadonlyArray<number | readonly unknown[]>, dict: ReadonlyMap<number, unknown>, field = -1): number[] {
-  const out: number[] = [];
-  for (const x of list) {
-    const id = (field < 0 ? x : (x as readonly unknown[])[field]) as number;
-    if (dict.has(id)) out.push(id);
-  }
-  return out;
-}
-
 /**
  * The patch for these changes. `rowAt` gives every row in position order (now): a scan key a
  * change gave up or took may belong to another product by the rules (scanOwners), so one pass over
@@ -56,24 +46,19 @@ function known(list: ReadonlyArray<number | readonly unknown[]>, dict: ReadonlyM
  */
 export function indexPatchOf(changes: readonly RowChange[], size: number, rowAt: (i: number) => ProductRow, ctx: DecodeContext): IndexPatch {
   const sorted = [...changes].sort((a, b) => a.at - b.at);
-  const p: IndexPatch = { at: [], names: [], barcodes: [], prices: [], departments: [], brands: [], categories: [], stores: [], terminals: [], keys: [] };
+  // The changed rows' column values by buildTableIndex's own rules (the relations' ids the dictionaries hold, ...).
+  const x = buildTableIndex(sorted.map((c) => c.row), ctx);
+  const lists = (r: Relation) => sorted.map((_, j) => Array.from(r.ids.subarray(r.start[j], r.start[j + 1])));
   const touched = new Set<string>();
-  const keysOf = (r: ProductRow) => [r[P.name], r[P.barcode], ...r[P.variants].map((v) => v[4])].map((k) => k?.trim() ?? '').filter(Boolean);
-  for (const { at, before, row } of sorted) {
-    p.at.push(at);
-    p.names.push(row[P.name] ?? '');
-    p.barcodes.push(row[P.barcode] ?? '');
-    p.prices.push(row[P.basePrice] ?? 0);
-    const dep = row[P.department];
-    p.departments.push(dep != null && ctx.departments.has(dep) ? dep : -1);
-    p.brands.push(known(row[P.brands], ctx.brands));
-    p.categories.push(known(row[P.categories], ctx.categories));
-    p.terminals.push(known(row[P.terminals], ctx.terminals));
-    p.stores.push(known(row[P.stores], ctx.stores, 1));
-    if (rowScanKeys(before) !== rowScanKeys(row)) for (const k of [...keysOf(before), ...keysOf(row)]) touched.add(k);
+  for (const { before, row } of sorted) {
+    if (rowScanKeys(before) !== rowScanKeys(row)) for (const k of [...keysOfRow(before), ...keysOfRow(row)]) touched.add(k);
   }
-  if (touched.size) p.keys = scanOwners(size, rowAt, touched);
-  return p;
+  return {
+    at: sorted.map((c) => c.at), names: sorted.map((_, j) => textAt(x.names, j)), barcodes: sorted.map((_, j) => textAt(x.barcodes, j)),
+    prices: Array.from(x.prices), departments: Array.from(x.departments),
+    brands: lists(x.brands), categories: lists(x.categories), stores: lists(x.stores), terminals: lists(x.terminals),
+    keys: touched.size ? scanOwners(size, rowAt, touched) : [],
+  };
 }
 
 /** The relation with the lists of positions `at` replaced. */

@@ -12,7 +12,7 @@
  */
 import { P, SYNC_FORMAT, decodeContext, mergeRows, type DecodeContext, type ProductRow, type SyncDictionaries, type SyncPayload } from '@pos/domain/catalogue-sync';
 import { type IndexPatch, type RowChange, PATCH_LIMIT, applyIndexPatch, indexPatchOf, mergePatches, patchSize } from './index-patch';
-import { type StoredIndex, type TableIndex, buildTableIndex, indexKey, storedIndexCurrent, unpackIndex } from './table-index';
+import { type StoredIndex, type TableIndex, buildTableIndex, indexKey, positionIn, storedIndexCurrent, unpackIndex } from './table-index';
 
 /** Ids per cache chunk: ~250 KB of JSON for 1,024 products. */
 export const CHUNK_SPAN = 1024;
@@ -73,19 +73,6 @@ export interface ProductUpdate {
 }
 
 const byId = (a: ProductRow, b: ProductRow) => a[P.id] - b[P.id];
-
-/** Position of an id in ascending ids, or -1. */
-function positionIn(ids: Int32Array, id: number): number {
-  let lo = 0;
-  let hi = ids.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    if (ids[mid] === id) return mid;
-    if (ids[mid] < id) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
 
 export class ProductSync {
   private held = new Map<number, ProductRow>();

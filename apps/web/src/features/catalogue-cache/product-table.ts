@@ -14,7 +14,7 @@ import { P, decodeContext, decodeProduct, type DecodeContext, type ProductRow, t
 import { patchColumns, type IndexPatch } from './index-patch';
 import { setScanKeys, type ScanOwner } from './scan-table';
 import { chunkOf, type ProductUpdate } from './product-sync';
-import { findScanKey, textColumn, type Relation, type TableIndex } from './table-index';
+import { findScanKey, positionIn, textColumn, type Relation, type TableIndex } from './table-index';
 import type { Facet, Facets, ScanHit } from './product-index';
 import type { Product } from './types';
 
@@ -125,17 +125,7 @@ export class ProductTable implements ProductLookup {
 
   /** Position of an id in the columns, or -1. */
   positionOf(id: number): number {
-    const ids = this.shared.index.ids;
-    let lo = 0;
-    let hi = ids.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const v = ids[mid];
-      if (v === id) return mid;
-      if (v < id) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    return positionIn(this.shared.index.ids, id);
   }
 
   has(id: number): boolean {

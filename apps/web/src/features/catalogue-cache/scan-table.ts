@@ -172,6 +172,9 @@ export function rowScanKeys(r: ProductRow): string {
   return JSON.stringify([r[P.name]?.trim() ?? '', r[P.variants].map((v) => [v[0], v[4]?.trim() ?? '']), r[P.barcode]?.trim() ?? '']);
 }
 
+/** A row's scan keys, trimmed, empty ones left out. */
+export const keysOfRow = (r: ProductRow): string[] => [r[P.name], r[P.barcode], ...r[P.variants].map((v) => v[4])].map((k) => k?.trim() ?? '').filter(Boolean);
+
 /**
  * The product each of `keys` scans now, by scanKeysOf's rules (the last product barcode, else the
  * last variant barcode, else the first name), over the rows in position order: one pass, however

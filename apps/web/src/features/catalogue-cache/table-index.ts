@@ -70,6 +70,19 @@ export interface TableIndex extends ScanTable {
   terminals: Relation;
 }
 
+/** Position of an id in ascending ids (TableIndex.ids), or -1. */
+export function positionIn(ids: Int32Array, id: number): number {
+  let lo = 0;
+  let hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ids[mid] === id) return mid;
+    if (ids[mid] < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
 /** The typed arrays of an index (moved, not copied, when it is posted). */
 export function indexBuffers(index: TableIndex): ArrayBuffer[] {
   const arrays = [

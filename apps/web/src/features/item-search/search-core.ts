@@ -84,6 +84,11 @@ function holdsPieces(text: string, mask: number, pieces: string[][], words: Word
   return true;
 }
 
+/** 1 where a field is blank (fuse.js does not index it). */
+const blankOf = (t: string) => (t.trim() ? 0 : 1);
+/** A record's three folded fields in one string, for the prefilter. */
+const hayOf = (name: string, barcode: string, price: string) => `${name}\u0001${barcode}\u0001${price}`;
+
 export class SearchIndex {
   /** fuse.js itself, built the first time a query needs it (extended-search operators; the reference answer in tests). */
   private fuseOf: Fuse<SearchRecord> | null = null;
@@ -120,15 +125,20 @@ export class SearchIndex {
   constructor(private records: SearchRecord[], private settings: SearchSettings) {
     this.options = fuseOptions(settings);
     this.ids = Int32Array.from(records, (r) => r.id);
-    const fold = (t: string) => (settings.isCaseSensitive ? t : t.toLowerCase());
+    const fold = (t: string) => this.fold(t);
     this.fields = [records.map((r) => fold(r.name)), records.map((r) => fold(r.barcode)), records.map((r) => fold(r.basePrice))];
-    this.blank = this.fields.map((f) => Uint8Array.from(f, (t) => (t.trim() ? 0 : 1)));
+    this.blank = this.fields.map((f) => Uint8Array.from(f, blankOf));
     // The norms fuse.js's index would hold, without building it (2.6 s and a few hundred MB at 1,000,000 products).
     // (Counted on the folded fields: folding a text's case never adds or removes white space.)
     this.normIds = this.fields.map((f) => Uint16Array.from(f, (t) => this.normId(fieldNorm(t))));
-    this.hay = records.map((_, i) => `${this.fields[0][i]}\u0001${this.fields[1][i]}\u0001${this.fields[2][i]}`);
+    this.hay = records.map((_, i) => hayOf(this.fields[0][i], this.fields[1][i], this.fields[2][i]));
     this.masks = this.fields.map((f) => Int32Array.from(f, charMask));
     this.hayMasks = Int32Array.from(records, (_r, i) => this.masks[0][i] | this.masks[1][i] | this.masks[2][i]);
+  }
+
+  /** A text as the index compares it: lower case unless the search is case-sensitive. */
+  private fold(t: string): string {
+    return this.settings.isCaseSensitive ? t : t.toLowerCase();
   }
 
   /** The position of a field norm in normValues (added when new). */
@@ -150,18 +160,17 @@ export class SearchIndex {
    */
   update(changes: ReadonlyArray<readonly [number, SearchRecord]>): void {
     if (!changes.length) return; // nothing this till lists changed (another store's product): the kept answers hold
-    const fold = (t: string) => (this.settings.isCaseSensitive ? t : t.toLowerCase());
     for (const [k, r] of changes) {
       this.records[k] = r;
       this.ids[k] = r.id;
-      const texts = [fold(r.name), fold(r.barcode), fold(r.basePrice)];
+      const texts = [this.fold(r.name), this.fold(r.barcode), this.fold(r.basePrice)];
       texts.forEach((t, f) => {
         this.fields[f][k] = t;
-        this.blank[f][k] = t.trim() ? 0 : 1;
+        this.blank[f][k] = blankOf(t);
         this.normIds[f][k] = this.normId(fieldNorm(t));
         this.masks[f][k] = charMask(t);
       });
-      this.hay[k] = `${texts[0]}\u0001${texts[1]}\u0001${texts[2]}`;
+      this.hay[k] = hayOf(texts[0], texts[1], texts[2]);
       this.hayMasks[k] = this.masks[0][k] | this.masks[1][k] | this.masks[2][k];
     }
     this.fuseOf = null;
@@ -188,7 +197,7 @@ export class SearchIndex {
     this.pending = null;
     this.examined = 0;
     if (OPERATORS.test(q)) return this.fuse().search(q).map((r) => r.refIndex);
-    const fold = (t: string) => (this.settings.isCaseSensitive ? t : t.toLowerCase());
+    const fold = (t: string) => this.fold(t);
     const threshold = this.options.threshold ?? DEFAULT_THRESHOLD;
     const tokens = q.split(/ +/).map(fold);
     const edits = tokens.map((t) => allowedEdits(t.length, threshold));
