@@ -2,7 +2,7 @@
  * The API half of `npm run bench`: catalogue generator, product pages, sale history / day-closing
  * over many orders, and 20 tills selling at once against PostgreSQL next to a plain-SQL ceiling.
  *
- *   node --import tsx bench/api-bench.ts [--quick] [--keep]
+ *   node --import tsx bench/api-bench.ts [--quick] [--keep] [--db <url>] [--only products,history,sales,ceiling] [--orders N]
  *
  * Everything runs on this machine over loopback: PostgreSQL (throwaway databases, dropped at the
  * end unless --keep), the API server as its own process (apps/api/dist/server.js, production mode),
@@ -25,6 +25,12 @@ const arg = (name: string) => { const i = process.argv.indexOf(name); return i >
 const CFG = QUICK
   ? { products: 20_000, catalogueRuns: 1, orders: 100_000, pageRequests: 60, pageRuns: 2, historyRequests: 10, historyRuns: 3, tills: 20, saleSeconds: 5, saleRuns: 1 }
   : { products: 100_000, catalogueRuns: 3, orders: 1_000_000, pageRequests: 200, pageRuns: 3, historyRequests: 20, historyRuns: 5, tills: 20, saleSeconds: 20, saleRuns: 3 };
+
+// --orders N (issue 24 asks for 10,000,000): the history over N orders; with `--only history` its
+// results go to bench/out/history-<N>.json and their own section beside the 1M run's.
+if (arg('--orders') !== undefined) CFG.orders = Number(arg('--orders'));
+const SCALED = arg('--orders') !== undefined && !QUICK && CFG.orders !== 1_000_000;
+const HISTORY = SCALED ? `History at ${CFG.orders.toLocaleString('en')} orders` : 'History';
 
 const metrics: Metric[] = [];
 let DB_NAME = '';
@@ -184,7 +190,7 @@ async function benchHistory(server: Server, admin: Record<string, string>, till:
     const url = `${server.url}${c.path}`;
     const probe = await request('GET', url, undefined, c.headers);
     if (probe.status !== 200) {
-      metrics.push(metric({ id: c.id, section: 'History', metric: c.label, unit: 'ms', budget: '<= 200 ms', skipped: `answered ${probe.status}: ${probe.body.slice(0, 120)}` }));
+      metrics.push(metric({ id: c.id, section: HISTORY, metric: c.label, unit: 'ms', budget: '<= 200 ms', skipped: `answered ${probe.status}: ${probe.body.slice(0, 120)}` }));
       continue;
     }
     if (c.id === 'history.default') {
@@ -200,7 +206,7 @@ async function benchHistory(server: Server, admin: Record<string, string>, till:
       runs.push(k.result);
       cpu = { nodeMs: cpu.nodeMs + k.nodeMs, pgMs: cpu.pgMs + k.pgMs };
     }
-    metrics.push(metric({ id: c.id, section: 'History', metric: `${c.label} — ${CFG.orders.toLocaleString('en')} orders`, unit: 'ms',
+    metrics.push(metric({ id: c.id, section: HISTORY, metric: `${c.label} — ${CFG.orders.toLocaleString('en')} orders`, unit: 'ms',
       ...(c.budget ? { budget: 'p95 <= 200 ms', limit: { op: '<=' as const, value: 200 } } : { budget: 'info (wider than the default view)' }), ...summarise(runs), note: cpuNote(cpu, CFG.historyRuns * CFG.historyRequests) }));
   }
 }
@@ -370,7 +376,8 @@ async function main() {
     else await dropAll();
   }
   // A partial run (--db / --only) does not replace the full results the report is built from.
-  writeResults(dbArg || only ? `api-partial${only ? `-${only.join('+')}` : ''}.json` : 'api.json', metrics, extra);
+  writeResults(SCALED && only?.join() === 'history' ? `history-${CFG.orders}.json`
+    : dbArg || only ? `api-partial${only ? `-${only.join('+')}` : ''}.json` : 'api.json', metrics, extra);
   for (const m of metrics) log(`${m.id}: median ${m.median} p95 ${m.p95} ${m.unit}${m.skipped ? ` (not measured: ${m.skipped})` : ''}`);
 }
 

@@ -340,7 +340,14 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Stop children and drop databases on Ctrl-C or a crash. */
 export function cleanupOnExit() {
-  const bail = async (code: number) => { await stopAllServers(); await dropAll(); process.exit(code); };
+  // --keep keeps the generated databases even when the run is stopped (a 10M-order shop takes minutes to make).
+  const keep = process.argv.includes('--keep');
+  const bail = async (code: number) => {
+    await stopAllServers();
+    if (keep) for (const db of created) log(`kept database: ${db.url}`);
+    else await dropAll();
+    process.exit(code);
+  };
   process.once('SIGINT', () => void bail(130));
   process.once('SIGTERM', () => void bail(143));
 }

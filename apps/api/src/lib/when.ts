@@ -1,14 +1,16 @@
 /**
  * Date-time filters in the store's time zone (issue 19). A wall-clock value the till sends
- * ('yyyy-MM-dd', 'yyyy-MM-ddTHH:mm[:ss]') is a time on the shop's clock: it is compared in SQL
- * with each row's store time zone (`timestamp AT TIME ZONE store.time_zone`), so "today" in the
+ * ('yyyy-MM-dd', 'yyyy-MM-ddTHH:mm[:ss]') is a time on the shop's clock: it is turned into an
+ * instant in each store's time zone (`timestamp AT TIME ZONE store.time_zone`), so "today" in the
  * history, the expense list and the day's figures follow the shop's midnight, whatever zone the
  * server runs in, and a list over several stores uses each store's own midnight. A value with an
  * explicit zone (ISO with Z or an offset) is an instant and compared as is.
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { and, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { validationError } from '@pos/domain/errors';
+import type { Db, Tx } from '../db/client.ts';
+import { rowsOf } from '../db/raw.ts';
 import { store } from '../db/schema/index.ts';
 
 export type When = { kind: 'instant'; at: Date } | { kind: 'wall'; text: string };
@@ -38,19 +40,34 @@ export function parseWhen(raw: unknown, name: string, end: boolean): When | null
   return { kind: 'instant', at };
 }
 
-/** `column op when`, a wall-clock value read in the zone of the row's store (`storeIdColumn`). */
-export function whenCondition(column: PgColumn, storeIdColumn: PgColumn, op: '>=' | '<=', when: When): SQL {
-  if (when.kind === 'instant') {
-    const at = sql`${when.at.toISOString()}::timestamptz`;
-    return op === '>=' ? sql`${column} >= ${at}` : sql`${column} <= ${at}`;
+/** An instant as a timestamptz literal (to the microsecond, UTC). */
+const INSTANT = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
+
+/**
+ * `column` within from..to (either may be absent) over the stores `storeIds`, as an index range per
+ * store: a wall-clock bound is turned into an instant in each store's own zone first (one read of
+ * the stores), so the condition is `(store_id = s and column >= lo_s and column <= hi_s) or ...`,
+ * a range over the (store_id, created_at) index for each store, with no per-row look-up of the
+ * store's zone. (The per-row bound read every order of a widened range and looked the zone up for
+ * each: at 10,000,000 orders the history's two days cost it ~80,000 rows twice.) A store of the
+ * list that does not exist matches nothing. Null: no bound asked.
+ */
+export async function storeTimeRange(db: Db | Tx, storeIds: number[], column: PgColumn, storeIdColumn: PgColumn, from: When | null, to: When | null): Promise<SQL | null> {
+  if (!from && !to) return null;
+  const instant = (w: When) => (w.kind === 'instant' ? w.at.toISOString() : null);
+  if ((!from || from.kind === 'instant') && (!to || to.kind === 'instant')) {
+    return and(from ? sql`${column} >= ${instant(from)}::timestamptz` : undefined, to ? sql`${column} <= ${instant(to)}::timestamptz` : undefined)!;
   }
-  const bound = sql`(${when.text}::timestamp at time zone (select ${store.timeZone} from ${store} where ${store.id} = ${storeIdColumn}))`;
-  // The per-row bound (each row's store zone) is no constant: no index can range over it, and the
-  // history's "yesterday and today" read every order of the stores (4 s at 1,000,000 orders). Every
-  // zone is within UTC-12..UTC+14, so the instant is within that of the wall clock read as UTC: a
-  // constant bound the created_at indexes range over, the exact per-store test on what they find.
-  const wallAsUtc = sql`(${when.text}::timestamp at time zone 'UTC')`;
-  return op === '>='
-    ? sql`(${column} >= ${wallAsUtc} - interval '14 hours' and ${column} >= ${bound})`
-    : sql`(${column} <= ${wallAsUtc} + interval '12 hours' and ${column} <= ${bound})`;
+  if (!storeIds.length) return sql`false`;
+  const bound = (w: When | null) => (w == null ? sql`null` : w.kind === 'instant'
+    ? sql`${instant(w)}::text`
+    : sql`to_char((${w.text}::timestamp at time zone ${store.timeZone}) at time zone 'UTC', ${sql.raw(INSTANT)})`);
+  const rows = rowsOf<{ id: number; lo: string | null; hi: string | null }>(await db.execute(sql`select ${store.id} as id, ${bound(from)} as lo, ${bound(to)} as hi
+    from ${store} where ${inArray(store.id, storeIds)}`));
+  if (!rows.length) return sql`false`;
+  return sql`(${sql.join(rows.map((r) => and(
+    sql`${storeIdColumn} = ${Number(r.id)}`,
+    r.lo == null ? undefined : sql`${column} >= ${r.lo}::timestamptz`,
+    r.hi == null ? undefined : sql`${column} <= ${r.hi}::timestamptz`,
+  )!), sql` or `)})`;
 }

@@ -1,4 +1,4 @@
-import { parseWhen, whenCondition, type When } from '../../lib/when.ts';
+import { parseWhen, storeTimeRange, type When } from '../../lib/when.ts';
 import { and, asc, desc, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { notFound, validationError } from '@pos/domain/errors';
 import { parseMinor } from '@pos/domain/money';
@@ -61,19 +61,18 @@ export async function listExpenses(db: Db, query: Record<string, unknown>, actor
   const q = query ?? {};
   const conds: SQL[] = [isNull(expense.deletedAt)];
   const storeParam = first(q.store ?? q['store.id']);
+  let storeIds = actor.storeIds;
   if (!isJunk('store', storeParam)) {
     const id = Number(/(\d+)$/.exec(String(storeParam))?.[1]);
     if (!Number.isInteger(id) || !actor.storeIds.includes(id)) {
       throw validationError([{ propertyPath: 'store', message: `'Store' with ID '${String(storeParam)}' not found` }]);
     }
-    conds.push(eq(expense.storeId, id));
-  } else {
-    conds.push(actor.storeIds.length ? inArray(expense.storeId, actor.storeIds) : sql`false`);
+    storeIds = [id];
   }
-  const from = parseWhenParam(q.dateTimeFrom, 'dateTimeFrom');
-  const to = parseWhenParam(q.dateTimeTo, 'dateTimeTo', true);
-  if (from) conds.push(whenCondition(expense.createdAt, expense.storeId, '>=', from));
-  if (to) conds.push(whenCondition(expense.createdAt, expense.storeId, '<=', to));
+  conds.push(storeIds.length ? inArray(expense.storeId, storeIds) : sql`false`);
+  const range = await storeTimeRange(db, storeIds, expense.createdAt, expense.storeId,
+    parseWhenParam(q.dateTimeFrom, 'dateTimeFrom') ?? null, parseWhenParam(q.dateTimeTo, 'dateTimeTo', true) ?? null);
+  if (range) conds.push(range);
   const where = and(...conds);
   const key = String(first(q.orderBy) ?? '');
   const col = SORTS[key] ?? expense.createdAt;

@@ -11,7 +11,7 @@ import type { Db } from '../../db/client.ts';
 import { pgArray, rowsOf } from '../../db/raw.ts';
 import type { ReportScope } from './reports.params.ts';
 import { rangeCtes } from './report-ctes.ts';
-import { KIND, readRolled, unionCtes, type Bounds } from './rollups.ts';
+import { KIND, readLive, readRolled, unionCtes, type Bounds } from './rollups.ts';
 
 export interface ProductRow {
   key: string;
@@ -46,8 +46,10 @@ function soldCtes(scope: ReportScope, live: Bounds | null) {
 /** `live`: every day from the orders (the reference the roll-up tests compare with). */
 export async function productsReport(db: Db, scope: ReportScope, sort: 'top' | 'slow', limit: number, withCost: boolean, opts: { live?: boolean } = {}) {
   const raw = opts.live
-    ? await db.execute(productsStatement(scope, sort, limit, null))
-    : await readRolled(db, scope, (tx, live) => tx.execute(productsStatement(scope, sort, limit, live)));
+    ? await readLive(db, (tx) => tx.execute(productsStatement(scope, sort, limit, null)))
+    : await readRolled(db, scope, (tx, live, allLive) => tx.execute(allLive
+      ? productsStatement({ ...scope, bounds: live }, sort, limit, null)
+      : productsStatement(scope, sort, limit, live)));
   const m = (v: string | null) => (v == null ? 0 : parseMinor(v, scope.digits));
   const rows = rowsOf<Raw>(raw).map((r): ProductRow => {
     const row: ProductRow = {

@@ -16,7 +16,7 @@ import type { Db } from '../../db/client.ts';
 import { rowsOf } from '../../db/raw.ts';
 import type { ReportScope, SalesGroup } from './reports.params.ts';
 import { rangeCtes } from './report-ctes.ts';
-import { KIND, readRolled, unionCtes, type Bounds } from './rollups.ts';
+import { KIND, readLive, readRolled, unionCtes, type Bounds } from './rollups.ts';
 
 export interface SalesRow {
   key: string | null;
@@ -184,8 +184,10 @@ function fill(group: SalesGroup, scope: ReportScope, rows: SalesRow[]): SalesRow
  */
 export async function salesReport(db: Db, scope: ReportScope, group: SalesGroup, withCost: boolean, limit: number | null = null, opts: { live?: boolean } = {}) {
   const raw = rowsOf<RawRow>(!opts.live && ROLLED[group]
-    ? await readRolled(db, scope, (tx, live) => tx.execute(rolledStatementFor(group, scope, live, limit)))
-    : await db.execute(statementFor(group, scope, limit)));
+    ? await readRolled(db, scope, (tx, live, allLive) => tx.execute(allLive
+      ? statementFor(group, { ...scope, bounds: live }, limit)
+      : rolledStatementFor(group, scope, live, limit)))
+    : await readLive(db, (tx) => tx.execute(statementFor(group, scope, limit))));
   const m = (v: string | null) => (v == null ? 0 : parseMinor(v, scope.digits));
   const present = (r: RawRow & { gross?: string | null }): SalesRow => {
     const net = m(r.net);

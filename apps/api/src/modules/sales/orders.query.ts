@@ -5,7 +5,7 @@ import { parseMoney, toDecimal } from '@pos/domain/money';
 import type { Db } from '../../db/client.ts';
 import { customer, order, orderDiscount, orderPayment, orderProduct, orderProductTax, orderTax, paymentType } from '../../db/schema/index.ts';
 import type { AuthInfo } from '../../plugins/auth.ts';
-import { parseWhen, whenCondition, type When } from '../../lib/when.ts';
+import { parseWhen, storeTimeRange, type When } from '../../lib/when.ts';
 import { isJunk, type FilterFn, type ResourceDef } from '../../resources/engine.ts';
 import { bool, exact, storeColumnScope } from '../../resources/filters.ts';
 import { searchText, textMatch } from '../../resources/search.ts';
@@ -60,19 +60,19 @@ export async function listOrders(db: Db, query: Record<string, unknown>, actor: 
   const q = query ?? {};
   const conds: SQL[] = [];
   const storeParam = first(q.store ?? q['store.id'] ?? q.storeId);
+  let storeIds = actor.storeIds;
   if (!isJunk('store', storeParam)) {
     const id = intParam(storeParam);
     if (id === undefined || !actor.storeIds.includes(id)) {
       throw validationError([{ propertyPath: 'store', message: `'Store' with ID '${String(storeParam)}' not found` }]);
     }
-    conds.push(eq(order.storeId, id));
-  } else {
-    conds.push(actor.storeIds.length ? inArray(order.storeId, actor.storeIds) : sql`false`);
+    storeIds = [id];
   }
+  conds.push(storeIds.length ? inArray(order.storeId, storeIds) : sql`false`);
   const from = parseWhenParam(q.dateTimeFrom, 'dateTimeFrom', false);
   const to = parseWhenParam(q.dateTimeTo, 'dateTimeTo', true);
-  if (from) conds.push(whenCondition(order.createdAt, order.storeId, '>=', from));
-  if (to) conds.push(whenCondition(order.createdAt, order.storeId, '<=', to));
+  const range = await storeTimeRange(db, storeIds, order.createdAt, order.storeId, from, to);
+  if (range) conds.push(range);
   const rawText = first(q.q);
   const text = isJunk('q', rawText) ? undefined : searchText(String(rawText), 'q');
   if (text !== undefined) {
@@ -80,13 +80,17 @@ export async function listOrders(db: Db, query: Record<string, unknown>, actor: 
     // status by name (the statuses containing the text), an order number exactly.
     const folded = text.toLowerCase();
     const statuses = Object.values(ORDER_STATUS).filter((s) => s.toLowerCase().includes(folded));
-    // One IN over a union (an OR with a subquery cannot combine indexes: it read every order).
+    // One IN over a union (an OR with a subquery cannot combine indexes: it read every order). Each
+    // arm carries the stores and the date range, so the planner reads whichever index is narrower:
+    // a common name ("Customer 1": 11% of all orders) over two days reads the days' orders, not the
+    // name's 1.1 million of 10,000,000 (2.1 s).
+    const within = and(...conds);
     const arms: SQL[] = [
-      sql`select ${order.id} from ${order} where ${textMatch(order.customerName, text)}`,
-      sql`select ${order.id} from ${order} where ${order.customerId} in (select ${customer.id} from ${customer} where ${textMatch(customer.name, text)})`,
+      sql`select ${order.id} from ${order} where ${within} and ${textMatch(order.customerName, text)}`,
+      sql`select ${order.id} from ${order} where ${within} and ${order.customerId} in (select ${customer.id} from ${customer} where ${textMatch(customer.name, text)})`,
     ];
-    if (statuses.length) arms.push(sql`select ${order.id} from ${order} where ${conds[0]} and ${inArray(order.status, statuses)}`);
-    if (/^\d{1,9}$/.test(text)) arms.push(sql`select ${order.id} from ${order} where ${eq(order.orderId, Number(text))}`);
+    if (statuses.length) arms.push(sql`select ${order.id} from ${order} where ${within} and ${inArray(order.status, statuses)}`);
+    if (/^\d{1,9}$/.test(text)) arms.push(sql`select ${order.id} from ${order} where ${within} and ${eq(order.orderId, Number(text))}`);
     conds.push(sql`${order.id} in (${sql.join(arms, sql` union all `)})`);
   }
   const ref = (names: string[]) => {
