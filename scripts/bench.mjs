@@ -66,7 +66,8 @@ const read = (f) => { try { return JSON.parse(fs.readFileSync(path.join(outDir, 
 // The till at other catalogue sizes (`--only web --products N`) beside the 100k run.
 // The till and the open loop at other catalogue sizes (`--only web|openloop --products N`) beside the 100k runs.
 const sizes = (prefix) => (fs.existsSync(outDir) ? fs.readdirSync(outDir).filter((f) => new RegExp(`^${prefix}-\\d+\\.json$`).test(f)).sort() : []);
-const parts = [read('api.json'), read('web.json'), ...sizes('web').map(read), read('engines.json'), read('stock.json'), read('reports.json'), read('openloop.json'), ...sizes('openloop').map(read), read('processes.json')].filter(Boolean);
+const parts = [read('api.json'), ...sizes('history').map(read), read('web.json'), ...sizes('web').map(read), read('engines.json'), read('stock.json'), read('reports.json'), ...sizes('reports').map(read),
+  read('openloop.json'), ...sizes('openloop').map(read), read('processes.json')].filter(Boolean);
 if (!parts.length) { console.error('no results in bench/out'); process.exit(1); }
 let baseline = null;
 try { baseline = JSON.parse(fs.readFileSync(path.join(root, 'bench', 'baseline.json'), 'utf8')); } catch { /* none yet */ }

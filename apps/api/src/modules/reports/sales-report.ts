@@ -43,13 +43,19 @@ const lineFigures = sql`count(distinct g.id) filter (where not g.is_return) as o
  * ("Tee — S"), as on receipts and labels: its `name` is often the product's own name.
  */
 const BY_SALES = sql`g.net_sort desc, g.gid`;
+/** A variant's group id: product id × 2³¹ + variant id (0: none); ids are positive int4, so the order is the pair's. */
+const PAIR = sql.raw('2147483648');
+const variantGid = (product: SQL, variant: SQL) => sql`(${product}::bigint * ${PAIR} + ${variant})`;
 const LINE_GROUPS: Record<Exclude<SalesGroup, 'payment' | 'tax'>, { gid: SQL; key: SQL; label: SQL; order: SQL }> = {
   day: { gid: sql`to_char(l.local, 'YYYY-MM-DD')`, key: sql`g.gid`, label: sql`g.gid`, order: sql`g.gid` },
   hour: { gid: sql`extract(hour from l.local)::int`, key: sql`g.gid::text`, label: sql`lpad(g.gid::text, 2, '0') || ':00'`, order: sql`g.gid` },
   product: { gid: sql`l.product_id`, key: sql`g.gid::text`, label: sql`(select p.name from product p where p.id = g.gid)`, order: BY_SALES },
   variant: {
-    gid: sql`array[l.product_id, coalesce(l.variant_id, 0)]`, key: sql`g.gid[1] || '-' || coalesce(nullif(g.gid[2], 0)::text, '')`,
-    label: sql`(select p.name from product p where p.id = g.gid[1]) || coalesce((select ' — ' || coalesce(nullif(v.attribute_value, ''), v.name) from product_variant v where v.id = g.gid[2]), '')`,
+    // (product, variant) as one bigint, ordered as the pair: sorting and grouping 50,000 arrays cost a
+    // day's variant report at 10,000,000 orders 100 ms of its 200.
+    gid: sql`${variantGid(sql`l.product_id`, sql`coalesce(l.variant_id, 0)`)}`,
+    key: sql`(g.gid / ${PAIR}) || '-' || coalesce(nullif(g.gid % ${PAIR}, 0)::text, '')`,
+    label: sql`(select p.name from product p where p.id = (g.gid / ${PAIR})::int) || coalesce((select ' — ' || coalesce(nullif(v.attribute_value, ''), v.name) from product_variant v where v.id = (g.gid % ${PAIR})::int), '')`,
     order: BY_SALES,
   },
   category: {
@@ -113,7 +119,7 @@ const ROLLED: Partial<Record<SalesGroup, { kind: number; gid: SQL }>> = {
   day: { kind: KIND.day, gid: sql`to_char(g.day, 'YYYY-MM-DD')` },
   hour: { kind: KIND.hour, gid: sql`g.k1` },
   product: { kind: KIND.product, gid: sql`g.k1` },
-  variant: { kind: KIND.variant, gid: sql`array[g.k1, g.k2]` },
+  variant: { kind: KIND.variant, gid: variantGid(sql`g.k1`, sql`g.k2`) },
   cashier: { kind: KIND.cashier, gid: sql`g.k1` },
   store: { kind: KIND.day, gid: sql`g.store_id` },
   tax: { kind: KIND.tax, gid: sql`null` },
