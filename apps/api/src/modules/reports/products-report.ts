@@ -79,8 +79,11 @@ function productsStatement(scope: ReportScope, sort: 'top' | 'slow', limit: numb
         order by p.name, p.id limit ${limit}
       ),
       few as (
+        -- Only when the products that sold nothing do not fill the list (a one-time filter): a name
+        -- and a stock look-up for every product sold (32,000 a day at 10,000,000 orders) otherwise.
         select sold.product_id as id, (select p.name from product p where p.id = sold.product_id) as name, 1 as rank from sold
-        where (select max(ps.quantity) from product_store ps where ps.product_id = sold.product_id and ps.store_id = any(${stores}::int[])) > 0
+        where (select count(*) from zero) < ${limit}
+          and (select max(ps.quantity) from product_store ps where ps.product_id = sold.product_id and ps.store_id = any(${stores}::int[])) > 0
         order by sold.quantity, 2, 1 limit ${limit}
       )
       select p.id, p.name, p.sku, coalesce(sold.orders, 0) as orders, coalesce(sold.quantity, 0)::text as quantity,

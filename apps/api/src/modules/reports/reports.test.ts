@@ -4,7 +4,7 @@
  * day, voided orders left out, CSV read back, and who may see what.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { createStaff, createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { order, product, store } from '../../db/schema/index.ts';
 import { parseCsv } from '../../lib/csv.ts';
@@ -140,6 +140,20 @@ describe('sales report', () => {
     expect(slow.statusCode, slow.body).toBe(200);
     for (const row of slow.json().rows) expect(row).toMatchObject({ quantity: 0, stock: expect.any(Number) });
     expect(slow.json().rows.length).toBeGreaterThan(0);
+  });
+
+  it('slow movers go on with the least sold once the products that sold nothing run out', async () => {
+    // P sold 3 in the range; with stock it belongs on the list after every product with stock that sold nothing.
+    await t.app.db.execute(sql`insert into product_store (product_id, store_id, quantity) values (${P}, ${main}, 7)
+      on conflict (product_id, store_id) do update set quantity = 7`);
+    const rows = (await get(`/api/reports/products?sort=slow&from=2026-03-10&to=2026-03-11&store=${main}&limit=500`)).json().rows as Array<{ key: string; quantity: number; stock: number }>;
+    const unsold = rows.filter((r) => r.quantity === 0).length;
+    expect(unsold).toBeGreaterThan(0);
+    expect(rows.slice(0, unsold).every((r) => r.quantity === 0)).toBe(true);
+    expect(rows.slice(unsold)).toEqual([expect.objectContaining({ key: String(P), quantity: 3, stock: 7 })]);
+    // With a limit the unsold ones fill, the sold never show.
+    const few = (await get(`/api/reports/products?sort=slow&from=2026-03-10&to=2026-03-11&store=${main}&limit=${unsold}`)).json().rows as Array<{ key: string }>;
+    expect(few.map((r) => r.key)).toEqual(rows.slice(0, unsold).map((r) => r.key));
   });
 });
 
