@@ -64,26 +64,22 @@ async function addLedgers(url: string) {
   }
 }
 
-/** Whether every store's `day` is rolled up (a closed day, rolled by the request that asked or by the pass). */
-async function rolledUp(url: string, day: string): Promise<boolean> {
+/** The first row of one statement, on a connection of its own. */
+async function firstRow<T>(url: string, text: string, values: unknown[] = []): Promise<T> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    const { rows: [r] } = await c.query(`select count(*) = (select count(*) from store) as all from report_day_done where day = $1::date`, [day]);
-    return Boolean(r.all);
+    return (await c.query(text, values)).rows[0] as T;
   } finally { await c.end(); }
 }
 
+/** Whether every store's `day` is rolled up (a closed day, rolled by the request that asked or by the pass). */
+const rolledUp = async (url: string, day: string) => (await firstRow<{ all: boolean }>(url,
+  'select count(*) = (select count(*) from store) as all from report_day_done where day = $1::date', [day])).all;
+
 /** Orders since today's 00:00 in the stores' zone (the generated shop's stores share one). */
-async function ordersToday(url: string): Promise<number> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    const { rows: [r] } = await c.query(`select count(*)::int as n from "order" o join store s on s.id = o.store_id
-      where o.created_at >= (now() at time zone s.time_zone)::date::timestamp at time zone s.time_zone`);
-    return r.n;
-  } finally { await c.end(); }
-}
+const ordersToday = async (url: string) => (await firstRow<{ n: number }>(url, `select count(*)::int as n from "order" o join store s on s.id = o.store_id
+  where o.created_at >= (now() at time zone s.time_zone)::date::timestamp at time zone s.time_zone`)).n;
 
 /** A best-seller's ledger: `rows` movements of one product over the year in every store; answers the product's id. */
 async function addBusyProduct(url: string, rows: number): Promise<number> {
@@ -110,16 +106,8 @@ async function addBusyProduct(url: string, rows: number): Promise<number> {
 }
 
 /** The product with the most ledger rows (the busy one, also in a kept database). */
-async function busiestProduct(url: string): Promise<number> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    const { rows: [r] } = await c.query(`select product_id from stock_movement where variant_id is null group by 1 order by count(*) desc limit 1`);
-    return Number(r.product_id);
-  } finally {
-    await c.end();
-  }
-}
+const busiestProduct = async (url: string) => Number((await firstRow<{ product_id: number }>(url,
+  'select product_id from stock_movement where variant_id is null group by 1 order by count(*) desc limit 1')).product_id);
 
 async function timeGets(url: string, headers: Record<string, string>, n: number): Promise<number[]> {
   const out: number[] = [];

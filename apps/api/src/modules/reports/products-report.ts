@@ -47,9 +47,7 @@ function soldCtes(scope: ReportScope, live: Bounds | null) {
 export async function productsReport(db: Db, scope: ReportScope, sort: 'top' | 'slow', limit: number, withCost: boolean, opts: { live?: boolean } = {}) {
   const raw = opts.live
     ? await readLive(db, (tx) => tx.execute(productsStatement(scope, sort, limit, null)))
-    : await readRolled(db, scope, (tx, live, allLive) => tx.execute(allLive
-      ? productsStatement({ ...scope, bounds: live }, sort, limit, null)
-      : productsStatement(scope, sort, limit, live)));
+    : await readRolled(db, scope, (tx, live) => tx.execute(productsStatement(scope, sort, limit, live)));
   const m = (v: string | null) => (v == null ? 0 : parseMinor(v, scope.digits));
   const rows = rowsOf<Raw>(raw).map((r): ProductRow => {
     const row: ProductRow = {

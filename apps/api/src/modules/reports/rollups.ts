@@ -139,33 +139,35 @@ export async function rollClosedDays(db: Db, scope: Pick<ReportScope, 'storeIds'
   return rolled;
 }
 
+/** work_mem of a report's statement: one request of the read class at a time per slot (admission.ts), so bounded. */
+export const REPORT_WORK_MEM = '32MB';
+const reportMemory = (tx: Tx) => tx.execute(sql.raw(`set local work_mem = '${REPORT_WORK_MEM}'`));
+
 /**
  * Runs `read` with the instants of the scope's unmarked days, in one repeatable-read snapshot, so
  * the days it reads rolled and those it reads live are exactly the range (a day un-marked by a
- * concurrent write is either still marked here or read live). `allLive`: no day of the range is
- * rolled (today, or yesterday before it closes): the caller reads it with the plain live
- * statement, whose plan aggregates the lines once (through the roll-up's union the same day cost
- * twice as much: 370-470 against 160-210 ms for a day of 27,000 orders, docs/performance.md).
- * Its sorts and hashes get `REPORT_WORK_MEM` (the default 4 MB spilled a day's lines to disk).
+ * concurrent write is either still marked here or read live). `live` is null when no day of the
+ * range is rolled (today, or yesterday before it closes): the whole range is the scope's own
+ * bounds, read with the plain live statement, whose plan aggregates the lines once (through the
+ * roll-up's union the same day cost twice as much: 370-470 against 160-210 ms for a day of 27,000
+ * orders, docs/performance.md). Its sorts and hashes get `REPORT_WORK_MEM` (the default 4 MB
+ * spilled a day's lines to disk).
  */
 export async function readRolled<T>(db: Db, scope: Pick<ReportScope, 'storeIds' | 'from' | 'to'>,
-  read: (tx: Tx, live: Bounds, allLive: boolean) => Promise<T>): Promise<T> {
+  read: (tx: Tx, live: Bounds | null) => Promise<T>): Promise<T> {
   await rollClosedDays(db, scope, { budgetMs: IN_REQUEST_ROLL_MS });
   return db.transaction(async (tx) => {
-    await tx.execute(sql.raw(`set local work_mem = '${REPORT_WORK_MEM}'`));
+    await reportMemory(tx);
     const live = await unmarkedRuns(tx, scope.storeIds, scope.from, scope.to, false);
     const allLive = live.length === scope.storeIds.length && live.every((r) => r.a === scope.from && r.b === scope.to);
-    return read(tx, live.map((r) => ({ id: r.id, lo: r.lo, hi: r.hi })), allLive);
+    return read(tx, allLive ? null : live.map((r) => ({ id: r.id, lo: r.lo, hi: r.hi })));
   }, { isolationLevel: 'repeatable read', accessMode: 'read only' });
 }
-
-/** work_mem of a report's statement: one request of the read class at a time per slot (admission.ts), so bounded. */
-export const REPORT_WORK_MEM = '32MB';
 
 /** Runs a report's live statement (no roll-up: category and brand) read-only with REPORT_WORK_MEM. */
 export function readLive<T>(db: Db, read: (tx: Tx) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql.raw(`set local work_mem = '${REPORT_WORK_MEM}'`));
+    await reportMemory(tx);
     return read(tx);
   }, { accessMode: 'read only' });
 }
