@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq, sql } from 'drizzle-orm';
 import { createStaff, createTestApp, type TestApp } from './helpers.ts';
-import { order, productVariant, reportDayDone, store } from '../src/db/schema/index.ts';
+import { category, order, productCategory, productVariant, reportDayDone, store } from '../src/db/schema/index.ts';
 import { caller, can } from '../src/plugins/auth.ts';
 import { flatQuery, limitOf, oneOf, reportScope, SALES_GROUPS } from '../src/modules/reports/reports.params.ts';
 import { salesReport } from '../src/modules/reports/sales-report.ts';
@@ -217,6 +217,34 @@ describe('report roll-ups', () => {
     const { rolled, live } = await both('sales', `group=cashier&from=${FROM}&to=${TO}`);
     expect(rolled).toBe(live);
     expect(await doneDays()).toEqual(done);
+  });
+
+  it('a closed day\'s sales stay under the category the product had when the day was rolled; today\'s follow the product', async () => {
+    const db = t.app.db;
+    const [before, after] = await db.insert(category).values([{ name: 'Roll cat before' }, { name: 'Roll cat after' }]).returning({ id: category.id });
+    const moveTo = async (id: number) => {
+      await db.delete(productCategory).where(eq(productCategory.productId, P));
+      await db.insert(productCategory).values({ productId: P, otherId: id });
+    };
+    await moveTo(before.id);
+    await db.execute(sql`delete from report_day_done`);
+    const range = `group=category&from=${FROM}&to=${TO}`;
+    const rolledAt = await both('sales', range);
+    expect(rolledAt.rolled).toBe(rolledAt.live);
+    const sold = (body: string, id: number) => JSON.parse(body).rows.find((r: { key: string }) => r.key === String(id))?.quantity ?? 0;
+    const quantity = sold(rolledAt.rolled, before.id);
+    expect(quantity).toBeGreaterThan(0);
+    // The product moves: the rolled days keep their category, the same days read live follow it.
+    await moveTo(after.id);
+    const moved = await both('sales', range);
+    expect([sold(moved.rolled, before.id), sold(moved.rolled, after.id)]).toEqual([quantity, 0]);
+    expect([sold(moved.live, before.id), sold(moved.live, after.id)]).toEqual([0, quantity]);
+    expect(JSON.parse(moved.rolled).totals).toEqual(JSON.parse(moved.live).totals);
+    // Today is read live: a sale of it now is under its category of now.
+    await sell(null, [{ item: P, quantity: 2 }], { storeId: main, terminalId: t1 });
+    const now = JSON.parse((await get(`/api/reports/sales?group=category&from=${utcDay(-1)}&to=${today()}`)).body);
+    expect(now.rows.find((r: { key: string }) => r.key === String(after.id))?.quantity).toBeGreaterThanOrEqual(2);
+    await db.delete(productCategory).where(eq(productCategory.productId, P));
   });
 
   it('a roll out of time stops after its first chunk: every request makes progress, none rolls for long, the answer is the same', async () => {

@@ -256,3 +256,35 @@ describe('currency minor units (issue 19)', () => {
     expect(() => parseWireAmount('1.2345', 3)).toThrow(PrecisionError);
   });
 });
+
+describe('parsing stored decimals (the plain fast path)', () => {
+  /** The rule written out with BigInt: scale the digits, round what is dropped half away from zero. */
+  const reference = (text: string, scale: number): bigint => {
+    const [, sign, int, frac = ''] = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text)!;
+    const digits = BigInt(int + frac);
+    const shift = scale - frac.length;
+    let n = shift >= 0 ? digits * 10n ** BigInt(shift) : digits / 10n ** BigInt(-shift);
+    if (shift < 0 && (digits % 10n ** BigInt(-shift)) * 2n >= 10n ** BigInt(-shift)) n += 1n;
+    return sign === '-' ? -n : n;
+  };
+
+  it('gives what the rule gives for numbers as PostgreSQL prints them, at every currency scale', async () => {
+    const { parseMinor } = await import('./money.ts');
+    let seed = 7;
+    const rand = (n: number) => { seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648; return seed % n; };
+    const digits = (n: number) => Array.from({ length: n }, () => rand(10)).join('');
+    const cases = ['0', '-0.000', '0.005', '-0.005', '-0.004', '0.0049999', '12.5', '-12.5', '999999999999.995', '-1234.500', '00012.345'];
+    for (let i = 0; i < 5_000; i++) cases.push(`${rand(2) ? '-' : ''}${digits(1 + rand(14))}${rand(4) ? `.${digits(1 + rand(8))}` : ''}`);
+    for (const text of cases) {
+      for (const scale of [0, 2, 3, 6]) {
+        const want = reference(text, scale);
+        if (want > BigInt(Number.MAX_SAFE_INTEGER) || -want > BigInt(Number.MAX_SAFE_INTEGER)) {
+          expect(() => parseMinor(text, scale)).toThrow(RangeError);
+        } else {
+          expect([text, scale, parseMinor(text, scale)]).toEqual([text, scale, Number(want)]);
+        }
+      }
+    }
+    expect(Object.is(parseMinor('-0.001', 2), 0)).toBe(true); // no negative zero
+  });
+});

@@ -66,6 +66,8 @@ export function parseScaled(v: DecimalInput, scale: number): number {
     text = v.trim();
     if (text === '') return 0;
   }
+  const plain = parsePlain(text, scale);
+  if (plain !== undefined) return plain;
   const m = DECIMAL_RE.exec(text);
   if (!m) throw new RangeError(`not a decimal number: ${JSON.stringify(v)}`);
   const [, sign, intDigits = '', fracA, fracB, expText] = m;
@@ -80,6 +82,25 @@ export function parseScaled(v: DecimalInput, scale: number): number {
   else if (-shift > digits.length + 1) scaled = 0n; // far below half a unit
   else scaled = divRoundHalfAway(BigInt(digits), 10n ** BigInt(-shift));
   return toSafeNumber(sign === '-' ? -scaled : scaled);
+}
+
+const PLAIN_RE = /^(-?)(\d+)(?:\.(\d+))?$/;
+const POW10 = Array.from({ length: 16 }, (_, i) => 10 ** i);
+
+/**
+ * parseScaled's common case without BigInt: a plain decimal ("-1234.500", as PostgreSQL prints a
+ * numeric) whose scaled value has at most 15 digits, so every step is an exact double. A report of
+ * 32,000 rows parses 200,000 of them. Anything else (exponents, a leading + or '.', more digits):
+ * undefined, and the general path decides.
+ */
+function parsePlain(text: string, scale: number): number | undefined {
+  const m = PLAIN_RE.exec(text);
+  if (!m || scale > 15 || m[2].length + scale > 15) return undefined;
+  const [, sign, int, frac = ''] = m;
+  let n = Number(int) * POW10[scale] + (scale ? Number(frac.length <= scale ? frac.padEnd(scale, '0') : frac.slice(0, scale)) : 0);
+  // Half away from zero: what is dropped is at least half a unit when its first digit is 5 or more.
+  if (frac.length > scale && frac.charCodeAt(scale) >= 53) n += 1;
+  return sign === '-' && n !== 0 ? -n : n;
 }
 
 /** Like parseScaled but returns null instead of throwing. */

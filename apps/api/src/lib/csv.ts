@@ -108,8 +108,13 @@ export function formatRow(cells: CsvValue[]): string {
  * as a download named `<name>.csv`, never cached.
  */
 export function sendCsv(reply: FastifyReply, name: string, header: string[], rows: CsvValue[][]) {
+  return sendCsvText(reply, name, header, rows.map((r) => formatRow(r)).join(''));
+}
+
+/** sendCsv with the rows already formatted (each line formatRow's, ending in CRLF): a report of 32,000 rows builds its lines directly. */
+export function sendCsvText(reply: FastifyReply, name: string, header: string[], body: string) {
   return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}.csv"`)
-    .header('cache-control', 'no-store').send(formatRow(header) + rows.map((r) => formatRow(r)).join(''));
+    .header('cache-control', 'no-store').send(formatRow(header) + body);
 }
 
 /** Byte offset of the first invalid UTF-8 sequence, or -1 when the buffer is valid UTF-8. */

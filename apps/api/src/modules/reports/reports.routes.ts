@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { validationError } from '@pos/domain/errors';
 import { minorToString } from '@pos/domain/money';
 import { caller, can } from '../../plugins/auth.ts';
-import { csvNumber, sendCsv, type CsvValue } from '../../lib/csv.ts';
+import { csvNumber, formatCell, sendCsv, sendCsvText, type CsvValue } from '../../lib/csv.ts';
 import { AGE_BUCKETS, customerBalances, supplierBalances } from './balances-report.ts';
 import { productsReport } from './products-report.ts';
 import { flatQuery, limitOf, oneOf, reportScope, SALES_GROUPS, storesOf } from './reports.params.ts';
@@ -17,13 +17,20 @@ type Cell = CsvValue;
 const money = (digits: number) => (v: number | undefined): Cell => (v === undefined ? '' : csvNumber(minorToString(v, digits)));
 const quantity = (v: number | null): Cell => (v === null ? '' : csvNumber(String(v)));
 
-/** A sales report as a CSV file: its rows, then the total. */
+/**
+ * A sales report as a CSV file: its rows, then the total. Each line is written directly (a CSV of
+ * a day by product at 10,000,000 orders has 32,000): the amounts are the server's own plain
+ * decimals, the key and label go through formatCell.
+ */
 export function sendSalesCsv(reply: FastifyReply, report: Awaited<ReturnType<typeof salesReport>>, withCost: boolean) {
-  const m = money(report.digits);
+  const d = report.digits;
   const header = ['Key', 'Label', 'Orders', 'Quantity', 'Net', 'Tax', 'Gross', 'Discount', 'Refunds', ...(withCost ? ['Cost', 'Margin'] : [])];
-  const line = (r: typeof report.totals): Cell[] => [r.key, r.label, r.orders, quantity(r.quantity), m(r.net), m(r.tax), m(r.gross), m(r.discount), m(r.refunds),
-    ...(withCost ? [m(r.cost), m(r.margin)] : [])];
-  return sendCsv(reply, `sales-by-${report.group}-${report.from}-${report.to}`, header, [...report.rows.map(line), line({ ...report.totals, label: 'Total' })]);
+  const line = (r: typeof report.totals) => `${formatCell(r.key)},${formatCell(r.label)},${r.orders},${csvNumber(String(r.quantity)).numeric},${minorToString(r.net, d)},${
+    minorToString(r.tax, d)},${minorToString(r.gross, d)},${minorToString(r.discount, d)},${minorToString(r.refunds, d)}${
+    withCost ? `,${minorToString(r.cost!, d)},${minorToString(r.margin!, d)}` : ''}\r\n`;
+  const lines = report.rows.map(line);
+  lines.push(line({ ...report.totals, label: 'Total' }));
+  return sendCsvText(reply, `sales-by-${report.group}-${report.from}-${report.to}`, header, lines.join(''));
 }
 
 export default async function reportsRoutes(app: FastifyInstance) {

@@ -17,7 +17,7 @@ import type { ReportScope } from './reports.params.ts';
 import { rangeCtes } from './report-ctes.ts';
 
 /** The grains rolled. `store` is read from `day` (per store-day), `paid` is the day's orders with a payment. */
-export const KIND = { day: 0, hour: 1, product: 2, variant: 3, cashier: 4, tax: 5, payment: 6, paid: 7 } as const;
+export const KIND = { day: 0, hour: 1, product: 2, variant: 3, cashier: 4, tax: 5, payment: 6, paid: 7, category: 8, brand: 9 } as const;
 const ALL_KINDS = Object.values(KIND);
 /** How long after a store's local midnight its day is rolled (the triggers catch writes older than an hour). */
 const ROLL_LAG = '2 hours';
@@ -38,12 +38,21 @@ type Run = { id: number; a: string; b: string; lo: string; hi: string };
 const orders = (alias: string) => sql.raw(`(count(distinct ${alias}.id) filter (where not ${alias}.is_return))::int`);
 const lineSums = sql`sum(l.quantity), sum(l.taxable), sum(l.taxes_total), sum(l.discount),
   coalesce(sum(l.taxable + l.taxes_total) filter (where l.is_return), 0), sum(l.cost), null::numeric`;
+/**
+ * A line's product's first category / brand (a product in several counts once), as it is when the
+ * line is read: a closed day's when the day is rolled, so a day's sales stay under the categories
+ * they had that day when a product is moved later (sales-report.ts).
+ */
+export const LINE_CATEGORY = sql`(select min(pc.category_id) from product_category pc where pc.product_id = l.product_id)`;
+export const LINE_BRAND = sql`(select min(pb.brand_id) from product_brand pb where pb.product_id = l.product_id)`;
 const LINE_KEYS: Record<number, [SQL, SQL]> = {
   [KIND.day]: [sql`null::int`, sql`null::int`],
   [KIND.hour]: [sql`extract(hour from l.local)::int`, sql`null::int`],
   [KIND.product]: [sql`l.product_id`, sql`null::int`],
   [KIND.variant]: [sql`l.product_id`, sql`coalesce(l.variant_id, 0)`],
   [KIND.cashier]: [sql`l.user_id`, sql`null::int`],
+  [KIND.category]: [LINE_CATEGORY, sql`null::int`],
+  [KIND.brand]: [LINE_BRAND, sql`null::int`],
 };
 
 /** The live CTEs' (o, l) figures of the given grains per store and local day, as roll-up rows. */
@@ -69,7 +78,8 @@ export function grainRows(kinds: readonly number[]): SQL {
   return sql.join(parts, sql` union all `);
 }
 
-const COLUMNS = sql`store_id, day, kind, k1, k2, rate, orders, quantity, net, tax, discount, refunds, cost, gross`;
+const COLUMN_LIST = ['store_id', 'day', 'kind', 'k1', 'k2', 'rate', 'orders', 'quantity', 'net', 'tax', 'discount', 'refunds', 'cost', 'gross'];
+const COLUMNS = sql.raw(COLUMN_LIST.join(', '));
 
 /**
  * `u`: the rows of `kinds` over the scope's stores and dates: the marked days' from the roll-up,
@@ -77,11 +87,10 @@ const COLUMNS = sql`store_id, day, kind, k1, k2, rate, orders, quantity, net, ta
  */
 export function unionCtes(scope: Pick<ReportScope, 'storeIds' | 'from' | 'to'>, live: Bounds, kinds: readonly number[]): SQL {
   return sql`${rangeCtes({ bounds: live }, { perOrder: true })},
-    u as (
-      select ${COLUMNS} from report_day_sales r
-      where r.store_id = any(${pgArray(scope.storeIds)}::int[]) and r.kind = any(${pgArray([...kinds])}::smallint[])
-        and r.day >= ${scope.from}::date and r.day <= ${scope.to}::date
-        and exists (select 1 from report_day_done d where d.store_id = r.store_id and d.day = r.day)
+    u as not materialized (
+      select ${sql.raw(COLUMN_LIST.map((c) => `r.${c}`).join(', '))} from report_day_done d
+        join report_day_sales r on r.store_id = d.store_id and r.day = d.day and r.kind = any(${pgArray([...kinds])}::smallint[])
+      where d.store_id = any(${pgArray(scope.storeIds)}::int[]) and d.day >= ${scope.from}::date and d.day <= ${scope.to}::date
       union all ${grainRows(kinds)}
     )`;
 }
@@ -164,7 +173,7 @@ export async function readRolled<T>(db: Db, scope: Pick<ReportScope, 'storeIds' 
   }, { isolationLevel: 'repeatable read', accessMode: 'read only' });
 }
 
-/** Runs a report's live statement (no roll-up: category and brand) read-only with REPORT_WORK_MEM. */
+/** Runs a report's live statement over every day (the reference the roll-up tests compare with) read-only with REPORT_WORK_MEM. */
 export function readLive<T>(db: Db, read: (tx: Tx) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
     await reportMemory(tx);
