@@ -85,6 +85,8 @@ const SHARED: Record<string, string> = {
   payment_store: 'which stores offer a catalogue entry', supplier_store: 'which stores offer a catalogue entry',
   customer: 'customers are shop-wide (store_id nullable: the registering store, per-store visibility is a setting)',
   customer_payment: 'a customer\'s ledger across stores: no store column (order_id optional)',
+  customer_credit: 'a customer\'s credit across stores, kept by triggers (migration 0021)',
+  customer_credit_day: 'a customer\'s credit per day across stores, kept by triggers (migration 0021)',
   supplier_payment: 'a supplier\'s ledger across stores: no store column (purchase_id optional)',
   user_account: 'staff', user_store: 'which stores a user works in', staff_role: 'staff',
   refresh_token: 'sessions', password_reset: 'sessions', login_attempt: 'sessions',

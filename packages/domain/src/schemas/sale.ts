@@ -29,6 +29,16 @@ export const ORDER_STATUS = {
 } as const;
 export type OrderStatus = (typeof ORDER_STATUS)[keyof typeof ORDER_STATUS];
 
+/**
+ * Statuses whose payments are real money movements: the order is settled (and stays settled when
+ * returned, in part or in full: its return is a separate order with negative payments). Deleted,
+ * held and pending orders count nowhere (customer credit, payment summaries, the day closing).
+ * (A partly returned sale was left out on the server until session 49: a credit sale with one line
+ * returned left the customer owing minus the return, and the closing expected only the refund.)
+ * The database keeps customers' credit with the same list (migration 0021, customer_credit_settled).
+ */
+export const SETTLED_STATUSES: readonly OrderStatus[] = [ORDER_STATUS.COMPLETED, ORDER_STATUS.DISPATCHED, ORDER_STATUS.PARTIALLY_RETURNED, ORDER_STATUS.RETURNED];
+
 export const SALE_MESSAGES = {
   noItems: messages.addSomeItems,
   noPayments: 'Please add some payments by clicking on + button',

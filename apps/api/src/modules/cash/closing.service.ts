@@ -2,7 +2,7 @@ import { and, desc, eq, gte, inArray, isNotNull, isNull, sql, type SQL } from 'd
 import { forbidden, notFound, validationError } from '@pos/domain/errors';
 import { minorToDecimal, minorToString, parseMinor } from '@pos/domain/money';
 import { cashInHand, denominationsTotal, isOpeningStale } from '@pos/domain/closing';
-import { ORDER_STATUS } from '@pos/domain/schemas/sale';
+import { SETTLED_STATUSES } from '@pos/domain/schemas/sale';
 import type { Db, Tx } from '../../db/client.ts';
 import { allOn } from '../../db/concurrent.ts';
 import { closing, order, orderPayment, paymentType, store, terminal, userAccount } from '../../db/schema/index.ts';
@@ -27,8 +27,6 @@ type Conn = Db | Tx;
 
 export const ALREADY_CLOSED = 'This day is already closed.';
 
-/** Orders whose payments are real money: settled, and a returned sale stays counted (its return is its own order). */
-const SETTLED = [ORDER_STATUS.COMPLETED, ORDER_STATUS.DISPATCHED, ORDER_STATUS.RETURNED];
 
 export interface ClosingFigures {
   /** Minor-unit digits of the store's currency (issue 19: USD 2, JPY 0, KWD 3); every figure is in those minor units. */
@@ -50,7 +48,8 @@ export async function closingFigures(db: Conn, row: ClosingRow, until?: SQL): Pr
   const conds = [
     eq(order.storeId, row.storeId),
     row.terminalId != null ? eq(order.terminalId, row.terminalId) : isNull(order.terminalId),
-    inArray(order.status, SETTLED),
+    // Settled orders, a (partly) returned sale still counted: its return is its own order.
+    inArray(order.status, SETTLED_STATUSES),
     gte(order.createdAt, row.dateFrom),
     until ? sql`${order.createdAt} <= ${until}` : undefined,
   ];

@@ -1,18 +1,12 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { customerBalance, customerFigures } from '@pos/domain/ledger';
 import { parseMoney, toDecimal } from '@pos/domain/money';
-import { ORDER_STATUS } from '@pos/domain/schemas/sale';
+import { SETTLED_STATUSES } from '@pos/domain/schemas/sale';
 import type { Db, Tx } from '../../db/client.ts';
 import { allOn } from '../../db/concurrent.ts';
 import { customer, customerPayment, order, orderPayment, paymentType } from '../../db/schema/index.ts';
 import { isoDate, num } from '../../lib/present.ts';
 
-/**
- * Statuses whose payments are real money movements: the order is settled (and stays settled
- * when returned: its return is a separate order with negative payments). Deleted, held and
- * pending orders do not count anywhere (customer credit, payment summaries).
- */
-export const SETTLED_STATUSES = [ORDER_STATUS.COMPLETED, ORDER_STATUS.DISPATCHED, ORDER_STATUS.RETURNED];
 
 export interface FiguresCents {
   sale: number;

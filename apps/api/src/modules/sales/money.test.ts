@@ -157,6 +157,8 @@ describe('currency minor units', () => {
 
 describe('partial refunds to the original tenders', () => {
   it('a two-line order refunded one line at a time, card to card, until nothing is left', async () => {
+    const dayTotals = async () => (await t.app.inject({ method: 'GET', url: '/api/admin/order/list?itemsPerPage=1', headers: admin })).json().payments;
+    const paidBefore = await dayTotals();
     const s = await create(sale([line(P, 2), line(Q, 1)], [{ received: 10, type: pay.card }, { received: 20, type: pay.cash }]));
     expect(s.statusCode, s.body).toBe(201);
     const o = s.json().order;
@@ -179,6 +181,11 @@ describe('partial refunds to the original tenders', () => {
     expect([retry.statusCode, retry.json().order.id]).toEqual([200, ret.id]);
     let now = await get(o.id);
     expect(now.status).toBe('Partially Returned');
+    // The day's payment totals (what the closing expects in the drawer) keep what the partly returned
+    // sale still took: card 10.00 - 4.27, cash 17.27 - 7.37 (its payments were left out before session 49).
+    const after = await dayTotals();
+    const added = (type: string) => Math.round(((after[type] ?? 0) - (paidBefore[type] ?? 0)) * 100);
+    expect([added('credit card'), added('cash')]).toEqual([573, 990]);
     expect(now.items.map((i: any) => [i.returnedQuantity, i.refundableQuantity])).toEqual([[1, 1], [0, 1]]);
     // The old route returns everything left at once; all the refunds add up to the sale exactly.
     const rest = await t.app.inject({ method: 'POST', url: `/api/admin/order/refund/${o.id}`, headers: cashier });

@@ -9,9 +9,8 @@ import { parseWhen, storeTimeRange, type When } from '../../lib/when.ts';
 import { isJunk, type FilterFn, type ResourceDef } from '../../resources/engine.ts';
 import { bool, exact, storeColumnScope } from '../../resources/filters.ts';
 import { searchText, textMatch } from '../../resources/search.ts';
-import { ORDER_STATUS } from '@pos/domain/schemas/sale';
+import { ORDER_STATUS, SETTLED_STATUSES } from '@pos/domain/schemas/sale';
 import { isoDate, num } from '../../lib/present.ts';
-import { SETTLED_STATUSES } from '../customer-account/customer.figures.ts';
 import { presentOrders } from './order.presenter.ts';
 
 /**

@@ -93,7 +93,7 @@ describe('lists', () => {
     expect(all.statusCode).toBe(200);
     const full = all.json();
     expect(full.list.every((o: any) => o.store.id === main)).toBe(true); // the cashier's store only
-    const settled = full.list.filter((o: any) => ['Completed', 'Dispatched', 'Returned'].includes(o.status));
+    const settled = full.list.filter((o: any) => ['Completed', 'Dispatched', 'Partially Returned', 'Returned'].includes(o.status));
     const sum = (type: string) => Math.round(settled.flatMap((o: any) => o.payments).filter((p: any) => p.type?.type === type)
       .reduce((s: number, p: any) => s + p.total * 100, 0)) / 100;
     const page = await inject('GET', '/api/admin/order/list?page=2&itemsPerPage=3&order[orderId]=desc');
