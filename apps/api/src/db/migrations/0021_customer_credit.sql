@@ -29,19 +29,21 @@ CREATE FUNCTION customer_credit_settled(p_status text) RETURNS boolean LANGUAGE 
   SELECT p_status IN ('Completed', 'Dispatched', 'Partially Returned', 'Returned')
 $$;--> statement-breakpoint
 -- Adds k x the payments (customer, local day, total): positive ones to debit, negative ones to back.
+-- The customer's total row first, then its day rows, customers in id order: every writer takes a
+-- customer's rows in the same order (a return and a sale of one customer at once wait, never deadlock).
 CREATE FUNCTION customer_credit_apply(p_customer integer[], p_day date[], p_total numeric[], k integer) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   IF p_customer IS NULL OR cardinality(p_customer) = 0 THEN RETURN; END IF;
-  WITH c AS (
-    SELECT x.id, x.day, k * coalesce(sum(x.total) FILTER (WHERE x.total > 0), 0) AS debit, k * coalesce(-sum(x.total) FILTER (WHERE x.total < 0), 0) AS back
-    FROM unnest(p_customer, p_day, p_total) AS x(id, day, total) JOIN customer cu ON cu.id = x.id
-    GROUP BY 1, 2
-  ), d AS (
-    INSERT INTO customer_credit_day AS x (customer_id, day, debit, back) SELECT id, day, debit, back FROM c
-    ON CONFLICT (customer_id, day) DO UPDATE SET debit = x.debit + excluded.debit, back = x.back + excluded.back
-  )
-  INSERT INTO customer_credit AS x (customer_id, debit, back) SELECT id, sum(debit), sum(back) FROM c GROUP BY id
+  INSERT INTO customer_credit AS x (customer_id, debit, back)
+    SELECT c.id, k * coalesce(sum(c.total) FILTER (WHERE c.total > 0), 0), k * coalesce(-sum(c.total) FILTER (WHERE c.total < 0), 0)
+    FROM unnest(p_customer, p_total) AS c(id, total) JOIN customer cu ON cu.id = c.id
+    GROUP BY c.id ORDER BY c.id
   ON CONFLICT (customer_id) DO UPDATE SET debit = x.debit + excluded.debit, back = x.back + excluded.back;
+  INSERT INTO customer_credit_day AS x (customer_id, day, debit, back)
+    SELECT c.id, c.day, k * coalesce(sum(c.total) FILTER (WHERE c.total > 0), 0), k * coalesce(-sum(c.total) FILTER (WHERE c.total < 0), 0)
+    FROM unnest(p_customer, p_day, p_total) AS c(id, day, total) JOIN customer cu ON cu.id = c.id
+    GROUP BY c.id, c.day ORDER BY c.id, c.day
+  ON CONFLICT (customer_id, day) DO UPDATE SET debit = x.debit + excluded.debit, back = x.back + excluded.back;
 END $$;--> statement-breakpoint
 -- Adds k x the credit payments among (order, type, total) as their orders are now.
 CREATE FUNCTION customer_credit_payments_add(p_order integer[], p_type integer[], p_total numeric[], k integer) RETURNS void LANGUAGE plpgsql AS $$

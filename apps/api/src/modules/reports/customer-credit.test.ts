@@ -149,4 +149,19 @@ describe('customer credit kept by the database', () => {
     await holds('a customer deleted');
     expect(rowsOf(await t.app.db.execute(sql`select 1 from customer_credit where customer_id = ${Y} union all select 1 from customer_credit_day where customer_id = ${Y}`))).toEqual([]);
   });
+
+  it('tills selling to one customer on credit at once, while two of its old sales are returned, all go through and add up', async () => {
+    const [Z] = await t.app.db.insert(customer).values({ name: 'Credit Zara', allowCreditSale: true }).returning({ id: customer.id });
+    const old = [await sell(Z.id, 2, [{ received: 10, type: credit }]), await sell(Z.id, 3, [{ received: 15, type: credit }])];
+    await ago(old[0].id, 40);
+    await ago(old[1].id, 5);
+    await Promise.all([
+      ...Array.from({ length: 8 }, () => sell(Z.id, 1, [{ received: 5, type: credit }])),
+      sell(Z.id, -1, [], old[0].id),
+      sell(Z.id, -2, [], old[1].id),
+    ]);
+    const rows = await holds('concurrent credit sales and returns');
+    // 10.00 + 15.00 + 8 x 5.00, less 5.00 and 10.00 returned.
+    expect(of(rows, Z.id)!.balance).toBe(5000);
+  });
 });
