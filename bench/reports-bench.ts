@@ -170,7 +170,7 @@ async function main() {
       // A report the server cannot answer within the bench's request timeout is a line "not measured", not the end of the run.
       const probe = await request('GET', url, undefined, admin).catch((e: Error) => ({ status: 0, ms: NaN, body: e.message }));
       if (probe.status !== 200) {
-        metrics.push(metric({ id: c.id, section: SECTION, metric: c.label, unit: 'ms', budget: 'p95 <= 200 ms', skipped: `answered ${probe.status}: ${probe.body.slice(0, 120)}` }));
+        metrics.push(metric({ id: c.id, section: SECTION, metric: c.label, unit: 'ms', budget: c.budget ? 'p95 <= 200 ms' : 'info (wider than the default day)', skipped: `answered ${probe.status}: ${probe.body.slice(0, 120)}` }));
         continue;
       }
       const n = c.budget ? CFG.requests : 3;

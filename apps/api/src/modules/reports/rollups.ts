@@ -86,12 +86,15 @@ const COLUMNS = sql.raw(COLUMN_LIST.join(', '));
  * the other days' computed live within `live` (the instants of the unmarked days, per store).
  */
 export function unionCtes(scope: Pick<ReportScope, 'storeIds' | 'from' | 'to'>, live: Bounds, kinds: readonly number[]): SQL {
+  // `u` is inlined where it is read (each reader's kind reaches the roll-up index), the live days'
+  // rows computed once (materialised): a range up to today read them twice.
   return sql`${rangeCtes({ bounds: live }, { perOrder: true })},
+    live_rows as materialized (${grainRows(kinds)}),
     u as not materialized (
       select ${sql.raw(COLUMN_LIST.map((c) => `r.${c}`).join(', '))} from report_day_done d
         join report_day_sales r on r.store_id = d.store_id and r.day = d.day and r.kind = any(${pgArray([...kinds])}::smallint[])
       where d.store_id = any(${pgArray(scope.storeIds)}::int[]) and d.day >= ${scope.from}::date and d.day <= ${scope.to}::date
-      union all ${grainRows(kinds)}
+      union all select * from live_rows
     )`;
 }
 
