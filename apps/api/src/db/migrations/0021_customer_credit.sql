@@ -55,28 +55,23 @@ BEGIN
     JOIN "order" o ON o.id = r.order_id AND o.customer_id IS NOT NULL AND customer_credit_settled(o.status)
     JOIN store s ON s.id = o.store_id;
 END $$;--> statement-breakpoint
-CREATE FUNCTION customer_credit_payments_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+-- PL/pgSQL plans a statement when it first runs it: an insert never touches old_rows, a delete never new_rows.
+CREATE FUNCTION customer_credit_payments_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM customer_credit_payments_add(array_agg(r.order_id), array_agg(r.type_id), array_agg(r.total), 1) FROM new_rows r;
-  RETURN NULL;
-END $$;--> statement-breakpoint
-CREATE FUNCTION customer_credit_payments_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM customer_credit_payments_add(array_agg(r.order_id), array_agg(r.type_id), array_agg(r.total), -1) FROM old_rows r;
-  RETURN NULL;
-END $$;--> statement-breakpoint
-CREATE FUNCTION customer_credit_payments_updated() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM customer_credit_payments_add(array_agg(r.order_id), array_agg(r.type_id), array_agg(r.total), -1) FROM old_rows r;
-  PERFORM customer_credit_payments_add(array_agg(r.order_id), array_agg(r.type_id), array_agg(r.total), 1) FROM new_rows r;
+  IF TG_OP IN ('UPDATE', 'DELETE') THEN
+    PERFORM customer_credit_payments_add(array_agg(r.order_id), array_agg(r.type_id), array_agg(r.total), -1) FROM old_rows r;
+  END IF;
+  IF TG_OP IN ('UPDATE', 'INSERT') THEN
+    PERFORM customer_credit_payments_add(array_agg(r.order_id), array_agg(r.type_id), array_agg(r.total), 1) FROM new_rows r;
+  END IF;
   RETURN NULL;
 END $$;--> statement-breakpoint
 CREATE TRIGGER customer_credit_payments_ins AFTER INSERT ON order_payment REFERENCING NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION customer_credit_payments_inserted();--> statement-breakpoint
+  FOR EACH STATEMENT EXECUTE FUNCTION customer_credit_payments_changed();--> statement-breakpoint
 CREATE TRIGGER customer_credit_payments_del AFTER DELETE ON order_payment REFERENCING OLD TABLE AS old_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION customer_credit_payments_deleted();--> statement-breakpoint
+  FOR EACH STATEMENT EXECUTE FUNCTION customer_credit_payments_changed();--> statement-breakpoint
 CREATE TRIGGER customer_credit_payments_upd AFTER UPDATE ON order_payment REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION customer_credit_payments_updated();--> statement-breakpoint
+  FOR EACH STATEMENT EXECUTE FUNCTION customer_credit_payments_changed();--> statement-breakpoint
 -- k x an order's credit payments as the order was (OLD) or is (NEW).
 CREATE FUNCTION customer_credit_order(p_id integer, p_customer integer, p_status text, p_store integer, p_at timestamptz, k integer) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
@@ -106,28 +101,23 @@ BEGIN
     SELECT c.id, k * sum(c.amount) FROM unnest(p_customer, p_amount) AS c(id, amount) JOIN customer cu ON cu.id = c.id GROUP BY c.id
   ON CONFLICT (customer_id) DO UPDATE SET paid = x.paid + excluded.paid;
 END $$;--> statement-breakpoint
-CREATE FUNCTION customer_credit_paid_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+-- PL/pgSQL plans a statement when it first runs it: an insert never touches old_rows, a delete never new_rows.
+CREATE FUNCTION customer_credit_paid_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM customer_credit_paid(array_agg(r.customer_id), array_agg(r.amount), 1) FROM new_rows r;
-  RETURN NULL;
-END $$;--> statement-breakpoint
-CREATE FUNCTION customer_credit_paid_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM customer_credit_paid(array_agg(r.customer_id), array_agg(r.amount), -1) FROM old_rows r;
-  RETURN NULL;
-END $$;--> statement-breakpoint
-CREATE FUNCTION customer_credit_paid_updated() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM customer_credit_paid(array_agg(r.customer_id), array_agg(r.amount), -1) FROM old_rows r;
-  PERFORM customer_credit_paid(array_agg(r.customer_id), array_agg(r.amount), 1) FROM new_rows r;
+  IF TG_OP IN ('UPDATE', 'DELETE') THEN
+    PERFORM customer_credit_paid(array_agg(r.customer_id), array_agg(r.amount), -1) FROM old_rows r;
+  END IF;
+  IF TG_OP IN ('UPDATE', 'INSERT') THEN
+    PERFORM customer_credit_paid(array_agg(r.customer_id), array_agg(r.amount), 1) FROM new_rows r;
+  END IF;
   RETURN NULL;
 END $$;--> statement-breakpoint
 CREATE TRIGGER customer_credit_paid_ins AFTER INSERT ON customer_payment REFERENCING NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION customer_credit_paid_inserted();--> statement-breakpoint
+  FOR EACH STATEMENT EXECUTE FUNCTION customer_credit_paid_changed();--> statement-breakpoint
 CREATE TRIGGER customer_credit_paid_del AFTER DELETE ON customer_payment REFERENCING OLD TABLE AS old_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION customer_credit_paid_deleted();--> statement-breakpoint
+  FOR EACH STATEMENT EXECUTE FUNCTION customer_credit_paid_changed();--> statement-breakpoint
 CREATE TRIGGER customer_credit_paid_upd AFTER UPDATE ON customer_payment REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION customer_credit_paid_updated();--> statement-breakpoint
+  FOR EACH STATEMENT EXECUTE FUNCTION customer_credit_paid_changed();--> statement-breakpoint
 -- Everything again from the rows, under a lock that holds the writers' differences until it commits.
 CREATE FUNCTION customer_credit_rebuild() RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
