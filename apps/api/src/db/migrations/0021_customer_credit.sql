@@ -28,12 +28,19 @@ CREATE INDEX "customer_credit_day_day_idx" ON "customer_credit_day" USING btree 
 CREATE FUNCTION customer_credit_settled(p_status text) RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
   SELECT p_status IN ('Completed', 'Dispatched', 'Partially Returned', 'Returned')
 $$;--> statement-breakpoint
+-- Locks the customers' rows, in id order, before their credit rows: every writer takes a customer,
+-- then its total, then its days. A credit sale locks its customer first (the credit limit's check);
+-- without this a return holding the customer's total and waiting on the customer row (the foreign
+-- key of its new order) deadlocked with a sale holding the customer row and waiting on the total.
+CREATE FUNCTION customer_credit_lock(p_customer integer[]) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM 1 FROM customer WHERE id = ANY(p_customer) ORDER BY id FOR NO KEY UPDATE;
+END $$;--> statement-breakpoint
 -- Adds k x the payments (customer, local day, total): positive ones to debit, negative ones to back.
--- The customer's total row first, then its day rows, customers in id order: every writer takes a
--- customer's rows in the same order (a return and a sale of one customer at once wait, never deadlock).
 CREATE FUNCTION customer_credit_apply(p_customer integer[], p_day date[], p_total numeric[], k integer) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   IF p_customer IS NULL OR cardinality(p_customer) = 0 THEN RETURN; END IF;
+  PERFORM customer_credit_lock(p_customer);
   INSERT INTO customer_credit AS x (customer_id, debit, back)
     SELECT c.id, k * coalesce(sum(c.total) FILTER (WHERE c.total > 0), 0), k * coalesce(-sum(c.total) FILTER (WHERE c.total < 0), 0)
     FROM unnest(p_customer, p_total) AS c(id, total) JOIN customer cu ON cu.id = c.id
@@ -97,6 +104,7 @@ CREATE TRIGGER customer_credit_order_del BEFORE DELETE ON "order" FOR EACH ROW
 CREATE FUNCTION customer_credit_paid(p_customer integer[], p_amount numeric[], k integer) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   IF p_customer IS NULL THEN RETURN; END IF;
+  PERFORM customer_credit_lock(p_customer);
   INSERT INTO customer_credit AS x (customer_id, paid)
     SELECT c.id, k * sum(c.amount) FROM unnest(p_customer, p_amount) AS c(id, amount) JOIN customer cu ON cu.id = c.id GROUP BY c.id
   ON CONFLICT (customer_id) DO UPDATE SET paid = x.paid + excluded.paid;

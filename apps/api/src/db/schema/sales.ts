@@ -144,6 +144,6 @@ export const customerPayment = pgTable('customer_payment', {
   ...uuidCol,
 }, (t) => [index('customer_payment_customer_idx').on(t.customerId)]);
 
-/** Running per-customer credit balance is derived from orders and payments; no cached column to drift. */
+/** A customer's credit is summed from orders and payments by triggers in the writing transaction (customer_credit, reports.ts; migration 0021). */
 
 

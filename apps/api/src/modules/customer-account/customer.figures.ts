@@ -1,12 +1,10 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import { customerBalance, customerFigures } from '@pos/domain/ledger';
 import { parseMoney, toDecimal } from '@pos/domain/money';
-import { SETTLED_STATUSES } from '@pos/domain/schemas/sale';
 import type { Db, Tx } from '../../db/client.ts';
 import { allOn } from '../../db/concurrent.ts';
-import { customer, customerPayment, order, orderPayment, paymentType } from '../../db/schema/index.ts';
+import { customer, customerCredit } from '../../db/schema/index.ts';
 import { isoDate, num } from '../../lib/present.ts';
-
 
 export interface FiguresCents {
   sale: number;
@@ -18,31 +16,26 @@ export interface FiguresCents {
 }
 
 /**
- * Credit figures of customers, computed in SQL from the rows (no cached column to drift):
- * sale = Σ stored `total` of credit-type payments of the customer's settled orders (a return's
- * negative credit payments net it down), paid = Σ customer payments, outstanding = sale - paid,
- * balance = outstanding + opening balance.
+ * Credit figures of customers: sale = Σ stored `total` of credit-type payments of the customer's
+ * settled orders (a return's negative credit payments net it down), paid = Σ customer payments,
+ * outstanding = sale - paid, balance = outstanding + opening balance. The sums are the ones the
+ * database keeps in the writing transaction (customer_credit, migration 0021: debit - back, paid),
+ * so a list of customers reads a row each, not every credit sale of each customer.
  */
 export async function loadCustomerFigures(db: Db | Tx, ids: number[]): Promise<Map<number, FiguresCents>> {
   const out = new Map<number, FiguresCents>();
   const unique = [...new Set(ids)];
   if (!unique.length) return out;
   const d = db as Db;
-  const [sales, payments, opening] = await allOn(db, [
-    () => d.select({ customerId: order.customerId, total: sql<string>`coalesce(sum(${orderPayment.total}), 0)::text` })
-      .from(orderPayment)
-      .innerJoin(order, eq(order.id, orderPayment.orderId))
-      .innerJoin(paymentType, eq(paymentType.id, orderPayment.typeId))
-      .where(and(inArray(order.customerId, unique), eq(paymentType.type, 'credit'), inArray(order.status, SETTLED_STATUSES)))
-      .groupBy(order.customerId),
-    () => d.select({ customerId: customerPayment.customerId, total: sql<string>`coalesce(sum(${customerPayment.amount}), 0)::text` })
-      .from(customerPayment).where(inArray(customerPayment.customerId, unique)).groupBy(customerPayment.customerId),
+  const [credit, opening] = await allOn(db, [
+    () => d.select({ customerId: customerCredit.customerId, sale: sql<string>`(${customerCredit.debit} - ${customerCredit.back})::text`, paid: sql<string>`${customerCredit.paid}::text` })
+      .from(customerCredit).where(inArray(customerCredit.customerId, unique)),
     () => d.select({ id: customer.id, openingBalance: customer.openingBalance }).from(customer).where(inArray(customer.id, unique)),
   ]);
-  const saleBy = new Map(sales.map((r) => [r.customerId!, parseMoney(r.total)]));
-  const paidBy = new Map(payments.map((r) => [r.customerId, parseMoney(r.total)]));
+  const by = new Map(credit.map((r) => [r.customerId, r]));
   for (const c of opening) {
-    const f = customerFigures({ creditSalesCents: [saleBy.get(c.id) ?? 0], paymentsCents: [paidBy.get(c.id) ?? 0] });
+    const k = by.get(c.id);
+    const f = customerFigures({ creditSalesCents: [parseMoney(k?.sale ?? '0')], paymentsCents: [parseMoney(k?.paid ?? '0')] });
     const openingBalance = parseMoney(c.openingBalance);
     out.set(c.id, { ...f, openingBalance, balance: customerBalance({ outstandingCents: f.outstanding, openingBalanceCents: openingBalance }) });
   }
@@ -51,8 +44,8 @@ export async function loadCustomerFigures(db: Db | Tx, ids: number[]): Promise<M
 
 /**
  * The customer fields every response shares (orders and payments are added by the customers
- * module). Without figures (`null`, e.g. inside order lists, where computing every customer's
- * credit would cost a scan of their whole history) sale/paid/outstanding/balance are left out.
+ * module). Without figures (`null`, e.g. inside order lists, which do not show them)
+ * sale/paid/outstanding/balance are left out.
  */
 export function presentCustomerFields(c: typeof customer.$inferSelect, f: FiguresCents | null | undefined) {
   const opening = parseMoney(c.openingBalance);

@@ -174,7 +174,7 @@ describe('sales under concurrency (two API instances)', () => {
       // The sale's one write is now queued on the counter row…
       let waiting = false;
       for (let i = 0; i < 100 && !waiting; i++) {
-        const { rows } = await probe.query(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like 'with %'`);
+        const { rows } = await probe.query(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like 'with %'`);
         waiting = rows[0].n > 0;
         if (!waiting) await new Promise((r) => setTimeout(r, 20));
       }
