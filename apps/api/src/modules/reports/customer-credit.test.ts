@@ -6,6 +6,7 @@
  * time zone, an order and a customer deleted — the kept sums are those computed from the rows
  * again, and the report read from them is the one read from every credit payment.
  */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
@@ -148,6 +149,39 @@ describe('customer credit kept by the database', () => {
     await t.app.db.delete(customer).where(eq(customer.id, Y));
     await holds('a customer deleted');
     expect(rowsOf(await t.app.db.execute(sql`select 1 from customer_credit where customer_id = ${Y} union all select 1 from customer_credit_day where customer_id = ${Y}`))).toEqual([]);
+  });
+
+  it('a credit sale holding its customer and a return of the customer\'s old sale wait for each other in one order: no deadlock', async () => {
+    const [W] = await t.app.db.insert(customer).values({ name: 'Credit Wanda', allowCreditSale: true }).returning({ id: customer.id });
+    const old = await sell(W.id, 2, [{ received: 10, type: credit }]);
+    const [store0] = rowsOf<{ store_id: number; user_id: number }>(await t.app.db.execute(sql`select store_id, user_id from "order" where id = ${old.id}`));
+    const sale = new pg.Client({ connectionString: t.database.url });
+    const ret = new pg.Client({ connectionString: t.database.url });
+    await sale.connect();
+    await ret.connect();
+    try {
+      // The sale: its customer locked for the credit limit (as checkCredit does), its order written.
+      await sale.query('begin');
+      await sale.query('select 1 from customer where id = $1 for update', [W.id]);
+      const [{ id: saleId }] = (await sale.query(`insert into "order" (customer_id, user_id, store_id, status) values ($1, $2, $3, 'Completed') returning id`,
+        [W.id, store0.user_id, store0.store_id])).rows;
+      // The return: the old sale marked returned (its credit moves), then the return's own order (its key needs the customer row).
+      await ret.query('begin');
+      const returned = ret.query(`update "order" set status = 'Partially Returned' where id = $1`, [old.id])
+        .then(() => ret.query(`insert into "order" (customer_id, user_id, store_id, status, returned_from_id) values ($1, $2, $3, 'Completed', $4)`,
+          [W.id, store0.user_id, store0.store_id, old.id]))
+        .then(() => ret.query('commit'));
+      await new Promise((r) => setTimeout(r, 200));
+      // The sale's credit payment: its trigger takes the customer's credit rows.
+      await sale.query('insert into order_payment (order_id, type_id, total, received, due) values ($1, $2, 5, 5, 0)', [saleId, credit]);
+      await sale.query('commit');
+      await returned;
+    } finally {
+      await sale.end();
+      await ret.end();
+    }
+    const rows = await holds('a sale and a return of one customer interleaved');
+    expect(of(rows, W.id)!.balance).toBe(1500);
   });
 
   it('tills selling to one customer on credit at once, while two of its old sales are returned, all go through and add up', async () => {
