@@ -118,7 +118,6 @@ const UNSCOPED_FUNCTIONS: Record<string, string> = {
   'cash/expenses.service.ts deleteExpense': 'loadVisible(db, id, actor) checked the store first; the update is by id',
   'catalogue/terminals.service.ts deleteTerminal': 'counts the terminal\'s sales and closings in any store',
   'catalogue/users.service.ts deleteUser': 'counts the user\'s expenses and purchases in any store',
-  'customer-account/customer.figures.ts loadCustomerFigures': 'a customer\'s balance spans every store',
   'customers/customer.erase.ts eraseCustomer': 'erasure blanks the name on the customer\'s sales in every store',
   'purchasing/purchase-orders.service.ts deletePurchaseOrder': 'lockEditablePo(tx, id, actor) checked the store',
   'purchasing/purchasing.present.ts purchaseBriefs': 'presents purchases named by supplier payments (a supplier spans stores)',
