@@ -27,7 +27,6 @@ type Conn = Db | Tx;
 
 export const ALREADY_CLOSED = 'This day is already closed.';
 
-
 export interface ClosingFigures {
   /** Minor-unit digits of the store's currency (issue 19: USD 2, JPY 0, KWD 3); every figure is in those minor units. */
   digits: number;

@@ -18,8 +18,8 @@ import { customer, paymentType, supplier, supplierStore } from '../../db/schema/
 import type { AuthInfo } from '../../plugins/auth.ts';
 import { linkedToStores } from '../../resources/filters.ts';
 import { customerScope } from '../customer-account/customer.scope.ts';
-import { SETTLED_STATUSES } from '@pos/domain/schemas/sale';
 import type { storesOf } from './reports.params.ts';
+import { SETTLED_ARRAY } from './report-ctes.ts';
 
 export const AGE_BUCKETS = ['current', 'days1to30', 'days31to60', 'days61to90', 'over90'] as const;
 type Bucket = (typeof AGE_BUCKETS)[number];
@@ -126,7 +126,7 @@ export async function customerBalancesFromItems(db: Db, auth: AuthInfo, stores: 
   const credit = (await db.select({ id: paymentType.id }).from(paymentType).where(eq(paymentType.type, 'credit'))).map((r) => r.id);
   const items = sql`select o.customer_id as owner, (o.created_at at time zone st.time_zone)::date as day, p.total as amt
       from order_payment p join "order" o on o.id = p.order_id join store st on st.id = o.store_id
-      where p.type_id = any(${pgArray(credit.length ? credit : [-1])}::int[]) and o.customer_id is not null and o.status = any(${`{${SETTLED_STATUSES.map((s) => `"${s}"`).join(',')}}`}::text[])
+      where p.type_id = any(${pgArray(credit.length ? credit : [-1])}::int[]) and o.customer_id is not null and o.status = any(${SETTLED_ARRAY}::text[])
     union all
     select c.id, (c.created_at at time zone ${zone})::date, c.opening_balance from customer c where c.opening_balance <> 0`;
   const owners = sql`select ${customer.id} as id, ${customer.name} as name, ${customer.phone} as phone from ${customer} where ${customerScope(auth)}`;

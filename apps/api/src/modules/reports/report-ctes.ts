@@ -3,11 +3,14 @@
  * (sales-report.ts, products-report.ts; rollups.ts sums the same per closed day).
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { ORDER_STATUS } from '@pos/domain/schemas/sale';
+import { SETTLED_STATUSES } from '@pos/domain/schemas/sale';
 import type { ReportScope } from './reports.params.ts';
 
-/** Statuses of orders whose sale stands (a return is a Completed order with returned_from_id). */
-export const SOLD_STATUSES = [ORDER_STATUS.COMPLETED, ORDER_STATUS.DISPATCHED, ORDER_STATUS.PARTIALLY_RETURNED, ORDER_STATUS.RETURNED];
+/**
+ * The orders whose sale stands (SETTLED_STATUSES; a return is a Completed order with
+ * returned_from_id), as a PostgreSQL array literal for `status = any(…::text[])`.
+ */
+export const SETTLED_ARRAY = `{${SETTLED_STATUSES.map((s) => `"${s}"`).join(',')}}`;
 
 /**
  * The orders of the range in the chosen stores (`o`), with their local time, and their lines (`l`).
@@ -24,7 +27,7 @@ export function rangeCtes(scope: Pick<ReportScope, 'bounds'>, opts: { perOrder?:
   return sql`o as (
       select o.id, o.store_id, o.user_id, (o.created_at at time zone s.time_zone) as local, o.returned_from_id is not null as is_return
       from "order" o join store s on s.id = o.store_id
-      where (${inRange}) and o.status = any(${`{${SOLD_STATUSES.map((x) => `"${x}"`).join(',')}}`}::text[]) and not o.is_suspended
+      where (${inRange}) and o.status = any(${SETTLED_ARRAY}::text[]) and not o.is_suspended
     ),
     l as (
       select o.*, op.id as line_id, op.product_id, op.variant_id, op.quantity, op.taxable, op.taxes_total,

@@ -136,7 +136,8 @@ export function rolledStatementFor(group: SalesGroup, scope: ReportScope, live: 
   const r = ROLLED[group];
   const totalKind = group === 'payment' ? KIND.paid : KIND.day;
   const ctes = unionCtes(scope, live, [...new Set([r.kind, totalKind])]);
-  const orders = (grouping: SQL, sum: SQL) => sql`case when ${grouping} <> 0 then (select coalesce(sum(x.orders), 0) from u x where x.kind = ${totalKind}) else ${sum} end`;
+  const totalOrders = sql`(select coalesce(sum(x.orders), 0) from u x where x.kind = ${totalKind})`;
+  const orders = (grouping: SQL, sum: SQL) => sql`case when ${grouping} <> 0 then ${totalOrders} else ${sum} end`;
   if (group === 'payment') {
     return sql`with ${ctes}
       select pt.id::text as key, coalesce(pt.name, '') as label, grouping(pt.id, pt.name) as total, ${orders(sql`grouping(pt.id, pt.name)`, sql`sum(u.orders)`)} as orders,
@@ -161,14 +162,14 @@ export function rolledStatementFor(group: SalesGroup, scope: ReportScope, live: 
   // for the rows kept (named).
   return sql`with ${ctes},
     grp as (
-      select ${r.gid} as gid, (sum(g.net) * 1000)::bigint as net_sort, sum(g.orders) as orders, sum(g.quantity) as quantity, sum(g.net) as net,
+      select ${r.gid} as gid, sum(g.net) as net_sort, sum(g.orders) as orders, sum(g.quantity) as quantity, sum(g.net) as net,
         sum(g.tax) as tax, sum(g.discount) as discount, sum(g.refunds) as refunds, sum(g.cost) as cost
       from u g where g.kind = ${r.kind} group by 1
     ),
     agg as (
       select g.gid, 0 as total, null::bigint as groups, g.net_sort, g.orders, g.quantity, g.net, g.tax, g.discount, g.refunds, g.cost from grp g
       union all
-      select null, 1, count(*), null, ${orders(sql`1`, sql`0`)}, sum(g.quantity), sum(g.net), sum(g.tax), sum(g.discount), sum(g.refunds), sum(g.cost) from grp g
+      select null, 1, count(*), null, ${totalOrders}, sum(g.quantity), sum(g.net), sum(g.tax), sum(g.discount), sum(g.refunds), sum(g.cost) from grp g
     )
     ${named(LINE_GROUPS[group as keyof typeof LINE_GROUPS], limit)}`;
 }
