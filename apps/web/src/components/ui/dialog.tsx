@@ -1,4 +1,4 @@
-import { useEffect, useId, useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
+import { useId, useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { restoreFocus } from '@/lib/focus';
@@ -42,7 +42,9 @@ export function Dialog({ open, onClose, title, children, footer, size = 'md', cl
     onCloseRef.current = onClose;
   });
 
-  useEffect(() => {
+  // In the commit, not after the paint: a dialog opened by a promise (a sale's receipt) is on the
+  // page before React's passive effects run, and a key pressed then (Escape, Tab) must reach it.
+  useLayoutEffect(() => {
     if (!open) return;
     const opener = returnFocus === 'home' ? null : document.activeElement as HTMLElement | null;
     stack.push(id);

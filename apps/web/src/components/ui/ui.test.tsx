@@ -55,6 +55,38 @@ describe('Dialog', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Close' }));
     expect(onClose).toHaveBeenCalledTimes(2);
   });
+
+  it('takes an Escape pressed the moment it appears, before the page has painted it', async () => {
+    // A receipt opens when the sale is recorded (a promise, not a key): a cashier's Escape right
+    // after Ctrl+Shift+S can arrive between the dialog's commit and React's passive effects. The
+    // key is sent as soon as the dialog is in the document (a MutationObserver runs before those).
+    const onClose = vi.fn();
+    let open!: () => void;
+    function Opener() {
+      const [shown, setShown] = useState(false);
+      open = () => setShown(true);
+      return <Dialog open={shown} onClose={onClose} title="Receipt">body</Dialog>;
+    }
+    renderWithProviders(<Opener />);
+    const actEnvironment = (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT;
+    (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = false;
+    try {
+      const pressed = new Promise<void>((resolve) => {
+        const seen = new MutationObserver(() => {
+          if (!document.querySelector('[role="dialog"]')) return;
+          seen.disconnect();
+          (document.activeElement ?? document.body).dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, cancelable: true }));
+          resolve();
+        });
+        seen.observe(document.body, { childList: true, subtree: true });
+      });
+      open();
+      await pressed;
+      await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+    } finally {
+      (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = actEnvironment;
+    }
+  });
 });
 
 describe('confirm', () => {
