@@ -49,10 +49,25 @@ async function sellableIds(): Promise<number[]> {
   return (r as unknown as { rows: Array<{ id: number }> }).rows.map((x) => Number(x.id));
 }
 
+/**
+ * The answer's products are one per line (catalogue-sync.routes.ts; the till reads them so as they
+ * arrive, sync-lines.ts): the array's opening ends the first line, its end starts the last, and
+ * every line between is one product, with a comma after all but the last.
+ */
+function expectOnePerLine(text: string) {
+  const lines = text.split('\n');
+  expect(lines[0].endsWith('"products":[')).toBe(true);
+  expect(lines.at(-1)!.startsWith(']')).toBe(true);
+  const between = lines.slice(1, -1);
+  expect(between.slice(0, -1).every((l) => l.endsWith(','))).toBe(true);
+  expect(between.map((l) => JSON.parse(l.replace(/,$/, '')) as unknown)).toEqual((JSON.parse(text) as SyncPayload).products);
+}
+
 const fullSync = async (headers: Record<string, string> = {}): Promise<{ payload: SyncPayload; encoding: unknown }> => {
   const res = await t.app.inject({ method: 'GET', url: '/api/catalogue/sync', headers: { ...adminH, ...headers } });
   expect(res.statusCode, res.body).toBe(200);
   const text = res.headers['content-encoding'] === 'gzip' ? zlib.gunzipSync(res.rawPayload).toString('utf8') : res.body;
+  expectOnePerLine(text);
   return { payload: JSON.parse(text) as SyncPayload, encoding: res.headers['content-encoding'] };
 };
 
@@ -239,11 +254,14 @@ describe('till catalogue sync: a full catalogue kept for the next till (issue 24
         expect(again.headers['content-encoding']).toBe('gzip');
         // From the kept file: its length is known, no database connection was taken for it.
         expect(Number(again.headers['content-length'])).toBe(again.rawPayload.length);
-        const b = JSON.parse(zlib.gunzipSync(again.rawPayload).toString('utf8')) as SyncPayload;
+        const keptText = zlib.gunzipSync(again.rawPayload).toString('utf8');
+        expectOnePerLine(keptText);
+        const b = JSON.parse(keptText) as SyncPayload;
         expect(b).toEqual(a); // the same snapshot: cursor, dictionaries, products as they were
         expect(b.products.find((r) => r[P.id] === renamed)?.[P.name]).not.toBe('Renamed After The Kept Read');
         // The till asks what changed since that cursor (the loader does it at once) and gets the rename.
         const delta = await t.app.inject({ method: 'GET', url: `/api/catalogue/sync?since=${encodeURIComponent(b.cursor)}`, headers: { ...adminH } });
+        expectOnePerLine(delta.body);
         const d = JSON.parse(delta.body) as SyncPayload;
         expect(d.full).toBe(false);
         expect(d.products.find((r) => r[P.id] === renamed)?.[P.name]).toBe('Renamed After The Kept Read');

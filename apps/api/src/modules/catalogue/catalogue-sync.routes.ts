@@ -10,8 +10,16 @@ import { openFullSync, readCatalogueDelta, SYNC_BATCH } from './catalogue-sync.s
 /** The head of an answer as JSON text, up to the opening of its products array. */
 const headJson = (head: Omit<SyncPayload, 'products' | 'userId'> & { userId?: number }) => `${JSON.stringify(head).slice(0, -1)},"products":[`;
 
+/**
+ * The products array holds one product per line (`[` newline, the rows joined by `,` newline, a
+ * newline, `]`): still one JSON text, and a till reads a long answer line by line as it arrives
+ * (a raw newline is never inside a JSON string: PostgreSQL and JSON.stringify escape it).
+ */
+const ROWS = ',\n';
+const productLines = (rows: string[]) => (rows.length ? `\n${rows.join(ROWS)}\n` : '\n');
+
 /** A whole answer as one text. */
-const wholeJson = (head: Omit<SyncPayload, 'products'>, rows: string[]) => `${headJson(head)}${rows.join(',')}]}`;
+const wholeJson = (head: Omit<SyncPayload, 'products'>, rows: string[]) => `${headJson(head)}${productLines(rows)}]}`;
 
 /** Below this many products an answer goes as one uncompressed text (gzip would not pay). */
 const SMALL = 50;
@@ -20,9 +28,9 @@ const SMALL = 50;
 const PIECE = 2000;
 
 function* deltaPieces(head: Omit<SyncPayload, 'products'>, productJson: string[]): Generator<string> {
-  yield headJson(head);
-  for (let i = 0; i < productJson.length; i += PIECE) yield `${i ? ',' : ''}${productJson.slice(i, i + PIECE).join(',')}`;
-  yield ']}';
+  yield `${headJson(head)}\n`;
+  for (let i = 0; i < productJson.length; i += PIECE) yield `${i ? ROWS : ''}${productJson.slice(i, i + PIECE).join(ROWS)}`;
+  yield productJson.length ? '\n]}' : ']}';
 }
 
 const acceptsGzip = (header: string | string[] | undefined) => /\bgzip\b/.test(Array.isArray(header) ? header.join(',') : header ?? '');
@@ -122,11 +130,11 @@ export default async function catalogueSyncRoutes(app: FastifyInstance) {
     // caller with these stores, and is kept for them (gzip only: every browser asks for it).
     const { userId: _userId, ...shared } = head;
     async function* pieces(): AsyncGenerator<string> {
-      yield `${headJson(shared)}${firstRows.join(',')}`;
+      yield `${headJson(shared)}\n${firstRows.join(ROWS)}`;
       // Readable.from asks for the next piece only once the previous one was taken: a batch is
       // read from the database when the one before was written out (backpressure).
-      for await (const rows of products) yield `,${rows.join(',')}`;
-      yield ']';
+      for await (const rows of products) yield `${ROWS}${rows.join(ROWS)}`;
+      yield '\n]';
     }
     if (!gzip) {
       async function* whole() { yield* pieces(); yield end; }

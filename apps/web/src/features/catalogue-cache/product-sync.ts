@@ -74,6 +74,19 @@ export interface ProductUpdate {
 
 const byId = (a: ProductRow, b: ProductRow) => a[P.id] - b[P.id];
 
+/** The cache chunks of rows in id order. */
+function chunkTexts(sorted: readonly ProductRow[]): ChunkText[] {
+  const chunks: ChunkText[] = [];
+  for (let i = 0; i < sorted.length;) {
+    const key = chunkOf(sorted[i][P.id]);
+    let j = i;
+    while (j < sorted.length && chunkOf(sorted[j][P.id]) === key) j++;
+    chunks.push({ key, json: JSON.stringify(sorted.slice(i, j)) });
+    i = j;
+  }
+  return chunks;
+}
+
 export class ProductSync {
   private held = new Map<number, ProductRow>();
   /** Chunks restored but not parsed yet (a restore with its index answers before parsing). */
@@ -159,25 +172,21 @@ export class ProductSync {
     return { ...base, index: this.handOut(buildTableIndex(all, this.ctx!), all), persist: { replaceAll: false, header: JSON.stringify(this.header), chunks: false, index: true } };
   }
 
-  /** Applies a server answer: a full catalogue replaces everything, a delta is merged. */
-  apply(payload: SyncPayload): ProductUpdate {
+  /**
+   * Applies a server answer: a full catalogue replaces everything, a delta is merged. `read`: a
+   * full answer read by lines (sync-lines.ts) comes with its rows in id order, no id twice, and its
+   * chunk texts as read, which are kept as they are.
+   */
+  apply(payload: SyncPayload, read: ChunkText[] | null = null): ProductUpdate {
     if (payload.format !== SYNC_FORMAT) throw new Error(`Unknown catalogue format ${String(payload.format)}`);
     const header: SyncHeader = { format: payload.format, cursor: payload.cursor, userId: payload.userId, dict: payload.dict };
     if (payload.full) {
       this.reset();
       for (const row of payload.products) this.held.set(row[P.id], row);
       this.setHeader({ ...header, indexTag: header.cursor });
-      const sorted = [...this.held.values()].sort(byId);
-      const chunks: ChunkText[] = [];
-      for (let i = 0; i < sorted.length;) {
-        const key = chunkOf(sorted[i][P.id]);
-        let j = i;
-        while (j < sorted.length && chunkOf(sorted[j][P.id]) === key) j++;
-        chunks.push({ key, json: JSON.stringify(sorted.slice(i, j)) });
-        i = j;
-      }
+      const sorted = read ? payload.products : [...this.held.values()].sort(byId);
       return {
-        full: true, chunks, drop: [], dict: header.dict, changed: [], removed: [], indexChanged: true,
+        full: true, chunks: read ?? chunkTexts(sorted), drop: [], dict: header.dict, changed: [], removed: [], indexChanged: true,
         index: this.handOut(buildTableIndex(sorted, this.ctx!), sorted), persist: { replaceAll: true, header: JSON.stringify(this.header), chunks: true, index: true },
       };
     }

@@ -2,6 +2,7 @@ import { type SyncPayload } from '@pos/domain/catalogue-sync';
 import { retryAfterSeconds } from '@/lib/retry-after';
 import { joinIndex } from './index-parts';
 import { type ChunkRecord, ProductSync, type ProductUpdate, type SyncHeader } from './product-sync';
+import { readFullAnswer, type ReadAnswer } from './sync-lines';
 
 // ---- worker protocol ---------------------------------------------------------------------------
 
@@ -73,12 +74,13 @@ export async function handleSyncRequest(sync: ProductSync, msg: SyncRequest, fet
     const body = await res.json().catch(() => null) as { message?: string; code?: string } | null;
     return { id: msg.id, type: 'error', status: res.status, message: body?.message ?? res.statusText, code: body?.code, retryAfter: retryAfterSeconds(res.headers.get('retry-after')) };
   }
-  let payload: SyncPayload;
+  let read: ReadAnswer;
   try {
-    payload = await res.json() as SyncPayload;
+    // A full catalogue is read line by line as it arrives; a delta (a few products) at once.
+    read = since ? { payload: await res.json() as SyncPayload, chunks: null } : await readFullAnswer(res);
   } catch (e) {
     // A connection cut half way through the body: no answer.
     return { id: msg.id, type: 'error', status: null, message: e instanceof Error ? e.message : String(e) };
   }
-  return { id: msg.id, type: 'update', update: sync.apply(payload) };
+  return { id: msg.id, type: 'update', update: sync.apply(read.payload, read.chunks) };
 }
