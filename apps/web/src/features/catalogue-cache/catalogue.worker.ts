@@ -16,6 +16,22 @@ interface WorkerScope {
 const scope = self as unknown as WorkerScope;
 const sync = new ProductSync();
 
+/**
+ * A catalogue restored from its cached index answers before any row is parsed; the rows (for the
+ * deltas) are parsed a few chunks at a time once the till has started, in steps between the
+ * requests, so the first seconds of a start are the till's (a delta parses the chunks it touches
+ * at once, and all that are left when it needs every row).
+ */
+let parsing: ReturnType<typeof setTimeout> | null = null;
+function parseLater() {
+  if (parsing) clearTimeout(parsing);
+  const step = () => { parsing = sync.parseSome(PARSE_STEP_CHUNKS) ? setTimeout(step, PARSE_STEP_PAUSE_MS) : null; };
+  parsing = setTimeout(step, PARSE_AFTER_MS);
+}
+const PARSE_AFTER_MS = 2000;
+const PARSE_STEP_CHUNKS = 4;
+const PARSE_STEP_PAUSE_MS = 20;
+
 // One request at a time, in order: a delta must never be merged into a catalogue still being restored.
 let queue: Promise<void> = Promise.resolve();
 scope.onmessage = (event: MessageEvent<SyncRequest>) => {
@@ -26,8 +42,7 @@ scope.onmessage = (event: MessageEvent<SyncRequest>) => {
       // The index columns' buffers move instead of being copied.
       const index = reply.type === 'update' ? reply.update?.index : null;
       scope.postMessage(reply, index ? indexBuffers(index) : []);
-      // A restore answered from its cached index: the rows (for the deltas) are parsed now, after the answer.
-      if (msg.type === 'restore-idb') sync.parseRestored();
+      if (msg.type === 'restore-idb') parseLater();
     } catch (e) {
       scope.postMessage({ id: msg.id, type: 'error', status: 0, message: e instanceof Error ? e.message : String(e) });
     }

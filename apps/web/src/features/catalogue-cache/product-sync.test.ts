@@ -75,6 +75,7 @@ describe('compact catalogue: decoding', () => {
     // The rows come when a delta needs them.
     const d = restoring.apply(delta([plain(7, 'Seven')]));
     expect(restoring.rows.size).toBe(1500);
+    expect(restoring.parsedChunks).toBe(2);
     expect(ProductTable.from(fast).apply(d).get(7)?.name).toBe('Seven');
     // A change in place keeps the index record and its tag; the header carries the patch since (index-patch.ts).
     expect(JSON.parse(d.persist!.header)).toMatchObject({ indexTag: '1000', indexPatch: { at: [6], names: ['Seven'] } });
@@ -145,6 +146,54 @@ describe('compact catalogue: decoding', () => {
 });
 
 describe('compact catalogue: deltas', () => {
+  it('after a restore from the cached index, parses only the chunks a stock change touches; a change the index reads parses the rest', () => {
+    const rows = Array.from({ length: 3000 }, (_, i) => plain(i + 1));
+    const written = new ProductSync().apply(full(rows));
+    const tag = (JSON.parse(written.persist!.header) as { indexTag: string }).indexTag;
+    const record = { key: -2, json: tag, index: packIndex(written.index!) };
+    const lazy = new ProductSync();
+    const restored = lazy.restore(written.persist!.header, written.chunks, record)!;
+    expect(lazy.parsedChunks).toBe(0);
+    // Another till sold product 2100 (chunk 2): only chunk 2 is read, and written whole.
+    const sold = plain(2100);
+    sold[19] = [[2100, 1, '-3', null, null]];
+    const stock = lazy.apply(delta([sold]));
+    expect(stock.indexChanged).toBe(false);
+    expect(lazy.parsedChunks).toBe(1);
+    expect(stock.chunks.map((c) => c.key)).toEqual([2]);
+    const chunk2 = JSON.parse(stock.chunks[0].json) as ProductRow[];
+    expect(chunk2.find((r) => r[0] === 2100)?.[19]).toEqual([[2100, 1, '-3', null, null]]);
+    expect(chunk2.map((r) => r[0])).toEqual(rows.filter((r) => Math.floor(r[0] / CHUNK_SPAN) === 2).map((r) => r[0]));
+    // A rename is patched in place: the patch walks every row, so every chunk is parsed now, and the
+    // answers are those of a catalogue that had parsed everything from the start.
+    const eager = new ProductSync();
+    eager.restore(written.persist!.header, written.chunks, record);
+    expect(eager.rows.size).toBe(3000);
+    eager.apply(delta([sold]));
+    const renamed = delta([plain(5, 'Renamed')], [], '3000');
+    const a = lazy.apply(renamed);
+    const b = eager.apply(renamed);
+    expect(lazy.parsedChunks).toBe(3);
+    expect(a).toEqual(b);
+    expect(ProductTable.from(restored).apply(stock).apply(a).get(5)?.name).toBe('Renamed');
+    // A product gone from a chunk not parsed yet stays gone (its chunk is read before the merge).
+    const other = new ProductSync();
+    other.restore(written.persist!.header, written.chunks, record);
+    const gone = other.apply(delta([], [2101]));
+    expect(Array.from(gone.index!.ids)).not.toContain(2101);
+    expect(gone.index!.ids).toHaveLength(2999);
+    expect(other.rows.has(2101)).toBe(false);
+    // The worker parses the rest a few chunks at a time after the start: the same rows in the end.
+    const later = new ProductSync();
+    later.restore(written.persist!.header, written.chunks, record);
+    expect(later.parseSome(2)).toBe(true);
+    expect(later.parsedChunks).toBe(2);
+    expect(later.parseSome(2)).toBe(false);
+    expect(later.parsedChunks).toBe(3);
+    expect([...later.rows.values()]).toEqual([...eager.rows.values()].map((r) => (r[0] === 5 || r[0] === 2100 ? rows[r[0] - 1] : r)));
+  });
+
+
   it('merges changed and removed products, and writes only the cache chunks they live in', () => {
     const sync = new ProductSync();
     const rows = Array.from({ length: 3000 }, (_, i) => plain(i + 1));

@@ -89,8 +89,14 @@ function chunkTexts(sorted: readonly ProductRow[]): ChunkText[] {
 
 export class ProductSync {
   private held = new Map<number, ProductRow>();
-  /** Chunks restored but not parsed yet (a restore with its index answers before parsing). */
-  private unparsed: ChunkText[] = [];
+  /**
+   * Chunk texts restored but not parsed yet, by key: a restore with its index answers before
+   * parsing, and a chunk is parsed when a delta touches it (a sale's stock on another till), all of
+   * them only when a delta needs every row (a new index or a patch's walk over the rows).
+   */
+  private unparsed = new Map<number, string>();
+  /** Chunks parsed since the last restore (tests: what a delta cost). */
+  parsedChunks = 0;
   header: SyncHeader | null = null;
   private ctx: DecodeContext | null = null;
   private dictJson = '';
@@ -106,26 +112,29 @@ export class ProductSync {
     return index;
   }
 
-  /** The rows by id (chunks still unparsed after a restore are parsed on first use). */
+  /** Every row by id (the chunks a restore left unparsed are parsed first). */
   get rows(): Map<number, ProductRow> {
-    if (this.unparsed.length) this.parseRestored();
+    for (const key of [...this.unparsed.keys()]) this.parseChunk(key);
     return this.held;
   }
 
-  /** Parses what a restore left unparsed (the worker does it right after answering). */
-  parseRestored(): void {
-    const chunks = this.unparsed;
-    this.unparsed = [];
-    const ordered: ProductRow[] = [];
-    for (const { json } of chunks) {
-      for (const row of JSON.parse(json) as ProductRow[]) {
-        this.held.set(row[P.id], row);
-        ordered.push(row);
-      }
+  /** Parses up to `most` of the chunks still unparsed; whether any are left. */
+  parseSome(most: number): boolean {
+    let n = 0;
+    for (const key of this.unparsed.keys()) {
+      if (n++ >= most) return true;
+      this.parseChunk(key);
     }
-    // The chunks in key order hold the rows in id order: the index's positions (checked, not assumed).
-    const order = this.order;
-    if (order && ordered.length === order.length && ordered.every((r, i) => r[P.id] === order[i])) this.ordered = ordered;
+    return false;
+  }
+
+  /** Parses a chunk the restore left unparsed (nothing when it is parsed or was never there). */
+  private parseChunk(key: number): void {
+    const json = this.unparsed.get(key);
+    if (json === undefined) return;
+    this.unparsed.delete(key);
+    this.parsedChunks++;
+    for (const row of JSON.parse(json) as ProductRow[]) this.held.set(row[P.id], row);
   }
 
   /** The cursor to ask a delta with, or null when a full load is needed (nothing held, or another user's catalogue). */
@@ -136,7 +145,7 @@ export class ProductSync {
   /** Drops everything held (the next sync is a full one). */
   reset(): void {
     this.held.clear();
-    this.unparsed = [];
+    this.unparsed.clear();
     this.header = null;
     this.order = null;
     this.ordered = null;
@@ -145,19 +154,20 @@ export class ProductSync {
   /**
    * Rebuilds from the offline cache (the header, every chunk, and the index record when there is
    * one). The chunk texts go to the till as they are (it decodes a product when it needs one).
-   * With an index record of this header, nothing is parsed before answering (the rows are parsed
-   * later, parseRestored); without one the rows are parsed, indexed, and the index is written.
+   * With an index record of this header, nothing is parsed (a chunk's rows are parsed when a delta
+   * touches it, `unparsed`); without one the rows are parsed, indexed, and the index is written.
    */
   restore(header: string, chunks: ChunkText[], index?: ChunkRecord): ProductUpdate | null {
     const h = JSON.parse(header) as SyncHeader;
     if (h.format !== SYNC_FORMAT) return null;
     this.held.clear();
-    this.unparsed = [];
+    this.unparsed.clear();
+    this.parsedChunks = 0;
     this.setHeader(h);
     const sorted = [...chunks].sort((a, b) => a.key - b.key);
     const base = { full: true, chunks: sorted, drop: [], dict: h.dict, changed: [], removed: [], indexChanged: true };
     if (index?.index && storedIndexCurrent(index.index) && h.indexTag !== undefined && index.json === h.indexTag) {
-      this.unparsed = sorted;
+      for (const c of sorted) this.unparsed.set(c.key, c.json);
       const stored = unpackIndex(index.index);
       return { ...base, index: this.handOut(h.indexPatch ? applyIndexPatch(stored, h.indexPatch) : stored, null), persist: null };
     }
@@ -190,7 +200,10 @@ export class ProductSync {
         index: this.handOut(buildTableIndex(sorted, this.ctx!), sorted), persist: { replaceAll: true, header: JSON.stringify(this.header), chunks: true, index: true },
       };
     }
-    const rows = this.rows;
+    // Only the chunks the delta touches need their rows (a lazily restored catalogue parses no more).
+    for (const row of payload.products) this.parseChunk(chunkOf(row[P.id]));
+    for (const id of payload.removed) this.parseChunk(chunkOf(id));
+    const rows = this.held;
     const before = new Map<number, ProductRow>();
     for (const row of payload.products) {
       const old = rows.get(row[P.id]);
@@ -217,7 +230,7 @@ export class ProductSync {
       return { ...base, index: null, patch, persist: { replaceAll: false, header: JSON.stringify(this.header), chunks: true, index: false } };
     }
     this.header = { ...header, indexTag: header.cursor };
-    const sorted = [...rows.values()].sort(byId);
+    const sorted = [...this.rows.values()].sort(byId);
     const index = this.handOut(buildTableIndex(sorted, this.ctx!), sorted);
     return { ...base, index, persist: { replaceAll: false, header: JSON.stringify(this.header), chunks: true, index: true } };
   }
@@ -233,7 +246,8 @@ export class ProductSync {
       if (!old || at < 0) return null;
       changes.push({ at, before: old, row: this.held.get(id)! });
     }
-    const ordered = (this.ordered ??= Array.from(order, (id) => this.held.get(id)!));
+    const all = this.rows;
+    const ordered = (this.ordered ??= Array.from(order, (id) => all.get(id)!));
     return indexPatchOf(changes, order.length, (i) => ordered[i], this.ctx!);
   }
 
@@ -242,7 +256,8 @@ export class ProductSync {
     if (!touched.size) return { chunks: [], drop: [] };
     const chunks: ChunkText[] = [];
     const drop: number[] = [];
-    const held = this.rows;
+    // The touched chunks are the delta's own: parsed before it was merged.
+    const held = this.held;
     for (const key of [...touched].sort((a, b) => a - b)) {
       // A chunk's rows by its ids (CHUNK_SPAN lookups), not by a walk over the whole catalogue.
       const rows: ProductRow[] = [];
