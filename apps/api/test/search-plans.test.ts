@@ -103,11 +103,20 @@ async function scansOf(url: string) {
   const res = await t.app.inject({ method: 'GET', url, headers: admin });
   expect(res.statusCode, `${url}: ${res.body.slice(0, 300)}`).toBe(200);
   const reads = captured.filter((c) => /^\s*(select|with)\b/i.test(c.text));
+  // The planner settings the route set for its transaction (the order list's random_page_cost)
+  // are the ones its reads were planned with: the explains run under them too.
+  const settings = captured.filter((c) => /^\s*set\s+local\s+(?!statement_timeout)/i.test(c.text));
   const found: string[] = [];
-  for (const c of reads) {
-    const { rows } = await explainer.query(`explain (format json) ${c.text}`, c.values as unknown[]);
-    const plan = rows[0]['QUERY PLAN'][0].Plan as PlanNode;
-    for (const s of badScans(plan)) found.push(`${s}\n    in: ${c.text.replace(/\s+/g, ' ').slice(0, 240)}`);
+  await explainer.query('begin');
+  try {
+    for (const c of settings) await explainer.query(c.text, c.values as unknown[]);
+    for (const c of reads) {
+      const { rows } = await explainer.query(`explain (format json) ${c.text}`, c.values as unknown[]);
+      const plan = rows[0]['QUERY PLAN'][0].Plan as PlanNode;
+      for (const s of badScans(plan)) found.push(`${s}\n    in: ${c.text.replace(/\s+/g, ' ').slice(0, 240)}`);
+    }
+  } finally {
+    await explainer.query('rollback');
   }
   return { found, reads: reads.length, body: res.body };
 }

@@ -133,8 +133,9 @@ export async function seedDemoShop(db: Db, opts: { bcryptRounds: number; log?: F
 
     // A weighed-goods barcode: 0.5 kg of the first grocery product at its own price.
     await tx.insert(s.barcode).values([{ barcode: '2100001005005', itemId: products[0].id, price: '2.50', measurement: '0.5', unit: 'kg' }]);
-    // A monthly price rule example on the second product (active in December).
-    await tx.insert(s.productPrice).values([{ productId: products[1].id, month: 12, basePrice: '1.99' }]);
+    // A monthly price rule example (active in December), on the last grocery product: one a till
+    // test sells at its base price would cost 1.99 every December.
+    await tx.insert(s.productPrice).values([{ productId: products[99].id, month: 12, basePrice: '1.99' }]);
 
     await tx.insert(s.customer).values([
       { name: 'Walk-in Regular', phone: '555-1000', openingBalance: '0', allowCreditSale: false },

@@ -53,7 +53,7 @@ describe('products: reading', () => {
     expect(shirt.taxes).toEqual([{ '@id': '/api/taxes/1', '@type': 'Tax', id: 1, name: 'VAT', rate: 16, isActive: true }]);
     expect(shirt.variants).toHaveLength(6);
     expect(shirt.variants[0]).toMatchObject({ '@id': expect.stringMatching(/^\/api\/product_variants\/\d+$/), attributeName: 'Size-Colour', attributeValue: 'S-Black', price: null, quantity: 10 });
-    const withRule = (await admin.get('/api/products/2')).json();
+    const withRule = (await admin.get('/api/products/100')).json();
     expect(withRule.prices).toEqual([expect.objectContaining({ month: 12, basePrice: 1.99, date: null, day: null })]);
   });
 

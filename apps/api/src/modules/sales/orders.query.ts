@@ -49,6 +49,9 @@ const SORTS: Record<string, PgColumn | SQL> = {
   total: order.total,
 };
 
+/** Matching orders whose payments are summed through the order_id index (listOrders). */
+const PROBED = 100_000;
+
 /**
  * The sale history / day-closing list (GET /api/admin/order/list): `{list, total, count, payments}`.
  * Filters run in SQL over the caller's stores; `payments` sums the stored payment `total`s per
@@ -136,12 +139,22 @@ export async function listOrders(db: Db, query: Record<string, unknown>, actor: 
     await tx.execute(sql`set local random_page_cost = 1.1`);
     const [{ count: n }] = await tx.select({ count: sql<number>`count(*)::int` }).from(order).where(where);
     const page = size === 0 || n === 0 ? [] : await tx.select().from(order).where(where).orderBy(...orderBy).limit(size).offset(offset);
-    const totals = n === 0 ? [] : await tx.select({ type: paymentType.type, total: sql<string>`coalesce(sum(${orderPayment.total}), 0)::text` })
-      .from(orderPayment)
-      .innerJoin(order, eq(order.id, orderPayment.orderId))
-      .leftJoin(paymentType, eq(paymentType.id, orderPayment.typeId))
-      .where(and(where, inArray(order.status, SETTLED_STATUSES)))
-      .groupBy(paymentType.type);
+    const settled = and(where, inArray(order.status, SETTLED_STATUSES));
+    const sum = { type: paymentType.type, total: sql<string>`coalesce(sum(${orderPayment.total}), 0)::text` };
+    // Up to PROBED matching orders (the count above), their payments are read through order_payment's
+    // order_id index, whatever the table's size: with a few percent of the orders in the range (a
+    // 3-day history at 200,000 orders) the planner took a hash join over the whole table as cheaper.
+    // Past that (a list without dates), it joins as it sees fit. The same rows either way.
+    const totals = n === 0 ? [] : n <= PROBED
+      ? await tx.select(sum).from(orderPayment)
+        .leftJoin(paymentType, eq(paymentType.id, orderPayment.typeId))
+        .where(sql`${orderPayment.orderId} = any(array(${tx.select({ id: order.id }).from(order).where(settled)}))`)
+        .groupBy(paymentType.type)
+      : await tx.select(sum).from(orderPayment)
+        .innerJoin(order, eq(order.id, orderPayment.orderId))
+        .leftJoin(paymentType, eq(paymentType.id, orderPayment.typeId))
+        .where(settled)
+        .groupBy(paymentType.type);
     return { count: n, rows: page, sums: totals };
   });
   const payments: Record<string, number> = { cash: 0 };

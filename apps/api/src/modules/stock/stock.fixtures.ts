@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import {
-  paymentType, product, productStore, productTax, productVariant, productVariantStore, stockAdjustment, stockAdjustmentLine, stockCount, stockCountLine, stockMovement,
+  paymentType, product, productPrice, productStore, productTax, productVariant, productVariantStore, stockAdjustment, stockAdjustmentLine, stockCount, stockCountLine, stockMovement,
   stockTransfer, stockTransferLine, store, terminal,
 } from '../../db/schema/index.ts';
 import { moveStock } from '../../lib/stock.ts';
@@ -53,6 +53,8 @@ export async function stockFixture(): Promise<StockFixture> {
   const V = products.find((p) => withVariants.has(p.id) && p.manageInventory)!;
   await db.update(product).set({ basePrice: '10.00', cost: '6.00' }).where(eq(product.id, A.id));
   await db.update(product).set({ basePrice: '4.00', cost: '2.50' }).where(eq(product.id, B.id));
+  // Their prices are these whatever the day (no price rule of a month, a weekday or a time).
+  await db.delete(productPrice).where(inArray(productPrice.productId, [A.id, B.id]));
   // Known stock: A 50 / B 20 in main, A 5 in mall and B not stocked there at all; written through the ledger.
   await db.transaction(async (tx) => {
     for (const p of [B.id, N.id]) {
