@@ -30,7 +30,7 @@ const PIECE = 2000;
 function* deltaPieces(head: Omit<SyncPayload, 'products'>, productJson: string[]): Generator<string> {
   yield `${headJson(head)}\n`;
   for (let i = 0; i < productJson.length; i += PIECE) yield `${i ? ROWS : ''}${productJson.slice(i, i + PIECE).join(ROWS)}`;
-  yield productJson.length ? '\n]}' : ']}';
+  yield '\n]}';
 }
 
 const acceptsGzip = (header: string | string[] | undefined) => /\bgzip\b/.test(Array.isArray(header) ? header.join(',') : header ?? '');

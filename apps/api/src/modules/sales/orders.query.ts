@@ -145,16 +145,12 @@ export async function listOrders(db: Db, query: Record<string, unknown>, actor: 
     // order_id index, whatever the table's size: with a few percent of the orders in the range (a
     // 3-day history at 200,000 orders) the planner took a hash join over the whole table as cheaper.
     // Past that (a list without dates), it joins as it sees fit. The same rows either way.
-    const totals = n === 0 ? [] : n <= PROBED
-      ? await tx.select(sum).from(orderPayment)
-        .leftJoin(paymentType, eq(paymentType.id, orderPayment.typeId))
-        .where(sql`${orderPayment.orderId} = any(array(${tx.select({ id: order.id }).from(order).where(settled)}))`)
-        .groupBy(paymentType.type)
-      : await tx.select(sum).from(orderPayment)
-        .innerJoin(order, eq(order.id, orderPayment.orderId))
-        .leftJoin(paymentType, eq(paymentType.id, orderPayment.typeId))
-        .where(settled)
-        .groupBy(paymentType.type);
+    const ids = tx.select({ id: order.id }).from(order).where(settled);
+    const ofOrders = n <= PROBED ? sql`${orderPayment.orderId} = any(array(${ids}))` : inArray(orderPayment.orderId, ids);
+    const totals = n === 0 ? [] : await tx.select(sum).from(orderPayment)
+      .leftJoin(paymentType, eq(paymentType.id, orderPayment.typeId))
+      .where(ofOrders)
+      .groupBy(paymentType.type);
     return { count: n, rows: page, sums: totals };
   });
   const payments: Record<string, number> = { cash: 0 };

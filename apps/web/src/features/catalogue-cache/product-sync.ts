@@ -114,7 +114,7 @@ export class ProductSync {
 
   /** Every row by id (the chunks a restore left unparsed are parsed first). */
   get rows(): Map<number, ProductRow> {
-    for (const key of [...this.unparsed.keys()]) this.parseChunk(key);
+    this.parseSome(Infinity);
     return this.held;
   }
 
