@@ -8,7 +8,7 @@
 /**
  * A first letter's records (its answer's, in catalogue order) grouped by each character that
  * follows that letter in one of their fields (folded as the index folds them). Built in slices of
- * idle time between keys (build); until it is complete it answers nothing.
+ * idle time between keys (build); until it is complete, the records not grouped yet are candidates too.
  */
 export class SecondKeys {
   private next = 0;
@@ -44,11 +44,20 @@ export class SecondKeys {
     return false;
   }
 
-  /** The candidates of a single two-letter word with no error allowed that begins with the first letter, once built; else null. */
+  /**
+   * The candidates of a single two-letter word with no error allowed that begins with the first
+   * letter, else null. Before the grouping is complete (a typist quicker than it, at 1,000,000
+   * products): the records grouped under the second letter so far, then every record not grouped yet.
+   */
   within(tokens: string[], edits: number[]): ArrayLike<number> | null {
-    if (!this.done || tokens.length !== 1 || edits[0] !== 0) return null;
+    if (tokens.length !== 1 || edits[0] !== 0) return null;
     const t = tokens[0];
     if (t.length !== 2 || t[0] !== this.first) return null;
-    return this.after.get(t.charCodeAt(1)) ?? [];
+    const grouped = this.after.get(t.charCodeAt(1)) ?? [];
+    if (this.done) return grouped;
+    const out = new Int32Array(grouped.length + this.docs.length - this.next);
+    out.set(grouped);
+    out.set(this.docs.subarray(this.next), grouped.length);
+    return out;
   }
 }

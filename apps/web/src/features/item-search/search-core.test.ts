@@ -81,6 +81,26 @@ describe('item search prefilter', () => {
     }
   });
 
+  it('answers a single letter, told from the fields\' masks, as fuse.js does: a field that is the letter, upper case, blank fields, letters in codes', () => {
+    const odd = [...catalogue.slice(0, 300),
+      toSearchRecord({ id: 4001, name: 'a', barcode: 'A', basePrice: 1 }),
+      toSearchRecord({ id: 4002, name: 'A', barcode: '', basePrice: '' }),
+      toSearchRecord({ id: 4003, name: '   ', barcode: 'ab-12', basePrice: 'z' }),
+      toSearchRecord({ id: 4004, name: 'z z z', barcode: 'Z', basePrice: 2 }),
+      toSearchRecord({ id: 4005, name: 'Ça a Été', barcode: 'e', basePrice: 3 }),
+      // Two fields holding the letter, then one field that is the letter and nothing else: fuse.js ranks the whole field first.
+      toSearchRecord({ id: 4006, name: 'q q', barcode: 'q1', basePrice: 4 }),
+      toSearchRecord({ id: 4007, name: 'Q', barcode: '', basePrice: '' }),
+    ];
+    for (const isCaseSensitive of [false, true]) {
+      const index = new SearchIndex(odd, { isCaseSensitive, threshold: 0.2 });
+      for (const q of [...'abcdefghijklmnopqrstuvwxyz', 'A', 'Z', 'E', 'é', 'ç', '1', '-']) {
+        expect(Array.from(index.search(q).ids), `${q}${isCaseSensitive ? ' case' : ''}`).toEqual(index.searchAll(q));
+      }
+    }
+    expect(Array.from(new SearchIndex(odd, { isCaseSensitive: false, threshold: 0.2 }).search('q').ids)).toEqual([4007, 4006]);
+  });
+
   it('builds the candidates of a key that allows one more error before it is typed, and answers it from them', () => {
     const index = new SearchIndex(catalogue, { isCaseSensitive: false, threshold: 0.2 });
     expect(index.search('roya').ids.length).toBeGreaterThan(0);
@@ -91,12 +111,12 @@ describe('item search prefilter', () => {
     expect(index.speculate(10)).toBe(false); // nothing left to build: 'royal' allows no more errors until its 10th letter
   });
 
-  it('finishes the candidates still being built when their key comes, instead of reading the whole catalogue', () => {
+  it('answers a key whose candidates are still being built from the part built and the records not read yet, as fuse.js does', () => {
     const index = new SearchIndex(catalogue, { isCaseSensitive: false, threshold: 0.2 });
     index.search('roya');
     expect(index.speculate(0)).toBe(true); // one block of records built, the key comes before the rest
     expect(Array.from(index.search('royal').ids)).toEqual(index.searchAll('royal'));
-    // The rest of the catalogue, then the candidates: not the whole catalogue a second time.
+    // What the block built found, then the records it had not read: not the whole catalogue.
     expect(index.examined).toBeGreaterThan(0);
     expect(index.examined).toBeLessThan(catalogue.length);
     expect(index.speculate(10)).toBe(false);
@@ -105,6 +125,16 @@ describe('item search prefilter', () => {
     expect(index.speculate(0)).toBe(true);
     expect(Array.from(index.search('cobalt').ids)).toEqual(index.searchAll('cobalt'));
     expect(index.examined).toBe(catalogue.length);
+  });
+
+  it('answers a second key typed before its first letter\'s records are grouped from the part grouped and the rest, as fuse.js does', () => {
+    const twice = [...catalogue, ...catalogue.map((r) => ({ ...r, id: r.id + 10_000 }))];
+    for (const second of ['o', 'e', 'a', 'z']) {
+      const index = new SearchIndex(twice, { isCaseSensitive: false, threshold: 0.2 });
+      index.search('r');
+      expect(index.speculate(0)).toBe(true); // one block of the letter's records grouped, more to do
+      expect(Array.from(index.search(`r${second}`).ids), `r${second}`).toEqual(index.searchAll(`r${second}`));
+    }
   });
 
   it('groups a first letter\'s records by the next character between keys, and answers every second key from them as fuse.js does', () => {

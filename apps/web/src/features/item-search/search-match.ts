@@ -95,6 +95,17 @@ function charBit(c: number): number {
   return 1 << (29 + (c % 3));
 }
 
+/**
+ * The bit of a one-letter word that only that letter sets in a text the index folded to lower case
+ * (a-z; upper case shares it, but a folded text holds none): such a field holds the letter exactly
+ * when its mask has the bit. 0 for any other word, or texts not folded (case-sensitive search).
+ */
+export function letterBit(word: string, folded: boolean): number {
+  if (!folded || word.length !== 1) return 0;
+  const c = word.charCodeAt(0);
+  return c >= 97 && c <= 122 ? charBit(c) : 0;
+}
+
 export function charMask(text: string): number {
   let m = 0;
   for (let i = 0; i < text.length; i++) m |= charBit(text.charCodeAt(i));
