@@ -1,9 +1,40 @@
 /**
- * What the item search builds beside its answers (search-core.ts): a first letter's records by the
- * character that follows it, so that the second key
- * (no error allowed in two letters) scores only the records holding both letters together instead
- * of every record holding the first one (at 100,000 products ~20 ms -> a few).
+ * What the item search builds beside its answers (search-core.ts): the next key's candidates when
+ * it will allow one more error (NextKeyJob), and a first letter's records by the character that
+ * follows it, so that the second key (no error allowed in two letters) scores only the records
+ * holding both letters together instead of every record holding the first one (at 100,000
+ * products ~20 ms -> a few).
  */
+import type { Word } from './search-match';
+
+/** A query's words, their allowed errors and matching records; `order` null: a superset built ahead (speculate). */
+export interface Answer { tokens: string[]; edits: number[]; docs: Int32Array; order: Int32Array | null }
+
+/** The next key's candidates being built in idle time. */
+export interface NextKeyJob { tokens: string[]; edits: number[]; words: Word[]; pieces: string[][]; within: Int32Array | null; next: number; found: number[] }
+
+/** True when every record matching `next` matched `prev`: each earlier word kept or lengthened, with no more errors allowed. */
+export function narrows(prev: Pick<Answer, 'tokens' | 'edits'>, tokens: string[], edits: number[]): boolean {
+  if (tokens.length < prev.tokens.length) return false;
+  for (let w = 0; w < prev.tokens.length; w++) {
+    if (!tokens[w].startsWith(prev.tokens[w]) || edits[w] > prev.edits[w]) return false;
+  }
+  return true;
+}
+
+/**
+ * The candidates of a job cut short: what it found among the records it read, then every record it
+ * had still to read (catalogue order throughout), a superset of what its key's next letters match.
+ */
+export function builtSoFar(job: NextKeyJob, catalogue: number): Int32Array {
+  const from = job.next;
+  const rest = (job.within ? job.within.length : catalogue) - from;
+  const out = new Int32Array(job.found.length + rest);
+  out.set(job.found);
+  if (job.within) out.set(job.within.subarray(from), job.found.length);
+  else for (let d = 0; d < rest; d++) out[job.found.length + d] = from + d;
+  return out;
+}
 
 /**
  * A first letter's records (its answer's, in catalogue order) grouped by each character that

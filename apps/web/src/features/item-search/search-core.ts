@@ -8,7 +8,7 @@
 import Fuse, { type IFuseOptions } from 'fuse.js';
 import { recordMatchesFacets, type FacetFilter, type SearchRecord, type SearchSettings } from './search-record';
 import { MAX_PATTERN_LENGTH, allowedEdits, charMask, fieldNorm, fieldScore, piecesOf, wordOf, type Word } from './search-match';
-import { SecondKeys } from './search-ahead';
+import { SecondKeys, builtSoFar, narrows, type Answer, type NextKeyJob } from './search-ahead';
 import { rank } from './search-rank';
 
 export { EditPattern, MAX_PATTERN_LENGTH, WordChars, allowedEdits, charMask, tokenPieces } from './search-match';
@@ -48,9 +48,6 @@ export function patternError(query: string): string | null {
 /** Extended-search operators and quoting: such queries go to fuse.js as they are. */
 const OPERATORS = /[=!'^$|"]/;
 
-/** A query's words, their allowed errors and matching records; `order` null: a superset built ahead (speculate). */
-interface Answer { tokens: string[]; edits: number[]; docs: Int32Array; order: Int32Array | null }
-
 /** Answers kept to narrow the next queries from (newest first). */
 const HISTORY = 10;
 /** Records held by the kept answers, at most (~16 MB with their orders). */
@@ -58,18 +55,6 @@ const HISTORY_IDS = 2_000_000;
 
 /** Records held by the kept first-key answers, at most (~8 MB: a dozen letters at 100,000 products, one or two at 1,000,000). */
 const FIRST_KEYS_IDS = 1_000_000;
-
-/** The next key's candidates being built in idle time. */
-interface NextKeyJob { tokens: string[]; edits: number[]; words: Word[]; pieces: string[][]; within: Int32Array | null; next: number; found: number[] }
-
-/** True when every record matching `next` matched `prev`: each earlier word kept or lengthened, with no more errors allowed. */
-function narrows(prev: Pick<Answer, 'tokens' | 'edits'>, tokens: string[], edits: number[]): boolean {
-  if (tokens.length < prev.tokens.length) return false;
-  for (let w = 0; w < prev.tokens.length; w++) {
-    if (!tokens[w].startsWith(prev.tokens[w]) || edits[w] > prev.edits[w]) return false;
-  }
-  return true;
-}
 
 const sameWords = (a: string[], b: string[]) => a.length === b.length && a.every((t, w) => t === b[w]);
 
@@ -82,20 +67,6 @@ function holdsPieces(text: string, mask: number, pieces: string[][], words: Word
     if (!any) return false;
   }
   return true;
-}
-
-/**
- * The candidates of a job cut short: what it found among the records it read, then every record it
- * had still to read (catalogue order throughout), a superset of what its key's next letters match.
- */
-function builtSoFar(job: NextKeyJob, catalogue: number): Int32Array {
-  const from = job.next;
-  const rest = (job.within ? job.within.length : catalogue) - from;
-  const out = new Int32Array(job.found.length + rest);
-  out.set(job.found);
-  if (job.within) out.set(job.within.subarray(from), job.found.length);
-  else for (let d = 0; d < rest; d++) out[job.found.length + d] = from + d;
-  return out;
 }
 
 /** 1 where a field is blank (fuse.js does not index it). */
