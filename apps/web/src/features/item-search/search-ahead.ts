@@ -22,17 +22,31 @@ export function narrows(prev: Pick<Answer, 'tokens' | 'edits'>, tokens: string[]
   return true;
 }
 
+/** Candidate records: those listed (in catalogue order), then every record from `from` on (the catalogue's size: none). */
+export interface Candidates { listed: ArrayLike<number>; from: number }
+
+/** How many records the candidates are, of a catalogue of `size`. */
+export const sizeOf = (c: Candidates, size: number) => c.listed.length + size - c.from;
+
 /**
  * The candidates of a job cut short: what it found among the records it read, then every record it
  * had still to read (catalogue order throughout), a superset of what its key's next letters match.
  */
-export function builtSoFar(job: NextKeyJob, catalogue: number): Int32Array {
-  const from = job.next;
-  const rest = (job.within ? job.within.length : catalogue) - from;
-  const out = new Int32Array(job.found.length + rest);
+export function builtSoFar(job: NextKeyJob, size: number): Candidates {
+  if (!job.within) return { listed: job.found, from: job.next };
+  const out = new Int32Array(job.found.length + job.within.length - job.next);
   out.set(job.found);
-  if (job.within) out.set(job.within.subarray(from), job.found.length);
-  else for (let d = 0; d < rest; d++) out[job.found.length + d] = from + d;
+  out.set(job.within.subarray(job.next), job.found.length);
+  return { listed: out, from: size };
+}
+
+/** The candidates as one list in catalogue order, or null for the whole catalogue. */
+export function listOf(c: Candidates, size: number): ArrayLike<number> | null {
+  if (c.from >= size) return c.listed;
+  if (c.listed.length === 0 && c.from === 0) return null;
+  const out = new Int32Array(sizeOf(c, size));
+  out.set(c.listed);
+  for (let i = c.from, d = c.listed.length; i < size; i++, d++) out[d] = i;
   return out;
 }
 

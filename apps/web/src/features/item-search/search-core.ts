@@ -8,7 +8,8 @@
 import Fuse, { type IFuseOptions } from 'fuse.js';
 import { recordMatchesFacets, type FacetFilter, type SearchRecord, type SearchSettings } from './search-record';
 import { MAX_PATTERN_LENGTH, allowedEdits, charMask, fieldNorm, fieldScore, piecesOf, wordOf, type Word } from './search-match';
-import { SecondKeys, builtSoFar, narrows, type Answer, type NextKeyJob } from './search-ahead';
+import { SecondKeys, builtSoFar, listOf, narrows, sizeOf, type Answer, type Candidates, type NextKeyJob } from './search-ahead';
+import { HayText } from './search-sweep';
 import { rank } from './search-rank';
 
 export { EditPattern, MAX_PATTERN_LENGTH, WordChars, allowedEdits, charMask, tokenPieces } from './search-match';
@@ -80,6 +81,8 @@ export class SearchIndex {
   private options: IFuseOptions<SearchRecord>;
   /** name, barcode and price of each record in one string (lower case unless case-sensitive), for the prefilter. */
   private hay: string[];
+  /** The hay joined into one text (search-sweep.ts), for the reads of the whole catalogue; null after a change in place until built again. */
+  private sweep: HayText | null;
   /** charMask of each hay, and of each field of each record. */
   readonly hayMasks: Int32Array;
   readonly masks: Int32Array[];
@@ -117,6 +120,7 @@ export class SearchIndex {
     // (Counted on the folded fields: folding a text's case never adds or removes white space.)
     this.normIds = this.fields.map((f) => Uint16Array.from(f, (t) => this.normId(fieldNorm(t))));
     this.hay = records.map((_, i) => hayOf(this.fields[0][i], this.fields[1][i], this.fields[2][i]));
+    this.sweep = HayText.of(this.hay);
     this.masks = this.fields.map((f) => Int32Array.from(f, charMask));
     this.hayMasks = Int32Array.from(records, (_r, i) => this.masks[0][i] | this.masks[1][i] | this.masks[2][i]);
   }
@@ -164,10 +168,16 @@ export class SearchIndex {
       this.hayMasks[k] = this.masks[0][k] | this.masks[1][k] | this.masks[2][k];
     }
     this.fuseOf = null;
+    this.sweep = null;
     this.history = [];
     this.pending = null;
     this.second = null;
     this.firstKeys.clear();
+  }
+
+  private sweepText(): HayText {
+    this.sweep ??= HayText.of(this.hay);
+    return this.sweep;
   }
 
   private fuse(): Fuse<SearchRecord> {
@@ -195,7 +205,8 @@ export class SearchIndex {
     // products they take longer than a typist's pause): what was built narrows the part it covers,
     // and the rest is read with this key's own pieces. Finishing them first cost more than that
     // read (their shorter word, with an error more, lets far more texts through: 150-580 ms at 1M).
-    const partial = job && narrows(job, tokens, edits) ? builtSoFar(job, this.hay.length) : null;
+    const size = this.hay.length;
+    const partial = job && narrows(job, tokens, edits) ? builtSoFar(job, size) : null;
     const pieces = tokens.map((t, w) => piecesOf(t, edits[w]));
     if (pieces.some((p) => p === null)) return this.fuse().search(q).map((r) => r.refIndex);
     // The same words answered a moment ago (a space typed after them, a first letter typed again).
@@ -212,16 +223,19 @@ export class SearchIndex {
     // catalogue. Not only the last: "organic hone" -> "organic honey" allows an error more in its
     // second word, but "organic" a moment before still narrows it.
     const kept = this.second?.within(tokens, edits) ?? this.narrowest(tokens, edits);
-    const within = partial && (!kept || partial.length < kept.length) ? partial : kept;
-    let candidates: ArrayLike<number> | null = within;
-    if (!pieces.every((p) => p!.length === 1)) {
+    const within: Candidates = partial && (!kept || sizeOf(partial, size) < kept.length) ? partial : { listed: kept ?? [], from: kept ? size : 0 };
+    let candidates: ArrayLike<number> | null;
+    if (pieces.every((p) => p!.length === 1)) candidates = listOf(within, size);
+    else {
       const { hay, hayMasks } = this;
       const found: number[] = [];
-      const n = within ? within.length : hay.length;
-      this.examined += n;
-      for (let d = 0; d < n; d++) {
-        const i = within ? within[d] : d;
-        if (holdsPieces(hay[i], hayMasks[i], pieces as string[][], words)) found.push(i);
+      this.examined += sizeOf(within, size);
+      const holds = (i: number) => holdsPieces(hay[i], hayMasks[i], pieces as string[][], words);
+      for (let d = 0; d < within.listed.length; d++) if (holds(within.listed[d])) found.push(within.listed[d]);
+      // The records past `from` (the whole catalogue, or what a job had not read): through the joined text.
+      const fits = (i: number) => words.every((w) => w.chars.fits(hayMasks[i], w.k));
+      if (within.from < size && !this.sweepText().holding(pieces as string[][], within.from, fits, found)) {
+        for (let i = within.from; i < size; i++) if (holds(i)) found.push(i);
       }
       candidates = found;
     }
@@ -312,7 +326,11 @@ export class SearchIndex {
   /** Builds the next key's candidates (then a first letter's second keys) for up to `ms`; true while there is more to do. */
   speculate(ms: number): boolean {
     const job = this.pending;
-    if (!job) return this.second ? this.second.build(ms) : false;
+    if (!job) {
+      if (this.second?.build(ms)) return true;
+      this.sweepText(); // after a change in place, the joined text anew while the till is idle
+      return false;
+    }
     if (!this.advance(job, performance.now() + ms)) return true;
     this.pending = null;
     return !!this.second && !this.second.done;
