@@ -34,10 +34,15 @@ export const sizeOf = (c: Candidates, size: number) => c.listed.length + size - 
  */
 export function builtSoFar(job: NextKeyJob, size: number): Candidates {
   if (!job.within) return { listed: job.found, from: job.next };
-  const out = new Int32Array(job.found.length + job.within.length - job.next);
-  out.set(job.found);
-  out.set(job.within.subarray(job.next), job.found.length);
-  return { listed: out, from: size };
+  return { listed: followedBy(job.found, job.within.subarray(job.next)), from: size };
+}
+
+/** One list of `first`'s records, then `rest`'s. */
+function followedBy(first: ArrayLike<number>, rest: Int32Array): Int32Array {
+  const out = new Int32Array(first.length + rest.length);
+  out.set(first);
+  out.set(rest, first.length);
+  return out;
 }
 
 /** The candidates as one list in catalogue order, or null for the whole catalogue. */
@@ -99,10 +104,6 @@ export class SecondKeys {
     const t = tokens[0];
     if (t.length !== 2 || t[0] !== this.first) return null;
     const grouped = this.after.get(t.charCodeAt(1)) ?? [];
-    if (this.done) return grouped;
-    const out = new Int32Array(grouped.length + this.docs.length - this.next);
-    out.set(grouped);
-    out.set(this.docs.subarray(this.next), grouped.length);
-    return out;
+    return this.done ? grouped : followedBy(grouped, this.docs.subarray(this.next));
   }
 }

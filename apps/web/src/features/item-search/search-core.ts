@@ -59,9 +59,15 @@ const FIRST_KEYS_IDS = 1_000_000;
 
 const sameWords = (a: string[], b: string[]) => a.length === b.length && a.every((t, w) => t === b[w]);
 
+/** Every word's characters may be in a text with this mask (WordChars.fits). */
+function fitsAll(words: Word[], mask: number): boolean {
+  for (const w of words) if (!w.chars.fits(mask, w.k)) return false;
+  return true;
+}
+
 /** Every word's characters may be in the text, and one piece of every word is (the prefilter of tokenPieces). */
 function holdsPieces(text: string, mask: number, pieces: string[][], words: Word[]): boolean {
-  for (const w of words) if (!w.chars.fits(mask, w.k)) return false;
+  if (!fitsAll(words, mask)) return false;
   for (const word of pieces) {
     let any = false;
     for (const p of word) if (text.includes(p)) { any = true; break; }
@@ -233,8 +239,7 @@ export class SearchIndex {
       const holds = (i: number) => holdsPieces(hay[i], hayMasks[i], pieces as string[][], words);
       for (let d = 0; d < within.listed.length; d++) if (holds(within.listed[d])) found.push(within.listed[d]);
       // The records past `from` (the whole catalogue, or what a job had not read): through the joined text.
-      const fits = (i: number) => words.every((w) => w.chars.fits(hayMasks[i], w.k));
-      if (within.from < size && !this.sweepText().holding(pieces as string[][], within.from, fits, found)) {
+      if (within.from < size && !this.sweepText().holding(pieces as string[][], within.from, (i) => fitsAll(words, hayMasks[i]), found)) {
         for (let i = within.from; i < size; i++) if (holds(i)) found.push(i);
       }
       candidates = found;
