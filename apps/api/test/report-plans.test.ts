@@ -84,11 +84,20 @@ afterAll(async () => {
 
 interface PlanNode { 'Node Type': string; 'Relation Name'?: string; Filter?: string; Plans?: PlanNode[] }
 
-function seqScans(node: PlanNode): string[] {
-  const here = node['Node Type'].includes('Seq Scan') && LARGE.has(node['Relation Name'] ?? '')
+function seqScans(node: PlanNode, whole: ReadonlySet<string> = new Set()): string[] {
+  const relation = node['Relation Name'] ?? '';
+  const here = node['Node Type'].includes('Seq Scan') && LARGE.has(relation) && !whole.has(relation)
     ? [`${node['Node Type']} on ${node['Relation Name']}${node.Filter ? ` (filter ${node.Filter})` : ''}`] : [];
-  return [...here, ...(node.Plans ?? []).flatMap(seqScans)];
+  return [...here, ...(node.Plans ?? []).flatMap((n) => seqScans(n, whole))];
 }
+
+/**
+ * Tables a route may read whole: a CSV names every group it has (no page), and a day's product CSV
+ * here names ~3,000 of the 20,000 products, which the planner rightly does by hashing the product
+ * table (cost 701) rather than 3,000 index probes (sales-report.ts chose it for the 32,000 of a
+ * big shop). The test passed only at the hours when the histogram under-estimated the day's orders.
+ */
+const readWhole = (url: string): ReadonlySet<string> => new Set(url.includes('format=csv') ? ['product'] : []);
 
 const yesterday = day(-1);
 const ROUTES = [
@@ -113,7 +122,7 @@ describe('report plans on a large database (issue 25.6)', () => {
     const found: string[] = [];
     for (const c of reads) {
       const { rows } = await explainer.query(`explain (format json) ${c.text}`, c.values as unknown[]);
-      for (const s of seqScans(rows[0]['QUERY PLAN'][0].Plan as PlanNode)) found.push(`${s}\n    in: ${c.text.replace(/\s+/g, ' ').slice(0, 240)}`);
+      for (const s of seqScans(rows[0]['QUERY PLAN'][0].Plan as PlanNode, readWhole(url))) found.push(`${s}\n    in: ${c.text.replace(/\s+/g, ' ').slice(0, 240)}`);
     }
     expect(found, found.join('\n')).toEqual([]);
   });
