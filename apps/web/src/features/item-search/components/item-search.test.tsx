@@ -106,7 +106,7 @@ describe('ItemSearchDialog (ctrl+f)', () => {
     await userEvent.click(screen.getByLabelText('Search by name, barcode or price'));
     await userEvent.keyboard('{ArrowUp}');
     // The list scrolls in the effect after the key (on a loaded machine, after userEvent returns).
-    await vi.waitFor(() => expect(list.scrollTop).toBe(5000 * 60 - 600));
+    await vi.waitFor(() => expect(list.scrollTop).toBe(5000 * 60 - 600), { timeout: 5000 });
     fireEvent.scroll(list);
     expect((await within(list).findByText('Product 5000')).closest('[role="option"]')).toHaveAttribute('aria-selected', 'true');
   });
