@@ -65,8 +65,10 @@ describe('admission by class', () => {
   });
 
   it('reads the limits from ADMISSION_<CLASS> and refuses nonsense with the variable named', () => {
-    expect(admissionLimits({ ADMISSION_READ: '3/7/250' }).read).toEqual({ concurrency: 3, queue: 7, maxWaitMs: 250, statementTimeoutMs: DEFAULT_ADMISSION.read.statementTimeoutMs });
-    expect(admissionLimits({ ADMISSION_WRITE: '2/3/400/900' }).write).toEqual({ concurrency: 2, queue: 3, maxWaitMs: 400, statementTimeoutMs: 900 });
+    expect(admissionLimits({ ADMISSION_READ: '3/7/250' }).read).toEqual({ concurrency: 3, queue: 7, maxWaitMs: 250, statementTimeoutMs: DEFAULT_ADMISSION.read.statementTimeoutMs, maxLoopBusy: DEFAULT_ADMISSION.read.maxLoopBusy });
+    expect(admissionLimits({ ADMISSION_WRITE: '2/3/400/900' }).write).toEqual({ concurrency: 2, queue: 3, maxWaitMs: 400, statementTimeoutMs: 900, maxLoopBusy: DEFAULT_ADMISSION.write.maxLoopBusy });
+    expect(admissionLimits({ ADMISSION_SALE: '20/20/50/3000/100' }).sale.maxLoopBusy).toBe(1);
+    expect(() => admissionLimits({ ADMISSION_SALE: '20/20/50/3000/101' })).toThrow(/ADMISSION_SALE/);
     expect(admissionLimits({}).sale).toEqual(DEFAULT_ADMISSION.sale);
     expect(() => admissionLimits({ ADMISSION_READ: '3/7' })).toThrow(/ADMISSION_READ/);
     expect(() => admissionLimits({ ADMISSION_SALE: '0/1/1' })).toThrow(/ADMISSION_SALE/);
@@ -84,7 +86,7 @@ describe('admission by class', () => {
   });
 
   it('sheds on arrival a request that would wait longer than its class allows (the queue drains at concurrency per service time)', () => {
-    const gate = new Gate('sale', { concurrency: 2, queue: 100, maxWaitMs: 150, statementTimeoutMs: 1000 });
+    const gate = new Gate('sale', { concurrency: 2, queue: 100, maxWaitMs: 150, statementTimeoutMs: 1000, maxLoopBusy: 1 });
     expect(gate.wouldWaitTooLong()).toBe(false); // nothing known yet: the queue length alone decides
     gate.release(20); // sales take 20 ms: 2 slots drain 100 a second
     const waiter = { admit: () => {}, cancel: () => {} };
@@ -108,7 +110,7 @@ describe('admission by class', () => {
   });
 
   it('sales first by what sales feel: many slow sales at once refuse the other classes; one slow sale or an old one does not', () => {
-    const sale = new Gate('sale', { concurrency: 10, queue: 20, maxWaitMs: 100, statementTimeoutMs: 3000 });
+    const sale = new Gate('sale', { concurrency: 10, queue: 20, maxWaitMs: 100, statementTimeoutMs: 3000, maxLoopBusy: 1 });
     const now = 50_000;
     sale.release(80); // sales finishing in 80 ms: above half the 100 ms wait
     sale.lastDoneAt = now - 200;

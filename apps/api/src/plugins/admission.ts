@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { QUERY_CANCELED, withStatementTimeout } from '../db/statement-timeout.ts';
 import { sqlState } from './errors.ts';
+import { LoopGauge, loopRefuses } from './admission-loop.ts';
 
 /**
  * Sales first, bounded queues (issue 30): every /api request is admitted by class, each class with
@@ -22,6 +23,11 @@ export interface ClassLimit {
   maxWaitMs: number;
   /** Longest a single SQL statement of the class may run (lock waits included); 0: no limit. */
   statementTimeoutMs: number;
+  /**
+   * While sales overflow their slots, the class is refused when the event loop has been busier
+   * than this share (0-1) lately; 1: never (admission-loop.ts).
+   */
+  maxLoopBusy: number;
 }
 
 export type AdmissionLimits = Record<AdmissionClass, ClassLimit>;
@@ -45,10 +51,10 @@ export function defaultAdmission(poolMax = Number(process.env.PG_POOL_MAX ?? 10)
   const pool = Number.isInteger(poolMax) && poolMax > 0 ? poolMax : 10;
   const share = (f: number) => Math.max(1, Math.floor(pool * f));
   return {
-    sale: { concurrency: 2 * pool, queue: 2 * pool, maxWaitMs: 50, statementTimeoutMs: 3_000 },
-    sync: { concurrency: share(0.1), queue: pool, maxWaitMs: 2_000, statementTimeoutMs: 15_000 },
-    read: { concurrency: share(0.2), queue: 2 * pool, maxWaitMs: 1_000, statementTimeoutMs: 5_000 },
-    write: { concurrency: share(0.2), queue: pool, maxWaitMs: 2_000, statementTimeoutMs: 5_000 },
+    sale: { concurrency: 2 * pool, queue: 2 * pool, maxWaitMs: 50, statementTimeoutMs: 3_000, maxLoopBusy: 0.85 },
+    sync: { concurrency: share(0.1), queue: pool, maxWaitMs: 2_000, statementTimeoutMs: 15_000, maxLoopBusy: 0.7 },
+    read: { concurrency: share(0.2), queue: 2 * pool, maxWaitMs: 1_000, statementTimeoutMs: 5_000, maxLoopBusy: 0.7 },
+    write: { concurrency: share(0.2), queue: pool, maxWaitMs: 2_000, statementTimeoutMs: 5_000, maxLoopBusy: 0.7 },
   };
 }
 
@@ -91,8 +97,9 @@ export function admissionClass(method: string, routeUrl: string | undefined, dec
 }
 
 /**
- * ADMISSION_<CLASS>=concurrency/queue/maxWaitMs[/statementTimeoutMs], e.g. ADMISSION_READ=4/40/1000/5000;
- * a missing statement timeout keeps the class's default.
+ * ADMISSION_<CLASS>=concurrency/queue/maxWaitMs[/statementTimeoutMs[/maxLoopBusyPercent]], e.g.
+ * ADMISSION_READ=4/40/1000/5000/70; a missing statement timeout or loop share keeps the class's default
+ * (100: the loop never refuses the class).
  */
 export function admissionLimits(env: NodeJS.ProcessEnv, overrides: AdmissionOverrides = {}): AdmissionLimits {
   const out = defaultAdmission(Number(env.PG_POOL_MAX ?? 10));
@@ -100,11 +107,11 @@ export function admissionLimits(env: NodeJS.ProcessEnv, overrides: AdmissionOver
     const raw = env[`ADMISSION_${cls.toUpperCase()}`];
     if (!raw) continue;
     const parts = raw.split('/').map((x) => (x.trim() === '' ? NaN : Number(x)));
-    const [c, q, w, st = out[cls].statementTimeoutMs] = parts;
-    if (parts.length < 3 || parts.length > 4 || ![c, q, w, st].every((n) => Number.isInteger(n) && n >= 0) || c < 1) {
-      throw new Error(`ADMISSION_${cls.toUpperCase()} must be concurrency/queue/maxWaitMs[/statementTimeoutMs] in whole numbers (concurrency ≥ 1), got "${raw}"`);
+    const [c, q, w, st = out[cls].statementTimeoutMs, lp = Math.round(out[cls].maxLoopBusy * 100)] = parts;
+    if (parts.length < 3 || parts.length > 5 || ![c, q, w, st, lp].every((n) => Number.isInteger(n) && n >= 0) || c < 1 || lp > 100) {
+      throw new Error(`ADMISSION_${cls.toUpperCase()} must be concurrency/queue/maxWaitMs[/statementTimeoutMs[/maxLoopBusyPercent]] in whole numbers (concurrency ≥ 1, loop share ≤ 100), got "${raw}"`);
     }
-    out[cls] = { concurrency: c, queue: q, maxWaitMs: w, statementTimeoutMs: st };
+    out[cls] = { concurrency: c, queue: q, maxWaitMs: w, statementTimeoutMs: st, maxLoopBusy: lp / 100 };
   }
   for (const cls of Object.keys(overrides) as AdmissionClass[]) out[cls] = { ...out[cls], ...overrides[cls] };
   return out;
@@ -129,6 +136,8 @@ export class Gate {
   serviceMs = 0;
   /** Moving average of how far a hold time strays from that average (ms). */
   serviceDevMs = 0;
+  /** When a request of the class last found no free slot: queued or shed (performance.now()). */
+  overflowAt = -Infinity;
   /** When a request of the class last finished (performance.now()), 0: never. */
   lastDoneAt = 0;
   constructor(readonly cls: AdmissionClass, readonly limit: ClassLimit) {}
@@ -190,6 +199,7 @@ const BUSY = { code: 'BUSY', message: 'The server is busy: try again in a moment
 
 function shedReply(reply: FastifyReply, gate: Gate): void {
   gate.shed++;
+  gate.overflowAt = performance.now();
   reply.code(503).header('retry-after', String(RETRY_AFTER_S[gate.cls])).header('cache-control', 'no-store');
   // The body of a shed request is never parsed: node reads it past (discards it) once the answer is
   // sent, and the connection stays open for the till's next request. Closing it instead made every
@@ -198,6 +208,9 @@ function shedReply(reply: FastifyReply, gate: Gate): void {
 }
 
 export function registerAdmission(app: FastifyInstance, limits: AdmissionLimits): void {
+  const loop = new LoopGauge();
+  app.addHook('onReady', async () => { loop.start(); });
+  app.addHook('onClose', async () => { loop.stop(); });
   const gates = Object.fromEntries(
     (Object.keys(limits) as AdmissionClass[]).map((cls) => [cls, new Gate(cls, limits[cls])]),
   ) as Record<AdmissionClass, Gate>;
@@ -221,6 +234,10 @@ export function registerAdmission(app: FastifyInstance, limits: AdmissionLimits)
     const cls = admissionClass(request.method, request.routeOptions.url, request.routeOptions.config?.admission);
     if (!cls) { done(); return; }
     const gate = gates[cls];
+    if (loopRefuses(cls === 'sale', gate.limit.maxLoopBusy, loop.read(), gates.sale)) {
+      shedReply(reply, gate);
+      return;
+    }
     if (cls !== 'sale' && salesStruggling(gates.sale, limits.sale.maxWaitMs / 2)) {
       shedReply(reply, gate);
       return;
@@ -266,6 +283,7 @@ export function registerAdmission(app: FastifyInstance, limits: AdmissionLimits)
     // the request's own 'close' only means its body was read).
     const onGone = () => { if (!reply.raw.writableEnded) waiter.cancel(); };
     reply.raw.once('close', onGone);
+    gate.overflowAt = performance.now();
     gate.waiting.push(waiter);
   });
   // The body is read from the socket's own events, outside the request's context: enter it again
