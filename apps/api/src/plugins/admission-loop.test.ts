@@ -62,8 +62,10 @@ describe('the loop rule over HTTP', () => {
 
   beforeAll(async () => {
     t = await createTestApp({
-      // The defaults' loop shares (sales 0.85, reads 0.7), two sale slots.
-      admission: { sale: { concurrency: 2, queue: 50, maxWaitMs: 60_000 } },
+      // Two sale slots; loop shares of a half (the defaults' 0.85 and 0.7 are checked above), so that
+      // 150 ms of busy thread reads over the share even when a loaded machine leaves the loop idle
+      // for up to 100 ms before it.
+      admission: { sale: { concurrency: 2, queue: 50, maxWaitMs: 60_000, maxLoopBusy: 0.5 }, read: { maxLoopBusy: 0.5 } },
       beforeReady: (app) => {
         app.post('/api/test-loop/sale', { config: { auth: 'public', admission: 'sale' } }, async () => {
           await new Promise<void>((resolve) => held.push(resolve));
