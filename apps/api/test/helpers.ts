@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { buildApp, type BuildOptions } from '../src/app.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import type { MailMessage, Mailer } from '../src/lib/mailer.ts';
@@ -148,4 +148,10 @@ export async function createStaff(t: TestApp, spec: StaffSpec): Promise<{ id: nu
   if (res.statusCode !== 200) throw new Error(`create ${spec.username}: ${res.statusCode} ${res.body}`);
   const user = res.json().user;
   return { id: user.id as number, user, password };
+}
+
+/** Waits for a condition the server reaches on its own (the machine may be busy: up to 30 s), then asserts it. */
+export async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 3000 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(cond()).toBe(true);
 }

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/helpers.ts';
+import { createTestApp, until, type TestApp } from '../../test/helpers.ts';
 import { LOOP_RULE_MIN_SALES, LoopGauge, loopRefuses, OVERFLOW_MEMORY_MS } from './admission-loop.ts';
 import { DEFAULT_ADMISSION } from './admission.ts';
 
@@ -82,7 +82,6 @@ describe('the loop rule over HTTP', () => {
     await t?.close();
   });
 
-  const until = async (cond: () => boolean) => { for (let i = 0; i < 3000 && !cond(); i++) await sleep(10); expect(cond()).toBe(true); };
   const read = () => fetch(`${base}/api/products?page=1&itemsPerPage=5`, { headers: admin });
 
   it('while sales overflow, a busy loop refuses reads and further sales at once; an idle one admits them', async () => {

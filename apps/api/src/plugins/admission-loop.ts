@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
  * only when the loop gets to it, so a loop kept full by admitted sales makes every answer late:
  * accepted sales wait behind each other's callbacks, and even a 503 waits to be read. While the
  * sales overflow their slots, new work is therefore also refused when the loop has been busier
- * than its class's `maxLoopBusy` over the last ~100 ms (docs/performance.md, "Overload: the loop").
+ * than its class's `maxLoopBusy` over the last ~100 ms (docs/performance.md, "Overload: the event loop's share").
  */
 
 type Utilization = ReturnType<typeof performance.eventLoopUtilization>;

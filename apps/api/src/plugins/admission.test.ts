@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/helpers.ts';
+import { createTestApp, until, type TestApp } from '../../test/helpers.ts';
 import { admissionClass, admissionLimits, DEFAULT_ADMISSION, Gate, salesStruggling } from './admission.ts';
 
 /**
@@ -47,8 +47,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** Waits for a condition (the machine may be busy: up to 30 s). */
-const until = async (cond: () => boolean) => { for (let i = 0; i < 3000 && !cond(); i++) await new Promise((r) => setTimeout(r, 10)); expect(cond()).toBe(true); };
 
 describe('admission by class', () => {
   it('classifies the till money path as sales, the sync apart, the rest by method; health is never shed', () => {
