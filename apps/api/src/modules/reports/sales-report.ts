@@ -48,9 +48,11 @@ const BY_SALES = sql`g.net_sort desc, g.gid`;
 /** A variant's group id: product id × 2³¹ + variant id (0: none); ids are positive int4, so the order is the pair's. */
 const PAIR = sql.raw('2147483648');
 const variantGid = (product: SQL, variant: SQL) => sql`(${product}::bigint * ${PAIR} + ${variant})`;
-type LineGroup = { gid: SQL; key: SQL; label: SQL; order: SQL; join?: SQL };
+export type LineGroup = { gid: SQL; key: SQL; label: SQL; order: SQL; join?: SQL };
+/** The groups whose rows are lines grouped by a key (not payment or tax). */
+export type LineGroupName = Exclude<SalesGroup, 'payment' | 'tax'>;
 const byId = (table: string, alias: string, id: SQL = sql`g.gid`) => sql`left join ${sql.raw(`${table} ${alias}`)} on ${sql.raw(alias)}.id = ${id}`;
-const LINE_GROUPS: Record<Exclude<SalesGroup, 'payment' | 'tax'>, LineGroup> = {
+const LINE_GROUPS: Record<LineGroupName, LineGroup> = {
   day: { gid: sql`to_char(l.local, 'YYYY-MM-DD')`, key: sql`g.gid`, label: sql`g.gid`, order: sql`g.gid` },
   hour: { gid: sql`extract(hour from l.local)::int`, key: sql`g.gid::text`, label: sql`lpad(g.gid::text, 2, '0') || ':00'`, order: sql`g.gid` },
   product: { gid: sql`l.product_id`, key: sql`g.gid::text`, label: sql`p.name`, order: BY_SALES, join: byId('product', 'p') },
@@ -72,8 +74,14 @@ const LINE_GROUPS: Record<Exclude<SalesGroup, 'payment' | 'tax'>, LineGroup> = {
 type RawRow = { key: string | null; label: string | null; total: number; groups?: number; orders: number; quantity: string | null; net: string | null;
   tax: string | null; discount: string | null; refunds: string | null; cost: string | null };
 
+/**
+ * What a line group's statement answers from its aggregated rows `agg` (one per group, and the total
+ * with total = 1): by default the rows, ordered and cut to `limit` (named); a CSV, one text (sales-csv.ts).
+ */
+export type LineTail = (d: LineGroup, limit: number | null) => SQL;
+
 /** `limit`: the line groups' rows kept (the largest first; null = all, as in a CSV); the total always covers every line. */
-export function statementFor(group: SalesGroup, scope: ReportScope, limit: number | null = null): SQL {
+export function statementFor(group: SalesGroup, scope: ReportScope, limit: number | null = null, tail: LineTail = named): SQL {
   const ctes = rangeCtes(scope);
   if (group === 'payment') {
     // What was paid, by payment type: gross = Σ payments (a return's are negative), refunds = those of returns.
@@ -104,11 +112,11 @@ export function statementFor(group: SalesGroup, scope: ReportScope, limit: numbe
       select g.gid, grouping(g.gid) as total, count(*) over () - 1 as groups, sum(g.taxable) as net_sort, ${lineFigures}
       from g group by grouping sets ((g.gid), ())
     )
-    ${named(d, limit)}`;
+    ${tail(d, limit)}`;
 }
 
 /** Aggregated (`agg`), ordered and cut first; only the rows kept are named. */
-const named = (d: LineGroup, limit: number | null) => sql`
+const named: LineTail = (d, limit) => sql`
     select ${d.key} as key, ${d.label} as label, g.total, g.groups, g.orders, g.quantity::text, g.net::text, g.tax::text, g.discount::text, g.refunds::text, g.cost::text
     from (select * from agg g order by g.total desc, ${d.order} ${limit === null ? sql`` : sql`limit ${limit + 1}`}) g ${d.join ?? sql``}
     order by g.total desc, ${d.order}`;
@@ -132,7 +140,7 @@ const ROLLED: Record<SalesGroup, { kind: number; gid: SQL }> = {
  * ones of the other days (`live`): each group sums its grain's rows; the total's `orders` is the
  * day grain's (an order counts once however many groups it is in), a payment total's the `paid` one.
  */
-export function rolledStatementFor(group: SalesGroup, scope: ReportScope, live: Bounds, limit: number | null = null): SQL {
+export function rolledStatementFor(group: SalesGroup, scope: ReportScope, live: Bounds, limit: number | null = null, tail: LineTail = named): SQL {
   const r = ROLLED[group];
   const totalKind = group === 'payment' ? KIND.paid : KIND.day;
   const ctes = unionCtes(scope, live, [...new Set([r.kind, totalKind])]);
@@ -171,7 +179,7 @@ export function rolledStatementFor(group: SalesGroup, scope: ReportScope, live: 
       union all
       select null, 1, count(*), null, ${totalOrders}, sum(g.quantity), sum(g.net), sum(g.tax), sum(g.discount), sum(g.refunds), sum(g.cost) from grp g
     )
-    ${named(LINE_GROUPS[group as keyof typeof LINE_GROUPS], limit)}`;
+    ${tail(LINE_GROUPS[group as LineGroupName], limit)}`;
 }
 
 const DAY_MS = 86_400_000;
