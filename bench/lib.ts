@@ -263,6 +263,10 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
       // No background roll-up pass (modules/reports/rollups.ts) running under a measurement: a bench
       // times what it asks for; the reports bench times the roll itself as its own line.
       REPORT_ROLLUP_EVERY_MS: '0',
+      // Nor the daily backup, which a server starts 60 s after it starts when the day has none: on a
+      // 10M-order shop it took both cores for minutes (Node at 120 %) in the middle of a run, and on
+      // the 100k shop it overlapped the open loop's 2× step (the first run of a day on each shop).
+      DAILY_BACKUPS: 'off',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
