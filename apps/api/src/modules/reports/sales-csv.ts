@@ -14,15 +14,14 @@
  * amounts rounded half away from zero to the currency's digits (parseMinor), gross = net + tax and
  * margin = net − cost of the rounded amounts, quantities without trailing zeros, key and label
  * through csv.ts formatCell's two steps (neutralised, then quoted, checked against formatCell in
- * sales-csv.test.ts), the rows in the report's order and then the
- * total, labelled "Total".
+ * sales-csv.test.ts), the rows in the report's order and then the total, labelled "Total".
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rowsOf } from '../../db/raw.ts';
 import type { ReportScope } from './reports.params.ts';
 import { readLive, readRolled } from './rollups.ts';
-import { rolledStatementFor, statementFor, type LineGroupName, type LineTail } from './sales-report.ts';
+import { rolledStatementFor, runReport, statementFor, type LineGroupName, type LineTail } from './sales-report.ts';
 
 /** The line groups whose CSV PostgreSQL writes; day and hour fill the days and hours without sales in the API (sales-report.ts fill). */
 export const SQL_CSV_GROUPS: ReadonlySet<string> = new Set<LineGroupName>(['product', 'variant', 'category', 'brand', 'cashier', 'store']);
@@ -74,7 +73,7 @@ function csvTail(digits: number, withCost: boolean): LineTail {
 export async function salesCsv(db: Db, scope: ReportScope, group: LineGroupName, withCost: boolean, opts: { live?: boolean } = {}): Promise<string> {
   const tail = csvTail(scope.digits, withCost);
   const rows = rowsOf<{ csv: string }>(!opts.live
-    ? await readRolled(db, scope, (tx, live) => tx.execute(live ? rolledStatementFor(group, scope, live, null, tail) : statementFor(group, scope, null, tail)))
-    : await readLive(db, (tx) => tx.execute(statementFor(group, scope, null, tail))));
+    ? await readRolled(db, scope, (tx, live) => runReport(tx, group, live ? rolledStatementFor(group, scope, live, null, tail) : statementFor(group, scope, null, tail)))
+    : await readLive(db, (tx) => runReport(tx, group, statementFor(group, scope, null, tail))));
   return rows[0]?.csv ?? '';
 }
