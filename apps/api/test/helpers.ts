@@ -69,8 +69,8 @@ export interface TestApp {
  * sheds by the measured service time and, while sales overflow, by the event loop's load:
  * plugins/admission.ts, admission-loop.ts; their own tests pass their limits). A statement may run
  * 30 s, not a sale's 3: ten credit sales of one customer queue on its row lock, and on a CI machine
- * running two suites at once the last of them waited past 3 s (a 503 where the test wants them all;
- * admission-timeouts.test.ts passes its own limits).
+ * running the suite's files in parallel on two cores the last of them waited past 3 s (a 503 where
+ * the test wants them all; admission-timeouts.test.ts passes its own limits).
  */
 export const UNHURRIED_ADMISSION: NonNullable<BuildOptions['admission']> = Object.fromEntries(
   (['sale', 'sync', 'read', 'write'] as const).map((cls) => [cls, { concurrency: 20, queue: 1000, maxWaitMs: 60_000, statementTimeoutMs: 30_000, maxLoopBusy: 1 }]),
