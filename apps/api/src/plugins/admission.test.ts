@@ -47,7 +47,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-
 describe('admission by class', () => {
   it('classifies the till money path as sales, the sync apart, the rest by method; health is never shed', () => {
     expect(admissionClass('POST', '/api/admin/order/create')).toBe('sale');

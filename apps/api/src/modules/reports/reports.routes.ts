@@ -6,8 +6,8 @@ import { csvNumber, formatCell, sendCsv, sendCsvText, type CsvValue } from '../.
 import { AGE_BUCKETS, customerBalances, supplierBalances } from './balances-report.ts';
 import { productsReport } from './products-report.ts';
 import { flatQuery, limitOf, oneOf, reportScope, SALES_GROUPS, storesOf } from './reports.params.ts';
-import { salesReport, type LineGroupName } from './sales-report.ts';
-import { salesCsv, SQL_CSV_GROUPS } from './sales-csv.ts';
+import { salesReport } from './sales-report.ts';
+import { csvInSql, salesCsv } from './sales-csv.ts';
 
 /**
  * Reports (issue 25.6), 'reports.view'; cost and margin only with 'cost.view'. Read-only, one
@@ -52,8 +52,8 @@ export default async function reportsRoutes(app: FastifyInstance) {
     const scope = await reportScope(app.db, who, q);
     const withCost = can(who, 'cost.view');
     // A CSV by product, variant, category...: its rows written by PostgreSQL as one text (sales-csv.ts).
-    if (scope.csv && SQL_CSV_GROUPS.has(group)) {
-      const rows = await salesCsv(app.db, scope, group as LineGroupName, withCost);
+    if (scope.csv && csvInSql(group)) {
+      const rows = await salesCsv(app.db, scope, group, withCost);
       return sendCsvText(reply, `sales-by-${group}-${scope.from}-${scope.to}`, salesCsvHeader(withCost), rows);
     }
     // A page shows the largest groups (default 500); a CSV has them all.

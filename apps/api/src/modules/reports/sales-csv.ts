@@ -19,12 +19,12 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rowsOf } from '../../db/raw.ts';
-import type { ReportScope } from './reports.params.ts';
-import { readLive, readRolled } from './rollups.ts';
-import { rolledStatementFor, runReport, statementFor, type LineGroupName, type LineTail } from './sales-report.ts';
+import { readSales, type LineGroupName, type LineTail } from './sales-report.ts';
+import type { ReportScope, SalesGroup } from './reports.params.ts';
 
-/** The line groups whose CSV PostgreSQL writes; day and hour fill the days and hours without sales in the API (sales-report.ts fill). */
-export const SQL_CSV_GROUPS: ReadonlySet<string> = new Set<LineGroupName>(['product', 'variant', 'category', 'brand', 'cashier', 'store']);
+const SQL_CSV_GROUPS: ReadonlySet<SalesGroup> = new Set<LineGroupName>(['product', 'variant', 'category', 'brand', 'cashier', 'store']);
+/** Whether PostgreSQL writes the group's CSV; day and hour fill the days and hours without sales in the API (sales-report.ts fill). */
+export const csvInSql = (group: SalesGroup): group is LineGroupName => SQL_CSV_GROUPS.has(group);
 
 /** JavaScript's `\s`, what formatCell's /^\s|\s$/ tests for at either end of a cell. */
 const JS_SPACES = `\t\n\v\f\r \u00a0\u1680${Array.from({ length: 11 }, (_, i) => String.fromCharCode(0x2000 + i)).join('')}\u2028\u2029\u202f\u205f\u3000\ufeff`;
@@ -69,11 +69,8 @@ function csvTail(digits: number, withCost: boolean): LineTail {
   };
 }
 
-/** The CSV's rows of a line group's sales report (rolled days from their roll-up, as salesReport reads them; `live`: every day from the orders). */
-export async function salesCsv(db: Db, scope: ReportScope, group: LineGroupName, withCost: boolean, opts: { live?: boolean } = {}): Promise<string> {
-  const tail = csvTail(scope.digits, withCost);
-  const rows = rowsOf<{ csv: string }>(!opts.live
-    ? await readRolled(db, scope, (tx, live) => runReport(tx, group, live ? rolledStatementFor(group, scope, live, null, tail) : statementFor(group, scope, null, tail)))
-    : await readLive(db, (tx) => runReport(tx, group, statementFor(group, scope, null, tail))));
+/** The CSV's rows of a line group's sales report, read as salesReport reads its rows (readSales). */
+export async function salesCsv(db: Db, scope: ReportScope, group: LineGroupName, withCost: boolean): Promise<string> {
+  const rows = rowsOf<{ csv: string }>(await readSales(db, scope, group, null, { tail: csvTail(scope.digits, withCost) }));
   return rows[0]?.csv ?? '';
 }

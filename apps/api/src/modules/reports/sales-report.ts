@@ -184,15 +184,21 @@ export function rolledStatementFor(group: SalesGroup, scope: ReportScope, live: 
 }
 
 /**
- * Runs a sales report's statement in its transaction. Product and variant (32,000 groups in a day of
- * 10,000,000 orders) are summed sorted, not hashed: a hash of 32,000 groups of eight numeric sums took
- * 67 MB and spilled, and the day's page of 500 products took 215-227 ms against 133-138 sorted
- * (docs/performance.md "A day's product CSV at 10,000,000 orders"). The planner's choice stands for
- * the groups with few keys.
+ * Reads a sales report's statement: closed days from their roll-up (rollups.ts), the others live, or
+ * with `live` every day from the orders; `tail` says what it answers (rows, or a CSV: sales-csv.ts).
+ * Product and variant (32,000 groups in a day of 10,000,000 orders) are summed sorted, not hashed: a
+ * hash of 32,000 groups of eight numeric sums took 67 MB and spilled, and the day's page of 500
+ * products took 215-227 ms against 133-138 sorted (docs/performance.md "A day's product CSV at
+ * 10,000,000 orders"). The planner's choice stands for the groups with few keys.
  */
-export async function runReport(tx: Tx, group: SalesGroup, statement: SQL) {
-  if (group === 'product' || group === 'variant') await tx.execute(sql`set local enable_hashagg = off`);
-  return tx.execute(statement);
+export async function readSales(db: Db, scope: ReportScope, group: SalesGroup, limit: number | null, opts: { live?: boolean; tail?: LineTail } = {}) {
+  const run = async (tx: Tx, statement: SQL) => {
+    if (group === 'product' || group === 'variant') await tx.execute(sql`set local enable_hashagg = off`);
+    return tx.execute(statement);
+  };
+  return !opts.live
+    ? readRolled(db, scope, (tx, live) => run(tx, live ? rolledStatementFor(group, scope, live, limit, opts.tail) : statementFor(group, scope, limit, opts.tail)))
+    : readLive(db, (tx) => run(tx, statementFor(group, scope, limit, opts.tail)));
 }
 
 const DAY_MS = 86_400_000;
@@ -217,9 +223,7 @@ function fill(group: SalesGroup, scope: ReportScope, rows: SalesRow[]): SalesRow
  * category and brand are those it had when its day was rolled (today: now).
  */
 export async function salesReport(db: Db, scope: ReportScope, group: SalesGroup, withCost: boolean, limit: number | null = null, opts: { live?: boolean } = {}) {
-  const raw = rowsOf<RawRow>(!opts.live
-    ? await readRolled(db, scope, (tx, live) => runReport(tx, group, live ? rolledStatementFor(group, scope, live, limit) : statementFor(group, scope, limit)))
-    : await readLive(db, (tx) => runReport(tx, group, statementFor(group, scope, limit))));
+  const raw = rowsOf<RawRow>(await readSales(db, scope, group, limit, opts));
   const m = (v: string | null) => (v == null ? 0 : parseMinor(v, scope.digits));
   const present = (r: RawRow & { gross?: string | null }): SalesRow => {
     const net = m(r.net);
