@@ -8,8 +8,8 @@
  * ready-to-sell with every product searchable, warm start from IndexedDB, scan-to-line, fuzzy
  * search per keystroke, long tasks while searching, the key presses of a keyboard-only sale, and how fast a product changed on the server
  * reaches the till's cache. What the harness relies on in the page (docs/performance.md, "Till
- * hooks"): [data-testid=scan-input], [data-testid=cart-row], [data-testid=catalogue-progress]
- * while loading (or [data-testid=catalogue-ready] once ready), Ctrl+F opening the item search
+ * hooks"): [data-testid=scan-input], [data-testid=cart-row], [data-testid=catalogue-ready] once
+ * the products are loaded ([data-testid=catalogue-progress] while loading), Ctrl+F opening the item search
  * dialog (role=combobox input, role=listbox results, data-query on the listbox when available),
  * and the product cache in IndexedDB 'pos application' (any layout: the check looks for the text).
  */
