@@ -1,6 +1,7 @@
 import { memo, useCallback, useMemo, useState } from 'react';
 import type { Facet } from '@/features/catalogue-cache/product-index';
 import type { ProductTable } from '@/features/catalogue-cache/product-table';
+import { useCatalogue } from '@/features/catalogue-cache/catalogue-store';
 import type { Product } from '@/features/catalogue-cache/types';
 import { pricesOf } from '@/features/item-search/prices';
 import { ProductGrid, type GridTile } from '@/features/sale/components/product-grid';
@@ -31,13 +32,15 @@ export const PosProductGrid = memo(function PosProductGrid({ table, visible, cat
   const [category, setCategory] = useState<number | null>(null);
   const open = category !== null && categories.some((c) => c.id === category) ? category : null;
   const positions = useMemo(() => (open === null ? visible : table.inCategory(visible, open)), [table, visible, open]);
+  // Tiles drawn empty while a warm start's product texts were still being read are drawn again.
+  const textsPending = useCatalogue((s) => s.textsPending);
 
   const tileAt = useCallback((index: number): GridTile | undefined => {
     const p = index < positions.length ? table.at(positions[index]) : undefined;
     if (!p) return undefined;
     const { effective } = pricesOf(p, { digits: currency.digits, timeZone: currency.timeZone });
     return { id: p.id, name: p.name, price: currency.formatMinor(effective), hue: hueOf(p) };
-  }, [table, positions, currency]);
+  }, [table, positions, currency, textsPending]);
 
   const onTap = useCallback((index: number) => {
     const p = table.at(positions[index]);

@@ -15,6 +15,7 @@
 import { type DBSchema, type IDBPDatabase, deleteDB, openDB } from 'idb';
 import { FIRST_INDEX_PART, joinIndex } from './index-parts';
 import { HEADER_RECORD, INDEX_RECORD } from './sync-protocol';
+import type { ChunkText } from './product-sync';
 import { type StoredIndex } from './table-index';
 import type { Device, Discount, PaymentType, Product, Setting, Tax } from './types';
 
@@ -128,6 +129,12 @@ export class CacheDb {
 
   async chunk(key: number): Promise<ProductChunk | undefined> {
     return (await this.open()).get('productChunks', key);
+  }
+
+  /** The chunk texts with `from` <= key <= `to` (a warm start's, read as the till needs them: cached-texts.ts). */
+  async chunkTexts(from: number, to: number): Promise<ChunkText[]> {
+    const records = await (await this.open()).getAll('productChunks', IDBKeyRange.bound(Math.max(0, from), Math.max(0, to)));
+    return records.map((r) => ({ key: r.key, json: r.json }));
   }
 
   async chunkCount(): Promise<number> {

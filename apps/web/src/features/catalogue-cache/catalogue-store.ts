@@ -36,6 +36,11 @@ export interface CatalogueState {
   error: unknown;
   /** The server answered 503 BUSY to the last sync or load: the till waits (backoff) and says so. */
   busy: boolean;
+  /**
+   * A warm start's product texts are still being read from the offline cache (cached-texts.ts):
+   * a product not read yet shows nothing until they are in (what shows products listens).
+   */
+  textsPending: boolean;
 }
 
 const NONE = ProductTable.empty();
@@ -53,6 +58,7 @@ export const catalogueStore = createStore<CatalogueState>({
   indexVersion: 0,
   error: null,
   busy: false,
+  textsPending: false,
 });
 
 export function useCatalogue<S>(selector: (s: CatalogueState) => S): S {
@@ -72,7 +78,16 @@ export function setCatalogue(catalogue: TillCatalogue): void {
     indexed: table,
     indexVersion: s.indexVersion + 1,
     error: null,
+    textsPending: table.textsPending,
   }));
+}
+
+/** The texts a warm start left in the offline cache are in: what showed nothing for lack of them shows now. */
+export function cachedTextsRead(): void {
+  catalogueStore.set((s) => {
+    const table = s.byId.renewed();
+    return { ...s, catalogue: { ...s.catalogue, products: table }, byId: table, scan: table.scan, version: s.version + 1, textsPending: false };
+  });
 }
 
 /** Applies what the sync brought while the till runs (a full catalogue or a delta). */

@@ -5,7 +5,7 @@
  * only when it needs one, product-table.ts) and writes the chunks to the cache (product-sync.ts).
  */
 import { ProductSync } from './product-sync';
-import { handleSyncRequest, type SyncReply, type SyncRequest } from './sync-protocol';
+import { handleSyncRequest, restored, type SyncReply, type SyncRequest } from './sync-protocol';
 import { indexBuffers } from './table-index';
 
 // Typed by hand: the app's tsconfig carries the DOM lib, which clashes with the WebWorker lib.
@@ -17,8 +17,8 @@ const scope = self as unknown as WorkerScope;
 const sync = new ProductSync();
 
 /**
- * A catalogue restored from its cached index answers before any row is parsed; the rows (for the
- * deltas) are parsed a few chunks at a time once the till has started, in steps between the
+ * A catalogue restored from its cached index answers before any chunk is read; the rows (for the
+ * deltas) are read, then parsed a few chunks at a time once the till has started, in steps between the
  * requests, so the first seconds of a start are the till's (a delta parses the chunks it touches
  * at once, and all that are left when it needs every row).
  */
@@ -42,7 +42,8 @@ scope.onmessage = (event: MessageEvent<SyncRequest>) => {
       // The index columns' buffers move instead of being copied.
       const index = reply.type === 'update' ? reply.update?.index : null;
       scope.postMessage(reply, index ? indexBuffers(index) : []);
-      if (msg.type === 'restore-idb') parseLater();
+      // The rows are parsed once the texts are in (a warm start reads them after it answered).
+      if (msg.type === 'restore-idb') void restored(sync).then(parseLater);
     } catch (e) {
       scope.postMessage({ id: msg.id, type: 'error', status: 0, message: e instanceof Error ? e.message : String(e) });
     }

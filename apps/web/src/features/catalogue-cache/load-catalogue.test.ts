@@ -100,6 +100,10 @@ describe('the loading sequence', () => {
     const again = await loadCatalogue({ db, get: offline.get, products: sourceFor(offline) });
     expect(offline.calls).toEqual([]);
     expect(again.fromCache).toBe(true);
+    // Ready on the index; the product texts are read from the cache after (cached-texts.ts).
+    expect(again.catalogue.products.textsPending).toBe(true);
+    await again.catalogue.products.loadTexts();
+    expect(again.catalogue.products.textsPending).toBe(false);
     expect(again.catalogue.products.products().map((p) => p.name)).toEqual(c.products.products().map((p) => p.name));
     expect(again.catalogue.paymentTypes[0].name).toBe('Cash');
 
@@ -138,6 +142,7 @@ describe('the loading sequence', () => {
     // The cache holds the merged catalogue: a new page starts with the change and without the removed product.
     const offline = fakeServer(0);
     const restarted = await loadCatalogue({ db, get: offline.get, products: sourceFor(offline) });
+    await restarted.catalogue.products.loadTexts();
     const names = new Map(restarted.catalogue.products.products().map((p) => [p.id, p.name]));
     expect(names.get(1500)).toBe('Renamed');
     expect(names.has(2999)).toBe(false);
@@ -160,8 +165,57 @@ describe('the loading sequence', () => {
     // And the device keeps the brought-up-to-date catalogue.
     const offline = fakeServer(0);
     const restarted = await loadCatalogue({ db, get: offline.get, products: sourceFor(offline) });
+    await restarted.catalogue.products.ensure([10]);
     expect(restarted.catalogue.products.get(10)?.name).toBe('Renamed since');
     expect(restarted.catalogue.products.size).toBe(299);
+  });
+
+  it('starts from the cached index alone: a scan reads its own product, a delta meanwhile is merged whole, then every text is read', async () => {
+    db = new CacheDb(`test-${n++}`);
+    const server = fakeServer(5000);
+    const first = sourceFor(server);
+    await loadCatalogue({ db, get: server.get, products: first });
+    await first.flushed();
+
+    // A new page: the worker answers from the header and the index; no chunk text is read for it.
+    const source = sourceFor(server);
+    const reads: [number, number][] = [];
+    const readTexts = source.readTexts;
+    Object.defineProperty(source, 'readTexts', { value: (from: number, to: number) => { reads.push([from, to]); return readTexts(from, to); } });
+    const { catalogue: c, fromCache } = await loadCatalogue({ db, get: server.get, products: source });
+    expect(fromCache).toBe(true);
+    const table = c.products;
+    expect(table.size).toBe(5000);
+    expect(table.textsPending).toBe(true);
+    expect(reads).toEqual([]);
+    // Not decodable before its text is read, and a scan of it reads just its chunk (ids 3072-4095).
+    expect(table.get(4000)).toBeUndefined();
+    await table.ensureScan('200004000');
+    expect(reads).toEqual([[3, 3]]);
+    expect(table.scan.get('200004000')?.product).toMatchObject({ id: 4000, name: 'P4000' });
+    expect(table.get(10)).toBeUndefined();
+
+    // A delta before the rest is read: a rename, and the last chunk emptied (ids 4096-5000 go).
+    server.rename(10, 'Renamed meanwhile');
+    for (let id = 4096; id <= 5000; id++) server.deactivate(id);
+    const delta = await source.sync();
+    const after = table.apply(delta);
+    expect(delta.drop).toEqual([4]);
+    expect(after.get(10)?.name).toBe('Renamed meanwhile');
+    await after.loadTexts();
+    expect(after.textsPending).toBe(false);
+    // Every chunk was read once more in batches; the dropped chunk, still in the cache until the
+    // write lands, stays dropped, and the delta's text wins over the cache's.
+    expect(reads.length).toBeGreaterThan(1);
+    expect(after.get(4500)).toBeUndefined();
+    expect(after.get(10)?.name).toBe('Renamed meanwhile');
+    expect(after.products()).toHaveLength(4095);
+    expect(after.get(4095)?.name).toBe('P4095');
+    // The worker merged the delta into every row (it waited for its own read of the texts): the next start agrees.
+    await source.flushed();
+    const again = await loadCatalogue({ db, get: fakeServer(0).get, products: sourceFor(fakeServer(0)) });
+    await again.catalogue.products.loadTexts();
+    expect(again.catalogue.products.products().map((p) => p.name)).toEqual(after.products().map((p) => p.name));
   });
 
   it('stores a large index in parts no larger than the limit, reads it back whole, and leaves no stale part', async () => {

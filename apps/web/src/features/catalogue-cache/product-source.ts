@@ -9,6 +9,7 @@ import { apiUrl, HttpError, NetworkError, SESSION_EXPIRED_EVENT } from '@/lib/ap
 import { readToken } from '@/lib/cookies';
 import { getSession } from '@/lib/session';
 import { HEADER_KEY, INDEX_KEY, type CacheDb, type ProductChunk } from './cache-db';
+import type { ChunkReader } from './cached-texts';
 import { ProductSync, type ProductUpdate } from './product-sync';
 import { handleSyncRequest, type SyncReply, type SyncRequest } from './sync-protocol';
 import { INDEX_PART_BYTES, indexRecords } from './index-parts';
@@ -20,6 +21,8 @@ export interface ProductSource {
   fromCache(): Promise<ProductUpdate | null>;
   /** Asks the server: the whole catalogue the first time, then what changed since the last answer. */
   sync(): Promise<ProductUpdate>;
+  /** Reads chunk texts from the offline cache (a cached catalogue comes without them: cached-texts.ts). */
+  readTexts?: ChunkReader;
 }
 
 type Pending = (reply: SyncReply) => void;
@@ -81,7 +84,8 @@ export class WorkerProductSource implements ProductSource {
   }
 
   async fromCache(): Promise<ProductUpdate | null> {
-    // The worker reads and indexes the cache itself; the columns and chunk texts come back.
+    // The worker reads the cache itself; the index columns come back (the chunk texts too when it
+    // had no index to restore; otherwise the table reads them from the cache: readTexts).
     const pending = this.early;
     this.early = null;
     const reply = await (pending ?? this.request({ type: 'restore-idb', dbName: this.db.name }));
@@ -108,6 +112,8 @@ export class WorkerProductSource implements ProductSource {
     if (update.persist) this.persist(update);
     return update;
   }
+
+  readonly readTexts: ChunkReader = (from, to) => this.db.chunkTexts(from, to);
 
   /** Resolves once every cache write asked so far is done (tests, and before a reload). */
   flushed(): Promise<void> {

@@ -47,6 +47,11 @@ export interface ProductUpdate {
   full: boolean;
   /** Chunks to (re)place, in key order: every chunk when full, else those the delta touched. */
   chunks: ChunkText[];
+  /**
+   * A warm start that read no chunk: `chunks` is empty and the texts are the offline cache's, as
+   * they were written (the till reads each when it needs it, product-table.ts).
+   */
+  textsInCache?: boolean;
   /** Chunks the delta left empty. */
   drop: number[];
   /** The dictionaries when they changed (always when full): every product decodes again. */
@@ -158,19 +163,15 @@ export class ProductSync {
    * touches it, `unparsed`); without one the rows are parsed, indexed, and the index is written.
    */
   restore(header: string, chunks: ChunkText[], index?: ChunkRecord): ProductUpdate | null {
+    const sorted = [...chunks].sort((a, b) => a.key - b.key);
+    const indexed = this.restoreIndexed(header, index);
+    if (indexed) {
+      this.restoreTexts(sorted);
+      return { ...indexed, chunks: sorted, textsInCache: false };
+    }
     const h = JSON.parse(header) as SyncHeader;
     if (h.format !== SYNC_FORMAT) return null;
-    this.held.clear();
-    this.unparsed.clear();
-    this.parsedChunks = 0;
-    this.setHeader(h);
-    const sorted = [...chunks].sort((a, b) => a.key - b.key);
-    const base = { full: true, chunks: sorted, drop: [], dict: h.dict, changed: [], removed: [], indexChanged: true };
-    if (index?.index && storedIndexCurrent(index.index) && h.indexTag !== undefined && index.json === h.indexTag) {
-      for (const c of sorted) this.unparsed.set(c.key, c.json);
-      const stored = unpackIndex(index.index);
-      return { ...base, index: this.handOut(h.indexPatch ? applyIndexPatch(stored, h.indexPatch) : stored, null), persist: null };
-    }
+    this.start(h);
     const all: ProductRow[] = [];
     for (const { json } of sorted) {
       for (const row of (JSON.parse(json) as ProductRow[]).sort(byId)) {
@@ -179,7 +180,40 @@ export class ProductSync {
       }
     }
     this.header = { ...h, indexTag: h.cursor, indexPatch: undefined };
-    return { ...base, index: this.handOut(buildTableIndex(all, this.ctx!), all), persist: { replaceAll: false, header: JSON.stringify(this.header), chunks: false, index: true } };
+    return {
+      full: true, chunks: sorted, drop: [], dict: h.dict, changed: [], removed: [], indexChanged: true,
+      index: this.handOut(buildTableIndex(all, this.ctx!), all), persist: { replaceAll: false, header: JSON.stringify(this.header), chunks: false, index: true },
+    };
+  }
+
+  /**
+   * A warm start's first step: the header and the index record of this header, no chunk read. The
+   * update has no chunk texts (`textsInCache`: the till reads them from the offline cache itself);
+   * restoreTexts gives this side its own before any delta is merged. null when the index record is
+   * missing or not this header's (then `restore` with every chunk).
+   */
+  restoreIndexed(header: string, index?: ChunkRecord): ProductUpdate | null {
+    const h = JSON.parse(header) as SyncHeader;
+    if (h.format !== SYNC_FORMAT) return null;
+    if (!index?.index || !storedIndexCurrent(index.index) || h.indexTag === undefined || index.json !== h.indexTag) return null;
+    this.start(h);
+    const stored = unpackIndex(index.index);
+    return {
+      full: true, chunks: [], textsInCache: true, drop: [], dict: h.dict, changed: [], removed: [], indexChanged: true,
+      index: this.handOut(h.indexPatch ? applyIndexPatch(stored, h.indexPatch) : stored, null), persist: null,
+    };
+  }
+
+  /** The chunk texts of a catalogue restored by restoreIndexed, kept unparsed until a delta needs their rows. */
+  restoreTexts(chunks: ChunkText[]): void {
+    for (const c of chunks) this.unparsed.set(c.key, c.json);
+  }
+
+  private start(h: SyncHeader): void {
+    this.held.clear();
+    this.unparsed.clear();
+    this.parsedChunks = 0;
+    this.setHeader(h);
   }
 
   /**

@@ -13,6 +13,7 @@
 import { P, decodeContext, decodeProduct, type DecodeContext, type ProductRow, type SyncDictionaries } from '@pos/domain/catalogue-sync';
 import { patchColumns, type IndexPatch } from './index-patch';
 import { setScanKeys, type ScanOwner } from './scan-table';
+import { CachedTexts, type ChunkReader } from './cached-texts';
 import { chunkOf, type ProductUpdate } from './product-sync';
 import { findScanKey, positionIn, textColumn, type Relation, type TableIndex } from './table-index';
 import type { Facet, Facets, ScanHit } from './product-index';
@@ -68,6 +69,8 @@ export class ProductTable implements ProductLookup {
     /** Parsed chunks: key -> rows by id (filled on demand, and by warm()). */
     private readonly parsed: Map<number, Map<number, ProductRow>>,
     private readonly decoded: Map<number, Product>,
+    /** A warm start's texts, read from the offline cache after the start (cached-texts.ts); `texts` come first. */
+    private readonly cached: CachedTexts | null = null,
   ) {
     this.scan = {
       get: (code) => this.scanHit(code),
@@ -79,10 +82,25 @@ export class ProductTable implements ProductLookup {
     return new ProductTable(share(EMPTY_INDEX, EMPTY_DICT), new Map(), new Map(), new Map());
   }
 
-  /** A table from a full update (a restore or a full answer). */
-  static from(update: ProductUpdate): ProductTable {
+  /**
+   * A table from a full update (a restore or a full answer). A warm start's update carries no
+   * texts (`textsInCache`): `read` reads them from the offline cache, as they are needed.
+   */
+  static from(update: ProductUpdate, read?: ChunkReader): ProductTable {
     if (!update.full || !update.index || !update.dict) throw new Error('A product table starts from a full update');
-    return new ProductTable(share(update.index, update.dict), new Map(update.chunks.map((c) => [c.key, c.json])), new Map(), new Map());
+    let cached: CachedTexts | null = null;
+    if (update.textsInCache) {
+      if (!read) throw new Error('A catalogue restored without its texts needs a reader of the offline cache');
+      const { ids } = update.index;
+      let min = Infinity;
+      let max = -Infinity;
+      for (let i = 0; i < ids.length; i++) {
+        if (ids[i] < min) min = ids[i];
+        if (ids[i] > max) max = ids[i];
+      }
+      cached = new CachedTexts(read, ids.length ? chunkOf(min) : 0, ids.length ? chunkOf(max) : -1);
+    }
+    return new ProductTable(share(update.index, update.dict), new Map(update.chunks.map((c) => [c.key, c.json])), new Map(), new Map(), cached);
   }
 
   /** The table after an update: a full one replaces everything, a delta shares what it left alone. */
@@ -94,7 +112,9 @@ export class ProductTable implements ProductLookup {
     const texts = new Map(this.texts);
     const parsed = new Map(this.parsed);
     for (const key of update.drop) {
-      texts.delete(key);
+      // A dropped chunk the cache may still hold (not read yet): held here as empty, so it stays dropped.
+      if (this.cached) texts.set(key, '[]');
+      else texts.delete(key);
       parsed.delete(key);
     }
     for (const c of update.chunks) {
@@ -108,7 +128,37 @@ export class ProductTable implements ProductLookup {
       for (const id of update.changed) decoded.delete(id);
       for (const id of update.removed) decoded.delete(id);
     }
-    return new ProductTable(shared, texts, parsed, decoded);
+    return new ProductTable(shared, texts, parsed, decoded, this.cached);
+  }
+
+  /** The same table as a new object (what the till shows again once texts it lacked were read). */
+  renewed(): ProductTable {
+    return new ProductTable(this.shared, this.texts, this.parsed, this.decoded, this.cached);
+  }
+
+  /** Some products cannot be decoded yet: their chunk texts are still to be read from the offline cache. */
+  get textsPending(): boolean {
+    return this.cached !== null && !this.cached.complete;
+  }
+
+  /** Reads the texts of these products now when they are still in the offline cache only. */
+  async ensure(ids: Iterable<number>): Promise<void> {
+    const cached = this.cached;
+    if (!cached || cached.complete) return;
+    const keys: number[] = [];
+    for (const id of ids) if (!this.texts.has(chunkOf(id)) && cached.waiting(chunkOf(id))) keys.push(chunkOf(id));
+    await cached.load(keys);
+  }
+
+  /** Reads the text of the product a code scans, when it is still in the offline cache only. */
+  async ensureScan(code: string): Promise<void> {
+    const hit = this.scanOf(code);
+    if (hit) await this.ensure([this.shared.index.ids[hit[0]]]);
+  }
+
+  /** Reads every text still in the offline cache only (after a warm start). */
+  async loadTexts(): Promise<void> {
+    await this.cached?.loadAll();
   }
 
   get index(): TableIndex {
@@ -181,7 +231,7 @@ export class ProductTable implements ProductLookup {
   private rowsOf(key: number): Map<number, ProductRow> | undefined {
     let rows = this.parsed.get(key);
     if (rows) return rows;
-    const text = this.texts.get(key);
+    const text = this.texts.get(key) ?? this.cached?.get(key);
     if (text === undefined) return undefined;
     rows = new Map((JSON.parse(text) as ProductRow[]).map((r) => [r[P.id], r]));
     this.parsed.set(key, rows);
@@ -194,10 +244,12 @@ export class ProductTable implements ProductLookup {
    */
   warmStep(ms: number): boolean {
     const t0 = performance.now();
-    for (const key of this.texts.keys()) {
-      if (this.parsed.has(key)) continue;
-      if (performance.now() - t0 >= ms) return true;
-      this.rowsOf(key);
+    for (const keys of [this.texts.keys(), this.cached?.keys() ?? []]) {
+      for (const key of keys) {
+        if (this.parsed.has(key)) continue;
+        if (performance.now() - t0 >= ms) return true;
+        this.rowsOf(key);
+      }
     }
     return false;
   }

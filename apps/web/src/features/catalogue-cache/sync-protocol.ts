@@ -1,7 +1,7 @@
 import { type SyncPayload } from '@pos/domain/catalogue-sync';
 import { retryAfterSeconds } from '@/lib/retry-after';
 import { joinIndex } from './index-parts';
-import { type ChunkRecord, ProductSync, type ProductUpdate, type SyncHeader } from './product-sync';
+import { type ChunkRecord, type ProductSync, type ProductUpdate, type SyncHeader } from './product-sync';
 import { readFullAnswer, type ReadAnswer } from './sync-lines';
 
 // ---- worker protocol ---------------------------------------------------------------------------
@@ -24,12 +24,12 @@ export const HEADER_RECORD = -1;
 export const INDEX_RECORD = -2;
 
 /**
- * Every record of the productChunks table, read with plain IndexedDB (the worker carries no
- * wrapper library; cache-db.ts owns the schema). A database without the table (never written, or an older
- * version still to be upgraded by the page) reads as empty; the connection is closed at once and
- * also when the page asks for an upgrade.
+ * The records of the productChunks table in `range` (all when none), read with plain IndexedDB
+ * (the worker carries no wrapper library; cache-db.ts owns the schema). A database without the
+ * table (never written, or an older version still to be upgraded by the page) reads as empty; the
+ * connection is closed at once and also when the page asks for an upgrade.
  */
-export function readChunks(dbName: string): Promise<ChunkRecord[]> {
+export function readChunks(dbName: string, range?: IDBKeyRange): Promise<ChunkRecord[]> {
   return new Promise((resolve) => {
     if (typeof indexedDB === 'undefined') return resolve([]);
     const open = indexedDB.open(dbName);
@@ -41,27 +41,53 @@ export function readChunks(dbName: string): Promise<ChunkRecord[]> {
       const db = open.result;
       db.onversionchange = () => db.close();
       if (!db.objectStoreNames.contains('productChunks')) { db.close(); return resolve([]); }
-      const req = db.transaction('productChunks', 'readonly').objectStore('productChunks').getAll();
+      const req = db.transaction('productChunks', 'readonly').objectStore('productChunks').getAll(range);
       req.onsuccess = () => { db.close(); resolve(req.result as ChunkRecord[]); };
       req.onerror = () => { db.close(); resolve([]); };
     };
   });
 }
 
+/** Keys below HEADER_RECORD: the index record and its parts (index-parts.ts); chunks are >= 0. */
+const HEAD_RECORDS = () => IDBKeyRange.upperBound(HEADER_RECORD);
+const CHUNK_RECORDS = () => IDBKeyRange.lowerBound(0);
+
+/** A warm start's read of the chunk texts, still running (handleSyncRequest waits for it before anything else). */
+const restoring = new WeakMap<ProductSync, Promise<void>>();
+
+/**
+ * Restores from the offline cache. With an index record of its header, the till is answered from
+ * the header and the index alone (a few records; at 1,000,000 products the chunk texts are ~300 MB
+ * that a start no longer waits for): the till reads the texts it needs from the cache itself, and
+ * this side reads them for its deltas after answering. Without one, every chunk is read and parsed.
+ */
+async function restoreFromCache(sync: ProductSync, id: number, dbName: string): Promise<SyncReply> {
+  const head = await readChunks(dbName, HEAD_RECORDS());
+  const header = head.find((r) => r.key === HEADER_RECORD);
+  if (!header) return { id, type: 'update', update: null };
+  const { userId } = JSON.parse(header.json) as SyncHeader;
+  const indexed = sync.restoreIndexed(header.json, joinIndex(INDEX_RECORD, head));
+  if (indexed) {
+    restoring.set(sync, readChunks(dbName, CHUNK_RECORDS()).then((chunks) => sync.restoreTexts(chunks)));
+    return { id, type: 'update', update: indexed, userId };
+  }
+  return { id, type: 'update', update: sync.restore(header.json, await readChunks(dbName, CHUNK_RECORDS())), userId };
+}
+
+/** Resolves once the chunk texts of the last warm start are in (at once when none is being read). */
+export function restored(sync: ProductSync): Promise<void> {
+  return restoring.get(sync) ?? Promise.resolve();
+}
+
 /** Handles one request; shared by the worker and the in-thread fallback. */
 export async function handleSyncRequest(sync: ProductSync, msg: SyncRequest, fetchImpl: typeof fetch = fetch): Promise<SyncReply> {
+  // Nothing is merged into (or dropped from) a catalogue whose texts are still being read.
+  await restored(sync);
   if (msg.type === 'reset') {
     sync.reset();
     return { id: msg.id, type: 'update', update: null };
   }
-  if (msg.type === 'restore-idb') {
-    const records = await readChunks(msg.dbName);
-    const header = records.find((r) => r.key === HEADER_RECORD);
-    if (!header) return { id: msg.id, type: 'update', update: null };
-    const { userId } = JSON.parse(header.json) as SyncHeader;
-    const chunks = records.filter((r) => r.key >= 0);
-    return { id: msg.id, type: 'update', update: sync.restore(header.json, chunks, joinIndex(INDEX_RECORD, records)), userId };
-  }
+  if (msg.type === 'restore-idb') return restoreFromCache(sync, msg.id, msg.dbName);
   const since = sync.cursorFor(msg.userId);
   const url = since ? `${msg.url}?since=${encodeURIComponent(since)}` : msg.url;
   let res: Response;

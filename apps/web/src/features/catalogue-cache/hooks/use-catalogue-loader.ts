@@ -1,9 +1,10 @@
 import { useEffect } from 'react';
 import { cacheDb, clearCatalogueCache } from '@/features/catalogue-cache/cache-db';
-import { applyProductUpdate, catalogueStore, setCatalogue } from '@/features/catalogue-cache/catalogue-store';
+import { applyProductUpdate, cachedTextsRead, catalogueStore, setCatalogue } from '@/features/catalogue-cache/catalogue-store';
 import { getJson } from '@/features/catalogue-cache/api/get-json';
 import { loadCatalogue } from '@/features/catalogue-cache/load-catalogue';
 import { WorkerProductSource } from '@/features/catalogue-cache/product-source';
+import type { ProductTable } from '@/features/catalogue-cache/product-table';
 import { HttpError } from '@/lib/api-client';
 import { backoffMs, isServerBusy } from '@/lib/backoff';
 
@@ -38,6 +39,18 @@ function warmProducts() {
     else warming = false;
   };
   idle(step);
+}
+
+/**
+ * A warm start is ready on the index alone; the product texts are read from the offline cache
+ * right after (a scan reads its own at once: use-pos-scan.ts), then parsed in idle time.
+ */
+function readCachedTexts(table: ProductTable) {
+  if (!table.textsPending) return;
+  table.loadTexts().then(() => {
+    cachedTextsRead();
+    warmProducts();
+  }, () => { /* the cache could not be read: each product's text is read when it is needed */ });
 }
 
 /** Failures of the sync in a row, and no request before `pausedUntil` (backoff with jitter). */
@@ -100,6 +113,7 @@ export function startCatalogueLoad(): Promise<void> {
       if (!fromCache) syncSucceeded();
       setCatalogue(catalogue);
       warmProducts();
+      readCachedTexts(catalogue.products);
       // Started from the cache: catch up with the server at once rather than in 5 s.
       if (fromCache) void pollCatalogue();
       // 'Done' disappears after 1 second (spec 4).
