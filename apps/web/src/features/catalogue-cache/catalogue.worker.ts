@@ -5,13 +5,13 @@
  * only when it needs one, product-table.ts) and writes the chunks to the cache (product-sync.ts).
  */
 import { ProductSync } from './product-sync';
-import { handleSyncRequest, restored, type SyncReply, type SyncRequest } from './sync-protocol';
+import { handleSyncRequest, restoredTexts, type SyncReply, type SyncRequest, type TextsMessage } from './sync-protocol';
 import { indexBuffers } from './table-index';
 
 // Typed by hand: the app's tsconfig carries the DOM lib, which clashes with the WebWorker lib.
 interface WorkerScope {
   onmessage: ((event: MessageEvent<SyncRequest>) => void) | null;
-  postMessage(message: SyncReply, transfer?: Transferable[]): void;
+  postMessage(message: SyncReply | TextsMessage, transfer?: Transferable[]): void;
 }
 const scope = self as unknown as WorkerScope;
 const sync = new ProductSync();
@@ -32,6 +32,15 @@ const PARSE_AFTER_MS = 2000;
 const PARSE_STEP_CHUNKS = 4;
 const PARSE_STEP_PAUSE_MS = 20;
 
+/** Chunks per message of the texts sent after a warm start (~5 MB at 1,000,000 products: a few ms for the page to take each). */
+const TEXTS_PER_MESSAGE = 16;
+async function sendTexts() {
+  const chunks = await restoredTexts(sync);
+  for (let i = 0; i === 0 || i < chunks.length; i += TEXTS_PER_MESSAGE) {
+    scope.postMessage({ type: 'texts', chunks: chunks.slice(i, i + TEXTS_PER_MESSAGE), done: i + TEXTS_PER_MESSAGE >= chunks.length });
+  }
+}
+
 // One request at a time, in order: a delta must never be merged into a catalogue still being restored.
 let queue: Promise<void> = Promise.resolve();
 scope.onmessage = (event: MessageEvent<SyncRequest>) => {
@@ -42,8 +51,10 @@ scope.onmessage = (event: MessageEvent<SyncRequest>) => {
       // The index columns' buffers move instead of being copied.
       const index = reply.type === 'update' ? reply.update?.index : null;
       scope.postMessage(reply, index ? indexBuffers(index) : []);
-      // The rows are parsed once the texts are in (a warm start reads them after it answered).
-      if (msg.type === 'restore-idb') void restored(sync).then(parseLater);
+      // A warm start that answered on its index: the texts it reads now go to the page too, then
+      // the rows are parsed. In the queue, so no request is handled before they are sent.
+      if (msg.type === 'restore-idb' && reply.type === 'update' && reply.update?.textsInCache) queue = queue.then(() => sendTexts().catch(() => { /* the page reads them from the cache itself */ })).then(parseLater);
+      else if (msg.type === 'restore-idb') parseLater();
     } catch (e) {
       scope.postMessage({ id: msg.id, type: 'error', status: 0, message: e instanceof Error ? e.message : String(e) });
     }

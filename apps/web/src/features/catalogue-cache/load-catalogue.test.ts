@@ -180,8 +180,8 @@ describe('the loading sequence', () => {
     // A new page: the worker answers from the header and the index; no chunk text is read for it.
     const source = sourceFor(server);
     const reads: [number, number][] = [];
-    const readTexts = source.readTexts;
-    Object.defineProperty(source, 'readTexts', { value: (from: number, to: number) => { reads.push([from, to]); return readTexts(from, to); } });
+    const chunkTexts = db.chunkTexts.bind(db);
+    db.chunkTexts = (from: number, to: number) => { reads.push([from, to]); return chunkTexts(from, to); };
     const { catalogue: c, fromCache } = await loadCatalogue({ db, get: server.get, products: source });
     expect(fromCache).toBe(true);
     const table = c.products;

@@ -80,7 +80,7 @@ export async function loadCatalogue(opts: LoadOptions): Promise<LoadResult> {
     return p;
   });
   const cached = await opts.products.fromCache();
-  let products = ProductTable.from(cached ?? (await opts.products.sync()), opts.products.readTexts);
+  let products = ProductTable.from(cached ?? (await opts.products.sync()), opts.products.cachedTexts);
   if (!cached) {
     // The server may have sent a catalogue it read for another till a few minutes ago (a kept
     // snapshot, issue 24): what changed since its cursor comes now, before the till sells. A

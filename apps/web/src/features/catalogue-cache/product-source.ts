@@ -9,9 +9,9 @@ import { apiUrl, HttpError, NetworkError, SESSION_EXPIRED_EVENT } from '@/lib/ap
 import { readToken } from '@/lib/cookies';
 import { getSession } from '@/lib/session';
 import { HEADER_KEY, INDEX_KEY, type CacheDb, type ProductChunk } from './cache-db';
-import type { ChunkReader } from './cached-texts';
+import type { TextFeed, TextSource } from './cached-texts';
 import { ProductSync, type ProductUpdate } from './product-sync';
-import { handleSyncRequest, type SyncReply, type SyncRequest } from './sync-protocol';
+import { handleSyncRequest, type SyncReply, type SyncRequest, type TextsMessage } from './sync-protocol';
 import { INDEX_PART_BYTES, indexRecords } from './index-parts';
 import { packIndex } from './table-index';
 
@@ -21,8 +21,8 @@ export interface ProductSource {
   fromCache(): Promise<ProductUpdate | null>;
   /** Asks the server: the whole catalogue the first time, then what changed since the last answer. */
   sync(): Promise<ProductUpdate>;
-  /** Reads chunk texts from the offline cache (a cached catalogue comes without them: cached-texts.ts). */
-  readTexts?: ChunkReader;
+  /** The chunk texts of a catalogue that came from the cache without them (cached-texts.ts). */
+  cachedTexts?: TextSource;
 }
 
 type Pending = (reply: SyncReply) => void;
@@ -49,8 +49,9 @@ export class WorkerProductSource implements ProductSource {
     if (typeof Worker !== 'undefined' && !opts.fetch) {
       try {
         this.worker = new Worker(new URL('./catalogue.worker.ts', import.meta.url), { type: 'module' });
-        this.worker.onmessage = (e: MessageEvent<SyncReply>) => {
+        this.worker.onmessage = (e: MessageEvent<SyncReply | TextsMessage>) => {
           const reply = e.data;
+          if (reply.type === 'texts') return this.textsCame(reply);
           const done = this.waiting.get(reply.id);
           this.waiting.delete(reply.id);
           done?.(reply);
@@ -85,13 +86,16 @@ export class WorkerProductSource implements ProductSource {
 
   async fromCache(): Promise<ProductUpdate | null> {
     // The worker reads the cache itself; the index columns come back (the chunk texts too when it
-    // had no index to restore; otherwise the table reads them from the cache: readTexts).
+    // had no index to restore; otherwise they come after: cachedTexts).
     const pending = this.early;
     this.early = null;
     const reply = await (pending ?? this.request({ type: 'restore-idb', dbName: this.db.name }));
-    if (reply.type !== 'update' || !reply.update) return null;
-    // Another user's catalogue: not shown (the next sync, a full one, replaces it in the worker).
-    if (reply.userId !== this.userId()) return null;
+    // Another user's catalogue is not shown (the next sync, a full one, replaces it in the worker):
+    // the texts the worker sends for it are dropped.
+    const used = reply.type === 'update' && !!reply.update && reply.userId === this.userId();
+    this.textsWanted = used && reply.type === 'update' && !!reply.update?.textsInCache;
+    if (!this.textsWanted) this.texts = [];
+    if (!used || reply.type !== 'update' || !reply.update) return null;
     // A cache without its index record (an older version's): the worker built it, keep it for the next start.
     if (reply.update.persist) this.persist(reply.update);
     return reply.update;
@@ -113,7 +117,34 @@ export class WorkerProductSource implements ProductSource {
     return update;
   }
 
-  readonly readTexts: ChunkReader = (from, to) => this.db.chunkTexts(from, to);
+  /** A warm start's texts: one chunk read from the cache now; all of them as the worker sends them (in-thread: read). */
+  get cachedTexts(): TextSource {
+    return { read: (from, to) => this.db.chunkTexts(from, to), sent: this.worker ? this.sentTexts : undefined };
+  }
+
+  /** The texts the worker sent and no one took yet, and who takes the next. */
+  private texts: TextsMessage[] = [];
+  private takeTexts: ((m: TextsMessage) => void) | null = null;
+  /** Whether the cached catalogue they belong to is the one shown (null: not known yet, kept meanwhile). */
+  private textsWanted: boolean | null = null;
+
+  private textsCame(m: TextsMessage) {
+    if (this.textsWanted === false) return;
+    if (this.takeTexts) this.takeTexts(m);
+    else this.texts.push(m);
+  }
+
+  private readonly sentTexts: TextFeed = (add) => new Promise((resolve) => {
+    const take = (m: TextsMessage) => {
+      add(m.chunks);
+      if (!m.done) return;
+      this.takeTexts = null;
+      resolve();
+    };
+    const early = this.texts.splice(0);
+    for (const m of early) take(m);
+    if (!early.some((m) => m.done)) this.takeTexts = take;
+  });
 
   /** Resolves once every cache write asked so far is done (tests, and before a reload). */
   flushed(): Promise<void> {

@@ -13,7 +13,7 @@
 import { P, decodeContext, decodeProduct, type DecodeContext, type ProductRow, type SyncDictionaries } from '@pos/domain/catalogue-sync';
 import { patchColumns, type IndexPatch } from './index-patch';
 import { setScanKeys, type ScanOwner } from './scan-table';
-import { CachedTexts, type ChunkReader } from './cached-texts';
+import { CachedTexts, type TextSource } from './cached-texts';
 import { chunkOf, type ProductUpdate } from './product-sync';
 import { findScanKey, positionIn, textColumn, type Relation, type TableIndex } from './table-index';
 import type { Facet, Facets, ScanHit } from './product-index';
@@ -84,13 +84,13 @@ export class ProductTable implements ProductLookup {
 
   /**
    * A table from a full update (a restore or a full answer). A warm start's update carries no
-   * texts (`textsInCache`): `read` reads them from the offline cache, as they are needed.
+   * texts (`textsInCache`): `texts` gives them, as they are needed and after the start.
    */
-  static from(update: ProductUpdate, read?: ChunkReader): ProductTable {
+  static from(update: ProductUpdate, texts?: TextSource): ProductTable {
     if (!update.full || !update.index || !update.dict) throw new Error('A product table starts from a full update');
     let cached: CachedTexts | null = null;
     if (update.textsInCache) {
-      if (!read) throw new Error('A catalogue restored without its texts needs a reader of the offline cache');
+      if (!texts) throw new Error('A catalogue restored without its texts needs a reader of the offline cache');
       const { ids } = update.index;
       let min = Infinity;
       let max = -Infinity;
@@ -98,7 +98,7 @@ export class ProductTable implements ProductLookup {
         if (ids[i] < min) min = ids[i];
         if (ids[i] > max) max = ids[i];
       }
-      cached = new CachedTexts(read, ids.length ? chunkOf(min) : 0, ids.length ? chunkOf(max) : -1);
+      cached = new CachedTexts(texts, ids.length ? chunkOf(min) : 0, ids.length ? chunkOf(max) : -1);
     }
     return new ProductTable(share(update.index, update.dict), new Map(update.chunks.map((c) => [c.key, c.json])), new Map(), new Map(), cached);
   }

@@ -1,7 +1,7 @@
 import { type SyncPayload } from '@pos/domain/catalogue-sync';
 import { retryAfterSeconds } from '@/lib/retry-after';
 import { joinIndex } from './index-parts';
-import { type ChunkRecord, type ProductSync, type ProductUpdate, type SyncHeader } from './product-sync';
+import { type ChunkRecord, type ChunkText, type ProductSync, type ProductUpdate, type SyncHeader } from './product-sync';
 import { readFullAnswer, type ReadAnswer } from './sync-lines';
 
 // ---- worker protocol ---------------------------------------------------------------------------
@@ -17,6 +17,12 @@ export type SyncReply =
   | { id: number; type: 'update'; update: ProductUpdate | null; /** restore-idb: whose catalogue the cache held */ userId?: number }
   /** status null: no answer (offline, server down). `code` and `retryAfter` (seconds): a busy server's 503 BUSY. */
   | { id: number; type: 'error'; status: number | null; message: string; code?: string; retryAfter?: number | null };
+
+/**
+ * After a warm start's answer, unasked: the chunk texts the worker read for itself, a few at a time
+ * (the page's copy: one read of the cache for both, cached-texts.ts); `done` on the last.
+ */
+export interface TextsMessage { type: 'texts'; chunks: ChunkText[]; done: boolean }
 
 /** Key of the header record in productChunks (cache-db.ts HEADER_KEY; not imported: the worker stays without cache-db.ts). */
 export const HEADER_RECORD = -1;
@@ -52,8 +58,8 @@ export function readChunks(dbName: string, range?: IDBKeyRange): Promise<ChunkRe
 const HEAD_RECORDS = () => IDBKeyRange.upperBound(HEADER_RECORD);
 const CHUNK_RECORDS = () => IDBKeyRange.lowerBound(0);
 
-/** A warm start's read of the chunk texts, still running (handleSyncRequest waits for it before anything else). */
-const restoring = new WeakMap<ProductSync, Promise<void>>();
+/** A warm start's read of the chunk texts (handleSyncRequest waits for it before anything else). */
+const restoring = new WeakMap<ProductSync, Promise<ChunkText[]>>();
 
 /**
  * Restores from the offline cache. With an index record of its header, the till is answered from
@@ -68,15 +74,23 @@ async function restoreFromCache(sync: ProductSync, id: number, dbName: string): 
   const { userId } = JSON.parse(header.json) as SyncHeader;
   const indexed = sync.restoreIndexed(header.json, joinIndex(INDEX_RECORD, head));
   if (indexed) {
-    restoring.set(sync, readChunks(dbName, CHUNK_RECORDS()).then((chunks) => sync.restoreTexts(chunks)));
+    restoring.set(sync, readChunks(dbName, CHUNK_RECORDS()).then((chunks) => {
+      sync.restoreTexts(chunks);
+      return chunks;
+    }));
     return { id, type: 'update', update: indexed, userId };
   }
   return { id, type: 'update', update: sync.restore(header.json, await readChunks(dbName, CHUNK_RECORDS())), userId };
 }
 
 /** Resolves once the chunk texts of the last warm start are in (at once when none is being read). */
-export function restored(sync: ProductSync): Promise<void> {
-  return restoring.get(sync) ?? Promise.resolve();
+export async function restored(sync: ProductSync): Promise<void> {
+  await restoring.get(sync);
+}
+
+/** The chunk texts the last warm start read after answering (none when it read them before). */
+export async function restoredTexts(sync: ProductSync): Promise<ChunkText[]> {
+  return (await restoring.get(sync)) ?? [];
 }
 
 /** Handles one request; shared by the worker and the in-thread fallback. */
