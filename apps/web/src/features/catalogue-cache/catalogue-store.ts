@@ -37,8 +37,8 @@ export interface CatalogueState {
   /** The server answered 503 BUSY to the last sync or load: the till waits (backoff) and says so. */
   busy: boolean;
   /**
-   * A warm start's product texts are still being read from the offline cache (cached-texts.ts):
-   * a product not read yet shows nothing until they are in (what shows products listens).
+   * A warm start's product texts are still coming (cached-texts.ts): a product whose text is not
+   * there yet shows nothing until they are in (what shows products listens).
    */
   textsPending: boolean;
 }
@@ -82,7 +82,7 @@ export function setCatalogue(catalogue: TillCatalogue): void {
   }));
 }
 
-/** The texts a warm start left in the offline cache are in: what showed nothing for lack of them shows now. */
+/** A warm start's texts are all in: what showed nothing for lack of them shows now. */
 export function cachedTextsRead(): void {
   catalogueStore.set((s) => {
     const table = s.byId.renewed();

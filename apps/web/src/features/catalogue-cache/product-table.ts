@@ -69,7 +69,7 @@ export class ProductTable implements ProductLookup {
     /** Parsed chunks: key -> rows by id (filled on demand, and by warm()). */
     private readonly parsed: Map<number, Map<number, ProductRow>>,
     private readonly decoded: Map<number, Product>,
-    /** A warm start's texts, read from the offline cache after the start (cached-texts.ts); `texts` come first. */
+    /** A warm start's texts, which come after the start (cached-texts.ts); `texts` come first. */
     private readonly cached: CachedTexts | null = null,
   ) {
     this.scan = {
@@ -91,14 +91,9 @@ export class ProductTable implements ProductLookup {
     let cached: CachedTexts | null = null;
     if (update.textsInCache) {
       if (!texts) throw new Error('A catalogue restored without its texts needs a reader of the offline cache');
+      // The columns are in id order: the chunks run from the first id's to the last one's.
       const { ids } = update.index;
-      let min = Infinity;
-      let max = -Infinity;
-      for (let i = 0; i < ids.length; i++) {
-        if (ids[i] < min) min = ids[i];
-        if (ids[i] > max) max = ids[i];
-      }
-      cached = new CachedTexts(texts, ids.length ? chunkOf(min) : 0, ids.length ? chunkOf(max) : -1);
+      cached = new CachedTexts(texts, ids.length ? chunkOf(ids[0]) : 0, ids.length ? chunkOf(ids[ids.length - 1]) : -1);
     }
     return new ProductTable(share(update.index, update.dict), new Map(update.chunks.map((c) => [c.key, c.json])), new Map(), new Map(), cached);
   }
@@ -136,12 +131,12 @@ export class ProductTable implements ProductLookup {
     return new ProductTable(this.shared, this.texts, this.parsed, this.decoded, this.cached);
   }
 
-  /** Some products cannot be decoded yet: their chunk texts are still to be read from the offline cache. */
+  /** Some products cannot be decoded yet: their chunk texts are still to come after a warm start. */
   get textsPending(): boolean {
     return this.cached !== null && !this.cached.complete;
   }
 
-  /** Reads the texts of these products now when they are still in the offline cache only. */
+  /** Reads the texts of these products from the offline cache now when they have not come yet. */
   async ensure(ids: Iterable<number>): Promise<void> {
     const cached = this.cached;
     if (!cached || cached.complete) return;
@@ -150,13 +145,13 @@ export class ProductTable implements ProductLookup {
     await cached.load(keys);
   }
 
-  /** Reads the text of the product a code scans, when it is still in the offline cache only. */
+  /** Reads the text of the product a code scans from the offline cache, when it has not come yet. */
   async ensureScan(code: string): Promise<void> {
     const hit = this.scanOf(code);
     if (hit) await this.ensure([this.shared.index.ids[hit[0]]]);
   }
 
-  /** Reads every text still in the offline cache only (after a warm start). */
+  /** Takes every text still to come after a warm start. */
   async loadTexts(): Promise<void> {
     await this.cached?.loadAll();
   }

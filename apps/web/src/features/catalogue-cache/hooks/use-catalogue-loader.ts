@@ -42,15 +42,16 @@ function warmProducts() {
 }
 
 /**
- * A warm start is ready on the index alone; the product texts are read from the offline cache
- * right after (a scan reads its own at once: use-pos-scan.ts), then parsed in idle time.
+ * A warm start is ready on the index alone; the product texts come right after (the catalogue
+ * worker sends them; a scan reads its own from the cache at once: use-pos-scan.ts), then are parsed
+ * in idle time.
  */
 function readCachedTexts(table: ProductTable) {
   if (!table.textsPending) return;
   table.loadTexts().then(() => {
     cachedTextsRead();
     warmProducts();
-  }, () => { /* the cache could not be read: each product's text is read when it is needed */ });
+  }, () => { /* none came: a scanned product's text is still read when it is needed */ });
 }
 
 /** Failures of the sync in a row, and no request before `pausedUntil` (backoff with jitter). */
