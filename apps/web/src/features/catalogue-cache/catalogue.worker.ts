@@ -4,7 +4,7 @@
  * index columns; the main thread receives the columns and the chunk texts (it decodes a product
  * only when it needs one, product-table.ts) and writes the chunks to the cache (product-sync.ts).
  */
-import { ProductSync } from './product-sync';
+import { ProductSync, type ChunkText } from './product-sync';
 import { handleSyncRequest, restoredTexts, type SyncReply, type SyncRequest, type TextsMessage } from './sync-protocol';
 import { indexBuffers } from './table-index';
 
@@ -34,8 +34,8 @@ const PARSE_STEP_PAUSE_MS = 20;
 
 /** Chunks per message of the texts sent after a warm start (~5 MB at 1,000,000 products: a few ms for the page to take each). */
 const TEXTS_PER_MESSAGE = 16;
-async function sendTexts() {
-  const chunks = await restoredTexts(sync);
+async function sendTexts(texts: Promise<ChunkText[]>) {
+  const chunks = await texts;
   for (let i = 0; i === 0 || i < chunks.length; i += TEXTS_PER_MESSAGE) {
     scope.postMessage({ type: 'texts', chunks: chunks.slice(i, i + TEXTS_PER_MESSAGE), done: i + TEXTS_PER_MESSAGE >= chunks.length });
   }
@@ -52,9 +52,12 @@ scope.onmessage = (event: MessageEvent<SyncRequest>) => {
       const index = reply.type === 'update' ? reply.update?.index : null;
       scope.postMessage(reply, index ? indexBuffers(index) : []);
       // A warm start that answered on its index: the texts it reads now go to the page too, then
-      // the rows are parsed. In the queue, so no request is handled before they are sent.
-      if (msg.type === 'restore-idb' && reply.type === 'update' && reply.update?.textsInCache) queue = queue.then(() => sendTexts().catch(() => { /* the page reads them from the cache itself */ })).then(parseLater);
-      else if (msg.type === 'restore-idb') parseLater();
+      // the rows are parsed; in the queue, so a request sent after this answer waits for them. Asked
+      // for now, before a request queued meanwhile could let them go (sync-protocol.ts takeRestoring).
+      if (msg.type === 'restore-idb' && reply.type === 'update' && reply.update?.textsInCache) {
+        const texts = restoredTexts(sync);
+        queue = queue.then(() => sendTexts(texts).catch(() => { /* the page reads them from the cache itself */ })).then(parseLater);
+      } else if (msg.type === 'restore-idb') parseLater();
     } catch (e) {
       scope.postMessage({ id: msg.id, type: 'error', status: 0, message: e instanceof Error ? e.message : String(e) });
     }

@@ -58,14 +58,28 @@ export function readChunks(dbName: string, range?: IDBKeyRange): Promise<ChunkRe
 const HEAD_RECORDS = () => IDBKeyRange.upperBound(HEADER_RECORD);
 const CHUNK_RECORDS = () => IDBKeyRange.lowerBound(0);
 
-/** A warm start's read of the chunk texts (handleSyncRequest waits for it before anything else). */
+/**
+ * A warm start's read of the chunk texts (handleSyncRequest waits for it before anything else),
+ * until it is done and taken: the array holds every text (296 MB at 1,000,000 products), which
+ * `unparsed` lets go chunk by chunk as it parses them.
+ */
 const restoring = new WeakMap<ProductSync, Promise<ChunkText[]>>();
+
+/** The texts of the warm start's read once it is done, let go here (none when no read was pending). */
+async function takeRestoring(sync: ProductSync): Promise<ChunkText[]> {
+  const reading = restoring.get(sync);
+  if (!reading) return [];
+  const chunks = await reading;
+  if (restoring.get(sync) === reading) restoring.delete(sync);
+  return chunks;
+}
 
 /**
  * Restores from the offline cache. With an index record of its header, the till is answered from
  * the header and the index alone (a few records; at 1,000,000 products the chunk texts are ~300 MB
- * that a start no longer waits for): the till reads the texts it needs from the cache itself, and
- * this side reads them for its deltas after answering. Without one, every chunk is read and parsed.
+ * that a start no longer waits for): this side reads them after answering, for its deltas and for
+ * the page (the worker sends them on), and the page reads a scanned product's chunk itself meanwhile.
+ * Without one, every chunk is read and parsed.
  */
 async function restoreFromCache(sync: ProductSync, id: number, dbName: string): Promise<SyncReply> {
   const head = await readChunks(dbName, HEAD_RECORDS());
@@ -85,12 +99,15 @@ async function restoreFromCache(sync: ProductSync, id: number, dbName: string): 
 
 /** Resolves once the chunk texts of the last warm start are in (at once when none is being read). */
 export async function restored(sync: ProductSync): Promise<void> {
-  await restoring.get(sync);
+  await takeRestoring(sync);
 }
 
-/** The chunk texts the last warm start read after answering (none when it read them before). */
-export async function restoredTexts(sync: ProductSync): Promise<ChunkText[]> {
-  return (await restoring.get(sync)) ?? [];
+/**
+ * The chunk texts the last warm start read after answering (none when it read them before): the
+ * worker asks at once, as it answers, and sends them to the page before its next request.
+ */
+export function restoredTexts(sync: ProductSync): Promise<ChunkText[]> {
+  return takeRestoring(sync);
 }
 
 /** Handles one request; shared by the worker and the in-thread fallback. */
