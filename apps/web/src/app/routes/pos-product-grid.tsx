@@ -32,7 +32,7 @@ export const PosProductGrid = memo(function PosProductGrid({ table, visible, cat
   const [category, setCategory] = useState<number | null>(null);
   const open = category !== null && categories.some((c) => c.id === category) ? category : null;
   const positions = useMemo(() => (open === null ? visible : table.inCategory(visible, open)), [table, visible, open]);
-  // Tiles drawn empty while a warm start's product texts were still being read are drawn again.
+  // Tiles drawn empty while a warm start's product texts were still coming are drawn again.
   const textsPending = useCatalogue((s) => s.textsPending);
 
   const tileAt = useCallback((index: number): GridTile | undefined => {

@@ -53,8 +53,8 @@ export function usePosScan({ storeId, terminalId, facetSel, focusSearch, onChoos
         toast.error(t('messages.quantityBelowOne'));
         return;
       }
-      // Just after a warm start the product texts are still being read from the offline cache:
-      // this code's product is read now (one chunk), never answered "not found" meanwhile.
+      // Just after a warm start the product texts are still coming: this code's product is read
+      // from the offline cache now (one chunk), never answered "not found" meanwhile.
       if (byId.textsPending) await byId.ensureScan(code);
       const visible = (p: Product) => isVisibleAt(p, storeId, terminalId) && matchesFacets(p, facetSel);
       // The usual case, a barcode of the cached catalogue: added right here, no busy state, no re-render of the till.

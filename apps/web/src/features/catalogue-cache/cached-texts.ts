@@ -1,6 +1,6 @@
 /**
- * The chunk texts of a catalogue restored from the offline cache, read from the cache as the till
- * needs them (issue 24, warm start at 1,000,000 products). A warm start is ready once the worker
+ * The chunk texts of a catalogue restored from the offline cache, which come after the start
+ * (issue 24, warm start at 1,000,000 products). A warm start is ready once the worker
  * has the header and the index columns; the ~300 MB of chunk texts of a million products were read
  * (and copied from the worker) before it, 1-2.5 s of a start, and they are what a product is
  * decoded from (product-table.ts). Now a scan reads its product's chunk at once (one record, a few

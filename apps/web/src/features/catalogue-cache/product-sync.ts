@@ -49,7 +49,7 @@ export interface ProductUpdate {
   chunks: ChunkText[];
   /**
    * A warm start that read no chunk: `chunks` is empty and the texts are the offline cache's, as
-   * they were written (the till reads each when it needs it, product-table.ts).
+   * they were written (they come to the till after the start, cached-texts.ts).
    */
   textsInCache?: boolean;
   /** Chunks the delta left empty. */
@@ -188,7 +188,7 @@ export class ProductSync {
 
   /**
    * A warm start's first step: the header and the index record of this header, no chunk read. The
-   * update has no chunk texts (`textsInCache`: the till reads them from the offline cache itself);
+   * update has no chunk texts (`textsInCache`: they come to the till after, cached-texts.ts);
    * restoreTexts gives this side its own before any delta is merged. null when the index record is
    * missing or not this header's (then `restore` with every chunk).
    */
