@@ -26,6 +26,8 @@ await build({
     backup: 'src/cli/backup.ts',
     restore: 'src/cli/restore.ts',
     'db-move': 'src/cli/db-move.ts',
+    // The front thread's file (net/front.ts starts it from dist/front-worker.js).
+    'front-worker': 'src/net/front-worker.ts',
   },
   outdir: tmp,
   bundle: true,

@@ -19,6 +19,7 @@ import { seedDemoShop } from './setup/demo-shop.ts';
 import { modules, resources } from './modules/registry.ts';
 import { loadOrCreateSecret } from './secret.ts';
 import { withRedaction } from './net/log-redaction.ts';
+import type { FrontBoard } from './net/front-gate.ts';
 import { tlsServerFactory, type TlsMaterial } from './net/tls.ts';
 import { registerTrustRoutes } from './net/trust-page.ts';
 import { backupDir, migrateWithBackup, scheduleDailyBackups } from './backup/schedule.ts';
@@ -46,6 +47,12 @@ export interface BuildOptions {
   admission?: AdmissionOverrides;
   /** Serve HTTPS; the certificate is put in this slot before listen (server.ts, net/tls.ts). */
   tls?: TlsMaterial | null;
+  /**
+   * Behind the front thread (net/front.ts): the app listens on a private socket, the front serves
+   * the public port (TLS included) and writes the client's address and protocol in X-Forwarded-*,
+   * trusted from that socket only; admission tells the front its state on this board.
+   */
+  front?: FrontBoard;
 }
 
 /** Deepest JSON nesting accepted in a request body (a sale with whole cached products is under 10). */
@@ -73,8 +80,10 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
   const app = Fastify({
     logger: withRedaction(options.logger ?? { level: config.logLevel }),
     bodyLimit: config.bodyLimit,
-    trustProxy: config.trustProxy,
-    serverFactory: options.tls ? tlsServerFactory(options.tls) : undefined,
+    // Behind the front, the socket's own peer (the front, hop 0) is trusted and nothing beyond it:
+    // the address the front saw is the client's.
+    trustProxy: options.front ? (_address: string, hop: number) => hop === 0 : config.trustProxy,
+    serverFactory: options.tls && !options.front ? tlsServerFactory(options.tls) : undefined,
     routerOptions: { ignoreTrailingSlash: true },
     ajv: { customOptions: { coerceTypes: false } },
   });
@@ -94,7 +103,7 @@ export async function buildApp(options: BuildOptions = {}): Promise<FastifyInsta
 
   registerErrorHandler(app);
   // First hook of every request: a busy server answers 503 before any token check or database work.
-  registerAdmission(app, admissionLimits(options.env ?? process.env, options.admission));
+  registerAdmission(app, admissionLimits(options.env ?? process.env, options.admission), options.front);
   // Refuse JSON nested deeper than any real request before parsing it: a 10 000-deep body would
   // overflow the stack of whatever walks it later (idempotency hashing, validation) and end as a 500.
   const parseJson = app.getDefaultJsonParser('error', 'error');

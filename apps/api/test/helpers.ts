@@ -81,6 +81,8 @@ export async function createTestApp(opts: {
   seed?: boolean;
   config?: Partial<AppConfig>;
   admission?: BuildOptions['admission'];
+  /** Behind a front thread (net/front.ts): the board its admission writes to. */
+  front?: BuildOptions['front'];
   /** Runs after buildApp and before ready (a test may add its own routes). */
   beforeReady?: (app: FastifyInstance) => void | Promise<void>;
 } = {}): Promise<TestApp> {
@@ -97,6 +99,7 @@ export async function createTestApp(opts: {
     logger: false,
     config: { seedDemo: opts.seed ?? true, bcryptRounds: 4, jwtSecret: 'test-secret', ...opts.config },
     admission: opts.admission ?? UNHURRIED_ADMISSION,
+    front: opts.front,
   });
   await opts.beforeReady?.(app);
   await app.ready();

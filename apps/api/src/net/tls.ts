@@ -7,15 +7,14 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
-import https from 'node:https';
-import type net from 'node:net';
+import type http from 'node:http';
+import type https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify';
 import type { AppConfig } from '../config.ts';
 import { isLoopbackHost } from '../secret.ts';
-import { servePlainTrustPage } from './trust-page.ts';
+import { onePortServer } from './one-port.ts';
 
 export interface TlsMaterial {
   key: string;
@@ -65,11 +64,15 @@ export function tlsSlot(config: Pick<AppConfig, 'https' | 'host' | 'trustProxy'>
   return httpsWanted(config) ? { key: '', cert: '', source: 'generated', names: [] } : null;
 }
 
+/** Where a certificate goes: the listening server, or a function that passes it on (the front thread, net/front.ts). */
+export type TlsTarget = https.Server | ((tls: TlsMaterial) => void);
+
 /** Fills the slot and installs the certificate on the listening server (startup, and renewals). */
-export async function loadTls(slot: TlsMaterial, config: AppConfig, server: https.Server, log?: FastifyBaseLogger): Promise<TlsMaterial> {
+export async function loadTls(slot: TlsMaterial, config: AppConfig, target: TlsTarget, log?: FastifyBaseLogger): Promise<TlsMaterial> {
   const tls = await readTls(config, log);
   Object.assign(slot, tls);
-  server.setSecureContext({ key: tls.key, cert: tls.cert, minVersion: 'TLSv1.2' });
+  if (typeof target === 'function') target(slot);
+  else target.setSecureContext({ key: tls.key, cert: tls.cert, minVersion: 'TLSv1.2' });
   return slot;
 }
 
@@ -93,42 +96,19 @@ export async function readTls(config: AppConfig, log?: FastifyBaseLogger): Promi
   return { key: server.key, cert: server.chain, caCert: ca.cert, source: 'generated', names };
 }
 
-const TLS_HANDSHAKE = 0x16;
-
 /**
- * One listening port for both protocols: the first byte of a connection tells a TLS handshake
- * (to HTTPS, the app) from plain http (a redirect to https://, or the CA page).
+ * One listening port for both protocols (net/one-port.ts): a TLS handshake goes to HTTPS, the app;
+ * plain http gets a redirect to https:// or the CA page.
  */
 export function tlsServerFactory(tls: TlsMaterial): FastifyServerFactory {
-  return (handler) => {
-    // The certificate comes with loadTls, before listen.
-    const server = https.createServer({ minVersion: 'TLSv1.2' }, handler);
-    const plain = http.createServer((req, res) => {
-      if (tls.caCert && servePlainTrustPage(req, res, tls.caCert)) return; // read now: filled by loadTls
-      const host = req.headers.host ?? 'localhost';
-      res.writeHead(308, { location: `https://${host}${req.url ?? '/'}`, 'cache-control': 'no-store' }).end();
-    });
-    const onTls = server.listeners('connection') as ((socket: net.Socket) => void)[];
-    server.removeAllListeners('connection');
-    server.on('connection', (socket: net.Socket) => {
-      socket.once('data', (first: Buffer) => {
-        socket.pause();
-        socket.unshift(first);
-        if (first[0] === TLS_HANDSHAKE) for (const l of onTls) l.call(server, socket);
-        else plain.emit('connection', socket);
-        process.nextTick(() => socket.resume());
-      });
-    });
-    server.on('close', () => plain.close());
-    return server as unknown as http.Server;
-  };
+  return (handler) => onePortServer(tls, handler) as unknown as http.Server;
 }
 
 /** Re-checks the generated certificate daily and swaps in a renewed one without a restart. */
-export function scheduleRenewal(slot: TlsMaterial, server: https.Server, config: AppConfig, log: FastifyBaseLogger): NodeJS.Timeout {
+export function scheduleRenewal(slot: TlsMaterial, target: TlsTarget, config: AppConfig, log: FastifyBaseLogger): NodeJS.Timeout {
   const timer = setInterval(async () => {
     try {
-      await loadTls(slot, config, server, log);
+      await loadTls(slot, config, target, log);
     } catch (err) {
       log.error({ err }, 'renewing the server certificate failed');
     }

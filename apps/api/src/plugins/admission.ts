@@ -1,78 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { QUERY_CANCELED, withStatementTimeout } from '../db/statement-timeout.ts';
 import { sqlState } from './errors.ts';
+import type { FrontBoard, RouteClass } from '../net/front-gate.ts';
 import { LoopGauge, loopRefuses } from './admission-loop.ts';
+import { BUSY, RETRY_AFTER_S, admissionClass, type AdmissionClass, type AdmissionLimits, type ClassLimit } from './admission-classes.ts';
 
 /**
- * Sales first, bounded queues (issue 30): every /api request is admitted by class, each class with
- * its own concurrency limit and a short queue with a longest wait. What does not fit is answered at
- * once with 503 + Retry-After, so a busy server says "busy" instead of letting requests pile up
- * until they time out, and back-office reads are shed before a single sale is.
- *
- * The limits are per API process (several processes behind one PostgreSQL each bound their own
- * work; nothing here is shared state that must agree across processes).
+ * The admission hook of every request (issue 30): the classes, limits and routes are in
+ * admission-classes.ts; here are the gates (slots and queues) and the rules that refuse.
  */
-export type AdmissionClass = 'sale' | 'sync' | 'read' | 'write';
-
-export interface ClassLimit {
-  /** Requests of the class running at once. */
-  concurrency: number;
-  /** Requests of the class waiting for a slot; one more is shed at once. */
-  queue: number;
-  /** Longest wait in the queue a request may be expected to have: one that would wait longer is shed on arrival. */
-  maxWaitMs: number;
-  /** Longest a single SQL statement of the class may run (lock waits included); 0: no limit. */
-  statementTimeoutMs: number;
-  /**
-   * While sales overflow their slots, the class is refused when the event loop has been busier
-   * than this share (0-1) lately; 1: never (admission-loop.ts).
-   */
-  maxLoopBusy: number;
-}
-
-export type AdmissionLimits = Record<AdmissionClass, ClassLimit>;
-/** Limits to change (tests, the bench): any field of any class. */
-export type AdmissionOverrides = { [K in AdmissionClass]?: Partial<ClassLimit> };
-
-/** Retry-After (seconds) of a shed request, by class: a till's sale comes back soonest. */
-export const RETRY_AFTER_S: Record<AdmissionClass, number> = { sale: 1, sync: 5, read: 2, write: 2 };
-
-/**
- * The defaults, derived from the PostgreSQL pool of the process (PG_POOL_MAX, 10 by default).
- * Sales may run twice as many requests as there are connections (part of a sale is Node work
- * between its statements) and wait at most 50 ms in a queue of two pools' worth, so an accepted
- * sale is answered within its p99 budget even at twice the rate the server sustains (100 ms let
- * the queue's wait and the 20 sales' own time add up past 200 ms at the p99; fewer sales at once
- * completed fewer sales: measured in docs/performance.md); the other
- * classes together hold at most half the pool, so at least half of it is always free for sales.
- * Measured in docs/performance.md ("Overload: sales first").
- */
-export function defaultAdmission(poolMax = Number(process.env.PG_POOL_MAX ?? 10)): AdmissionLimits {
-  const pool = Number.isInteger(poolMax) && poolMax > 0 ? poolMax : 10;
-  const share = (f: number) => Math.max(1, Math.floor(pool * f));
-  return {
-    sale: { concurrency: 2 * pool, queue: 2 * pool, maxWaitMs: 50, statementTimeoutMs: 3_000, maxLoopBusy: 0.85 },
-    sync: { concurrency: share(0.1), queue: pool, maxWaitMs: 2_000, statementTimeoutMs: 15_000, maxLoopBusy: 0.7 },
-    read: { concurrency: share(0.2), queue: 2 * pool, maxWaitMs: 1_000, statementTimeoutMs: 5_000, maxLoopBusy: 0.7 },
-    write: { concurrency: share(0.2), queue: pool, maxWaitMs: 2_000, statementTimeoutMs: 5_000, maxLoopBusy: 0.7 },
-  };
-}
-
-/** The defaults for the default pool of 10 connections. */
-export const DEFAULT_ADMISSION: AdmissionLimits = defaultAdmission(10);
-
-/** The till's money path: a sale, its edit/refund, payments, the day closing and expenses. */
-const SALE_ROUTES = new Set([
-  'POST /api/admin/order/create', 'PUT /api/admin/order/edit/:id', 'POST /api/admin/order/refund/:id',
-  'POST /api/admin/order/restore/:id', 'POST /api/admin/order/dispatch/:id', 'DELETE /api/admin/order/:id',
-  'POST /api/customer_payments', 'GET /api/admin/closing/opened', 'POST /api/admin/closing/:id',
-  'POST /api/admin/expense/create', 'GET /api/admin/product/quantities',
-]);
-/**
- * Never shed: readiness, the OpenAPI document, and signing in/out and token refresh (a till must
- * be able to sign in to keep selling from its outbox; the login has its own throttle).
- */
-const EXEMPT = new Set(['/api/health', '/api/docs', '/api/docs.json', '/api/token/refresh']);
+export * from './admission-classes.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -85,36 +22,6 @@ declare module 'fastify' {
      */
     statementLimitFactor?: number;
   }
-}
-
-/** The class of a matched route, or null when it is not admission-controlled; a route's `config.admission` wins. */
-export function admissionClass(method: string, routeUrl: string | undefined, declared?: AdmissionClass): AdmissionClass | null {
-  if (!routeUrl || !routeUrl.startsWith('/api/') || EXEMPT.has(routeUrl) || routeUrl.startsWith('/api/auth/') || method === 'OPTIONS') return null;
-  if (declared) return declared;
-  if (SALE_ROUTES.has(`${method} ${routeUrl}`)) return 'sale';
-  if (routeUrl.startsWith('/api/catalogue/sync')) return 'sync';
-  return method === 'GET' || method === 'HEAD' ? 'read' : 'write';
-}
-
-/**
- * ADMISSION_<CLASS>=concurrency/queue/maxWaitMs[/statementTimeoutMs[/maxLoopBusyPercent]], e.g.
- * ADMISSION_READ=4/40/1000/5000/70; a missing statement timeout or loop share keeps the class's default
- * (100: the loop never refuses the class).
- */
-export function admissionLimits(env: NodeJS.ProcessEnv, overrides: AdmissionOverrides = {}): AdmissionLimits {
-  const out = defaultAdmission(Number(env.PG_POOL_MAX ?? 10));
-  for (const cls of Object.keys(out) as AdmissionClass[]) {
-    const raw = env[`ADMISSION_${cls.toUpperCase()}`];
-    if (!raw) continue;
-    const parts = raw.split('/').map((x) => (x.trim() === '' ? NaN : Number(x)));
-    const [c, q, w, st = out[cls].statementTimeoutMs, lp = Math.round(out[cls].maxLoopBusy * 100)] = parts;
-    if (parts.length < 3 || parts.length > 5 || ![c, q, w, st, lp].every((n) => Number.isInteger(n) && n >= 0) || c < 1 || lp > 100) {
-      throw new Error(`ADMISSION_${cls.toUpperCase()} must be concurrency/queue/maxWaitMs[/statementTimeoutMs[/maxLoopBusyPercent]] in whole numbers (concurrency ≥ 1, loop share ≤ 100), got "${raw}"`);
-    }
-    out[cls] = { concurrency: c, queue: q, maxWaitMs: w, statementTimeoutMs: st, maxLoopBusy: lp / 100 };
-  }
-  for (const cls of Object.keys(overrides) as AdmissionClass[]) out[cls] = { ...out[cls], ...overrides[cls] };
-  return out;
 }
 
 /** A request's statement limit: its class's, times its route's `statementLimitFactor`. */
@@ -155,6 +62,10 @@ export class Gate {
     if (next) next.admit(); // the slot passes straight to the next in line
     else this.active--;
   }
+  /** The service time a queue is judged by: the average plus twice its spread. */
+  pessimisticServiceMs(): number {
+    return this.serviceMs + 2 * this.serviceDevMs;
+  }
   /**
    * Whether one more request would wait longer than the class allows, judged on arrival — the only
    * moment a request is ever refused, so a refusal is answered within milliseconds: the queue ahead
@@ -162,7 +73,7 @@ export class Gate {
    * plus twice its spread, so a queue that looked short enough is almost never slower than allowed).
    */
   wouldWaitTooLong(): boolean {
-    const service = this.serviceMs + 2 * this.serviceDevMs;
+    const service = this.pessimisticServiceMs();
     return this.waiting.length >= this.limit.queue
       || ((this.waiting.length + 1) * service) / this.limit.concurrency > this.limit.maxWaitMs;
   }
@@ -192,10 +103,10 @@ export interface AdmissionStats {
 declare module 'fastify' {
   interface FastifyInstance {
     admissionStats(): Record<AdmissionClass, AdmissionStats>;
+    /** The limits in force and every admission-controlled route with its class: what the front thread needs (net/front.ts). */
+    admission: { limits: AdmissionLimits; routes: RouteClass[] };
   }
 }
-
-const BUSY = { code: 'BUSY', message: 'The server is busy: try again in a moment (sales are kept)' };
 
 function shedReply(reply: FastifyReply, gate: Gate): void {
   gate.shed++;
@@ -207,20 +118,44 @@ function shedReply(reply: FastifyReply, gate: Gate): void {
   reply.send(BUSY);
 }
 
-export function registerAdmission(app: FastifyInstance, limits: AdmissionLimits): void {
+/**
+ * `board`: with a front thread (net/front.ts), where this thread tells it the loop's load and the
+ * sales' state, on each request and every 25 ms.
+ */
+export function registerAdmission(app: FastifyInstance, limits: AdmissionLimits, board?: FrontBoard): void {
   const loop = new LoopGauge();
-  app.addHook('onReady', async () => { loop.start(); });
-  app.addHook('onClose', async () => { loop.stop(); });
   const gates = Object.fromEntries(
     (Object.keys(limits) as AdmissionClass[]).map((cls) => [cls, new Gate(cls, limits[cls])]),
   ) as Record<AdmissionClass, Gate>;
   const held = new WeakMap<FastifyRequest, { gate: Gate; since: number }>();
+  const publish = board
+    ? () => board.publish(
+      loop.read(), performance.timeOrigin + gates.sale.overflowAt, gates.sale.waiting.length, salesStruggling(gates.sale, limits.sale.maxWaitMs / 2),
+      { sale: gates.sale.pessimisticServiceMs(), sync: gates.sync.pessimisticServiceMs(), read: gates.read.pessimisticServiceMs(), write: gates.write.pessimisticServiceMs() },
+    )
+    : () => {};
+  let publisher: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    loop.start();
+    if (board) publisher = setInterval(publish, 25).unref();
+  });
+  app.addHook('onClose', async () => { loop.stop(); clearInterval(publisher); });
+
+  const routes: RouteClass[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      const cls = admissionClass(method, route.url, route.config?.admission);
+      if (cls) routes.push({ method, url: route.url, cls });
+    }
+  });
+  app.decorate('admission', { limits, routes });
 
   const release = (request: FastifyRequest) => {
     const slot = held.get(request);
     if (!slot) return;
     held.delete(request);
     slot.gate.release(performance.now() - slot.since);
+    publish();
   };
 
   app.decorate('admissionStats', () => Object.fromEntries(
@@ -234,12 +169,17 @@ export function registerAdmission(app: FastifyInstance, limits: AdmissionLimits)
     const cls = admissionClass(request.method, request.routeOptions.url, request.routeOptions.config?.admission);
     if (!cls) { done(); return; }
     const gate = gates[cls];
-    if (loopRefuses(cls === 'sale', gate.limit.maxLoopBusy, loop.read(), gates.sale)) {
+    // Behind a front thread these two rules are the front's alone (it reads this loop's load and the
+    // sales' state from the board): judged twice, a few milliseconds apart, a sale the front let in
+    // near the threshold was refused here, late. The slots and queues below stay this thread's.
+    if (!board && loopRefuses(cls === 'sale', gate.limit.maxLoopBusy, loop.read(), gates.sale)) {
       shedReply(reply, gate);
+      publish();
       return;
     }
-    if (cls !== 'sale' && salesStruggling(gates.sale, limits.sale.maxWaitMs / 2)) {
+    if (!board && cls !== 'sale' && salesStruggling(gates.sale, limits.sale.maxWaitMs / 2)) {
       shedReply(reply, gate);
+      publish();
       return;
     }
     // Everything the request runs from here (its handler, its queries) carries its class's
@@ -260,6 +200,7 @@ export function registerAdmission(app: FastifyInstance, limits: AdmissionLimits)
     // and its clients come back after Retry-After).
     if (gate.wouldWaitTooLong() || (cls !== 'sale' && gates.sale.waiting.length > 0)) {
       shedReply(reply, gate);
+      publish();
       return;
     }
     // Queued: it is served when a slot frees, however long that takes (the queue was judged short
@@ -285,6 +226,7 @@ export function registerAdmission(app: FastifyInstance, limits: AdmissionLimits)
     reply.raw.once('close', onGone);
     gate.overflowAt = performance.now();
     gate.waiting.push(waiter);
+    publish();
   });
   // The body is read from the socket's own events, outside the request's context: enter it again
   // before validation, so the handler's queries still carry the class's statement timeout.
