@@ -10,9 +10,11 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { setInterval } from 'node:timers';
+import { isMainThread } from 'node:worker_threads';
 
 const file = process.env.BENCH_LOOP_FILE;
-if (file) {
+// The API's own thread only: the server's front thread (net/front.ts) inherits this preload.
+if (file && isMainThread) {
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
   let shed = [];
