@@ -60,6 +60,7 @@ function shed(res: http.ServerResponse, cls: AdmissionClass): void {
 }
 
 function unavailable(res: http.ServerResponse): void {
+  if (res.destroyed || res.writableEnded) return; // the client is gone (its going ended the hand-on)
   if (res.headersSent) { res.destroy(); return; }
   // The API's thread is not answering (starting, stopping, restarting): a till retries after Retry-After, with the same sale id.
   res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1', 'cache-control': 'no-store' }).end(busyBody);
