@@ -118,6 +118,31 @@ describe('the front thread', () => {
     expect(entered).toBe(3);
   });
 
+  it('forgets a request whose client went away: its place is free again', async () => {
+    const gone: http.ClientRequest[] = [];
+    for (let i = 0; i < 2; i++) {
+      const req = http.request({ host: '127.0.0.1', port: front.port, method: 'POST', path: '/api/test-front/slow-sale', agent: false, headers: { 'content-type': 'application/json' } });
+      req.on('error', () => {});
+      req.end('{}');
+      gone.push(req);
+    }
+    await until(() => t.app.admissionStats().sale.waiting === 1 && held.length === 1);
+    for (const req of gone) req.destroy();
+    // The API lets the queued one go and frees the running one's slot once its handler ends.
+    await until(() => t.app.admissionStats().sale.waiting === 0);
+    held.splice(0)[0]();
+    await until(() => t.app.admissionStats().sale.active === 0);
+    // Two places again (one slot, one queue place), as if the two had never come.
+    const a = call('POST', '/api/test-front/slow-sale', { body: '{}' });
+    await until(() => held.length === 1);
+    const b = call('POST', '/api/test-front/slow-sale', { body: '{}' });
+    await until(() => t.app.admissionStats().sale.waiting === 1);
+    held.splice(0)[0]();
+    await until(() => held.length === 1);
+    held.splice(0)[0]();
+    expect([(await a).status, (await b).status]).toEqual([200, 200]);
+  });
+
   it("classifies a raw URL by the app's routes as the API does", () => {
     const classify = routeClassifier(t.app.admission.routes);
     expect(classify('POST', '/api/admin/order/create')).toBe('sale');
