@@ -10,18 +10,19 @@ import { setupNeeded } from './setup/setup.service.ts';
 
 /**
  * The only file that listens. Start order: database (the shop's own PostgreSQL when there is no
- * DATABASE_URL), migrations, API on its private socket, then the front thread on the public port
- * (with HTTPS beyond loopback; net/front.ts; FRONT=off: the API on the public port itself). Stop
- * order: the front stops taking connections and finishes the answers in progress, the API drains,
- * then the pool ends and the shop's PostgreSQL gets a fast shutdown (the database's onClose hook in
+ * DATABASE_URL), migrations, API on the public port (with HTTPS beyond loopback); with FRONT=on the
+ * API on a private socket, then the front thread on the public port (net/front.ts). Stop order:
+ * the front (if any) stops taking connections and finishes the answers in progress, the API
+ * drains, then the pool ends and the shop's PostgreSQL gets a fast shutdown (the database's onClose hook in
  * app.ts).
  */
 const config = loadConfig();
 const tls = tlsSlot(config);
-// The public port is the front thread's (net/front.ts): refusals under overload answered at once.
-const board = frontWanted(config) ? new FrontBoard() : undefined;
+// FRONT=on: the public port is the front thread's (net/front.ts), refusals under overload answered at once.
+let board: FrontBoard | undefined;
 let nice = 0;
 try {
+  board = frontWanted(config) ? new FrontBoard() : undefined;
   nice = board ? frontNice() : 0;
 } catch (err) {
   console.error(`POS cannot start: ${(err as Error).message}`);

@@ -11,14 +11,17 @@ import type { TlsMaterial } from './tls.ts';
 
 /**
  * The front thread, seen from the API's thread (server.ts): the public port is the front's
- * (front-worker.ts), the API listens on a private socket the front alone talks to. Why a thread:
- * docs/performance.md "Overload: the front thread" and ARCHITECTURE.md.
+ * (front-worker.ts), the API listens on a private socket the front alone talks to. Why a thread,
+ * and why it is not on by default: docs/performance.md "Overload: the front thread" and
+ * ARCHITECTURE.md "The front thread".
  *
- * Off with FRONT=off, and when TRUST_PROXY is set (the shop's own proxy is then the front, and it
- * is its forwarded addresses the API trusts).
+ * On with FRONT=on, unless TRUST_PROXY is set (the shop's own proxy is then the front, and it is
+ * its forwarded addresses the API trusts).
  */
 export function frontWanted(config: Pick<AppConfig, 'trustProxy'>, env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.FRONT !== 'off' && !config.trustProxy;
+  const raw = env.FRONT ?? 'off';
+  if (raw !== 'on' && raw !== 'off') throw new Error(`FRONT must be on or off, got "${raw}"`);
+  return raw === 'on' && !config.trustProxy;
 }
 
 /** FRONT_NICE: the nice value the front thread asks for, -20 to 0 (0: none); -5 by default (front-worker.ts raisePriority). */
@@ -37,7 +40,7 @@ export function frontNice(env: NodeJS.ProcessEnv = process.env): number {
 export function privateSocket(): { path: string; remove: () => void } {
   const name = `pos-api-${process.pid}-${crypto.randomBytes(8).toString('hex')}`;
   if (process.platform === 'win32') return { path: `\\\\.\\pipe\\${name}`, remove: () => {} };
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pos-api-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `pos-api-${process.pid}-`));
   return { path: path.join(dir, 'api.sock'), remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 

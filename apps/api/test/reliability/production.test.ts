@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import https from 'node:https';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,15 +35,30 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** `node apps/api/dist/server.js`, nothing else on the command line; resolves when /api/health answers. */
-async function startCompiled() {
+/** GET over HTTPS, the server's certificate checked against the shop's own CA. */
+function httpsGet(url: string, ca: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    https.get(url, { ca, signal: AbortSignal.timeout(2000) }, (res) => {
+      let body = '';
+      res.on('data', (d) => { body += d; });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    }).on('error', reject);
+  });
+}
+
+/**
+ * `node apps/api/dist/server.js`, nothing else on the command line; resolves when /api/health
+ * answers (over HTTPS with `extra.HTTPS=on`, checked against the CA the server made).
+ */
+async function startCompiled(extra: Record<string, string> = {}) {
   const port = await freePort();
+  const secure = extra.HTTPS === 'on';
   const started = performance.now();
   const child = spawn(process.execPath, [path.join(dist, 'server.js')], {
     cwd: os.tmpdir(), // not the repository: nothing may be found relative to the working folder
     env: {
       PATH: process.env.PATH, HOME: process.env.HOME, NODE_OPTIONS: '', NODE_ENV: 'production', DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1',
-      JWT_SECRET: crypto.randomBytes(32).toString('base64url'), LOG_LEVEL: 'warn', WEB_DIST: '/nonexistent',
+      JWT_SECRET: crypto.randomBytes(32).toString('base64url'), LOG_LEVEL: 'warn', WEB_DIST: '/nonexistent', ...extra,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -53,8 +69,13 @@ async function startCompiled() {
   for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
     if (child.exitCode !== null) throw new Error(`the compiled server exited with ${child.exitCode}:\n${out}`);
     try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/health`, { signal: AbortSignal.timeout(2000) });
-      if (res.ok) return { child, port, ms: performance.now() - started, cpuMs: cpuMsOf(child.pid!), health: await res.json(), exited, output: () => out };
+      if (secure) {
+        const res = await httpsGet(`https://127.0.0.1:${port}/api/health`, fs.readFileSync(path.join(dir, 'tls', 'ca.crt'), 'utf8'));
+        if (res.status === 200) return { child, port, ms: performance.now() - started, cpuMs: cpuMsOf(child.pid!), health: JSON.parse(res.body), exited, output: () => out };
+      } else {
+        const res = await fetch(`http://127.0.0.1:${port}/api/health`, { signal: AbortSignal.timeout(2000) });
+        if (res.ok) return { child, port, ms: performance.now() - started, cpuMs: cpuMsOf(child.pid!), health: await res.json(), exited, output: () => out };
+      }
     } catch { /* not yet */ }
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -105,5 +126,30 @@ describe('the production build', () => {
     // Function only: each restart became ready and stopped cleanly. How fast is the bench's line
     // ("Production server start", npm run bench -- --only engines), never a timed test.
     expect(restarts.every((r) => r.ms > 0 && r.cpuMs > 0)).toBe(true);
+  });
+
+  it('with FRONT=on: the front thread serves the port, HTTPS and the plain-http redirect included; the API answers through it; SIGTERM stops both', { timeout: 120_000 }, async () => {
+    const s = await startCompiled({ FRONT: 'on', HTTPS: 'on' });
+    expect(s.health).toMatchObject({ status: 'ok' });
+    const ca = fs.readFileSync(path.join(dir, 'tls', 'ca.crt'), 'utf8');
+    const setup = await httpsGet(`https://127.0.0.1:${s.port}/api/setup`, ca);
+    expect(setup.status).toBe(200);
+    expect(JSON.parse(setup.body)).toEqual({ needed: true });
+    // The API itself listens only on its private socket, in a folder only this user may enter.
+    const [folder] = fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith(`pos-api-${s.child.pid}-`));
+    expect(folder).toBeTruthy();
+    expect(fs.statSync(path.join(os.tmpdir(), folder)).mode & 0o777).toBe(0o700);
+    // Plain http on the same port: a redirect to https://, and the CA page before the CA is trusted.
+    const plain = await fetch(`http://127.0.0.1:${s.port}/api/health`, { redirect: 'manual', signal: AbortSignal.timeout(2000) });
+    expect(plain.status).toBe(308);
+    expect(plain.headers.get('location')).toBe(`https://127.0.0.1:${s.port}/api/health`);
+    const trust = await fetch(`http://127.0.0.1:${s.port}/trust`, { signal: AbortSignal.timeout(2000) });
+    expect(trust.status).toBe(200);
+
+    const pg = postmasterPid();
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+    expect(alive(pg), 'PostgreSQL stopped with the server').toBe(false);
+    expect(fs.existsSync(path.join(os.tmpdir(), folder)), 'the private socket removed').toBe(false);
   });
 });
