@@ -132,7 +132,8 @@ async function openLoop(ctx: Ctx, rate: number, seconds: number, only?: Kind): P
   return { samples, peakRssMb, lateMs, wallS, loop: loopBetween(from, Date.now()) };
 }
 
-const GENERATOR_NICE = -5;
+/** BENCH_GENERATOR_NICE: the sending thread's nice value (-5 by default; 0 to leave it). */
+const GENERATOR_NICE = Number(process.env.BENCH_GENERATOR_NICE ?? -5);
 /** The nice values the run had: the generator's sending thread, and the server's threads (distinct values, lowest first). */
 const PRIORITIES = { generator: 0, server: '' };
 
