@@ -19,7 +19,7 @@ import { seedDemoShop } from './setup/demo-shop.ts';
 import { modules, resources } from './modules/registry.ts';
 import { loadOrCreateSecret } from './secret.ts';
 import { withRedaction } from './net/log-redaction.ts';
-import type { FrontBoard } from './net/front-gate.ts';
+import type { FrontBoard } from './plugins/admission-front.ts';
 import { tlsServerFactory, type TlsMaterial } from './net/tls.ts';
 import { registerTrustRoutes } from './net/trust-page.ts';
 import { backupDir, migrateWithBackup, scheduleDailyBackups } from './backup/schedule.ts';

@@ -4,7 +4,7 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { EmbeddedPgError } from './db/embedded.ts';
 import { frontNice, frontWanted, privateSocket, startFront, type Front } from './net/front.ts';
-import { FrontBoard } from './net/front-gate.ts';
+import { FrontBoard } from './plugins/admission-front.ts';
 import { loadTls, scheduleRenewal, tlsSlot } from './net/tls.ts';
 import { setupNeeded } from './setup/setup.service.ts';
 

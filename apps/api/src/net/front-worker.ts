@@ -2,7 +2,7 @@
  * The front thread (net/front.ts starts it): owns the public port, TLS included, and hands every
  * request on to the API's thread over a private socket, except those the API would refuse on
  * arrival while it is overloaded, which it answers itself with the API's 503 + Retry-After
- * (front-gate.ts). Its own work per request is parsing, counting and piping, so it is idle most of
+ * (plugins/admission-front.ts). Its own work per request is parsing, counting and piping, so it is idle most of
  * the time and the kernel runs it as soon as a request arrives: a refusal no longer waits behind
  * the sales the API's thread is running (docs/performance.md, "Overload: the front thread").
  *
@@ -16,7 +16,7 @@ import os from 'node:os';
 import type tls from 'node:tls';
 import { parentPort, workerData } from 'node:worker_threads';
 import { BUSY, RETRY_AFTER_S, type AdmissionClass, type AdmissionLimits } from '../plugins/admission-classes.ts';
-import { FrontBoard, FrontGates, routeClassifier, type RouteClass } from './front-gate.ts';
+import { FrontBoard, FrontGates, routeClassifier, type RouteClass } from '../plugins/admission-front.ts';
 import { onePortServer } from './one-port.ts';
 
 /** What net/front.ts gives the thread. */

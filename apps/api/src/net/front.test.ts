@@ -2,7 +2,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, until, type TestApp } from '../../test/helpers.ts';
 import { DEFAULT_ADMISSION } from '../plugins/admission.ts';
-import { FrontBoard, FrontGates, epochNow, routeClassifier } from './front-gate.ts';
+import { FrontBoard, FrontGates, epochNow, routeClassifier } from '../plugins/admission-front.ts';
 import { privateSocket, startFront, type Front } from './front.ts';
 
 /**

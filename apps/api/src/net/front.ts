@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { AppConfig } from '../config.ts';
 import type { AdmissionLimits } from '../plugins/admission-classes.ts';
-import type { RouteClass } from './front-gate.ts';
+import type { RouteClass } from '../plugins/admission-front.ts';
 import type { FrontData, FromFront, ToFront } from './front-worker.ts';
 import type { TlsMaterial } from './tls.ts';
 

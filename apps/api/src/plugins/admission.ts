@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { QUERY_CANCELED, withStatementTimeout } from '../db/statement-timeout.ts';
 import { sqlState } from './errors.ts';
-import type { FrontBoard, RouteClass } from '../net/front-gate.ts';
+import type { FrontBoard, RouteClass } from './admission-front.ts';
 import { LoopGauge, loopRefuses } from './admission-loop.ts';
 import { BUSY, RETRY_AFTER_S, admissionClass, type AdmissionClass, type AdmissionLimits, type ClassLimit } from './admission-classes.ts';
 

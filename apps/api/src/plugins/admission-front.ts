@@ -1,11 +1,11 @@
-import type { AdmissionClass, AdmissionLimits } from '../plugins/admission-classes.ts';
-import { loopRefuses } from '../plugins/admission-loop.ts';
+import type { AdmissionClass, AdmissionLimits } from './admission-classes.ts';
+import { loopRefuses } from './admission-loop.ts';
 
 /**
  * The front's share of admission (issue 30: a shed answered within 10 ms). The front thread
- * (front-worker.ts) owns the public port and hands every request on to the API's thread; under
+ * (net/front-worker.ts) owns the public port and hands every request on to the API's thread; under
  * overload that thread is busy, and a refusal it writes waits behind the sales it is running. So
- * the front refuses, by the API's own rules (plugins/admission.ts), what the API would refuse on
+ * the front refuses, by the API's own rules (admission.ts), what the API would refuse on
  * arrival: it knows what it has handed on and not yet seen answered, per class, and reads the rest
  * (the loop's load, sales queued, sales struggling) from a board the API's thread writes in shared
  * memory. What it lets through is still admitted by the API's gates, which stay the authority:
