@@ -81,13 +81,17 @@ export default async function printingRoutes(app: FastifyInstance) {
   });
 
   if (SWEEP_MS > 0) {
-    let running = false;
+    let running: Promise<void> | null = null;
     const timer = setInterval(() => {
       if (running) return;
-      running = true;
-      sweep(db).catch((e) => app.log.warn({ err: e }, 'print sweep failed')).finally(() => { running = false; });
+      running = sweep(db).then(() => {}, (e) => app.log.warn({ err: e }, 'print sweep failed')).finally(() => { running = null; });
     }, SWEEP_MS);
     timer.unref();
-    app.addHook('onClose', async () => clearInterval(timer));
+    // Before anything closes (the database pool among them): no new sweep, and the one running ends
+    // first (it failed with "Cannot use a pool after calling end" when a stop came mid-sweep).
+    app.addHook('preClose', async () => {
+      clearInterval(timer);
+      await running;
+    });
   }
 }
