@@ -49,6 +49,13 @@ const upstreamAgent = new http.Agent({ keepAlive: true, maxFreeSockets: 256 });
 const HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'expect', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host']);
 const busyBody = JSON.stringify(BUSY);
 
+/** A request's or an answer's headers without the hop-by-hop ones. */
+function passOn(headers: http.IncomingHttpHeaders): http.OutgoingHttpHeaders {
+  const out: http.OutgoingHttpHeaders = {};
+  for (const [k, v] of Object.entries(headers)) if (!HOP.has(k) && v !== undefined) out[k] = v;
+  return out;
+}
+
 function shed(res: http.ServerResponse, cls: AdmissionClass): void {
   // The body, if any, is read past by node once the answer is written; the connection stays open.
   res.writeHead(503, {
@@ -79,8 +86,7 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
   let left = false;
   const leave = () => { if (!left && cls) { left = true; gates.leave(cls, status); } };
 
-  const headers: http.OutgoingHttpHeaders = {};
-  for (const [k, v] of Object.entries(req.headers)) if (!HOP.has(k) && v !== undefined) headers[k] = v;
+  const headers = passOn(req.headers);
   // The API trusts these from this socket only (app.ts): the peer's own address and protocol, never a client's claim.
   headers['x-forwarded-for'] = req.socket.remoteAddress ?? '';
   headers['x-forwarded-proto'] = (req.socket as tls.TLSSocket).encrypted ? 'https' : 'http';
@@ -88,9 +94,7 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
   const up = http.request({ socketPath: data.upstream, path: req.url, method, headers, agent: upstreamAgent });
   up.on('response', (answer) => {
     status = answer.statusCode ?? 502;
-    const out: http.OutgoingHttpHeaders = {};
-    for (const [k, v] of Object.entries(answer.headers)) if (!HOP.has(k) && v !== undefined) out[k] = v;
-    res.writeHead(status, answer.statusMessage, out);
+    res.writeHead(status, answer.statusMessage, passOn(answer.headers));
     answer.pipe(res);
     answer.on('error', () => res.destroy());
   });

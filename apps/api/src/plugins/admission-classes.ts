@@ -105,5 +105,14 @@ export function admissionLimits(env: NodeJS.ProcessEnv, overrides: AdmissionOver
   return out;
 }
 
+/**
+ * Whether a request finding `waiting` others queued before it would wait longer than its class
+ * allows: the queue is full, or it drains at `concurrency` requests per `serviceMs` too slowly for
+ * `maxWaitMs` (the API's gates, Gate.wouldWaitTooLong, and the front thread's, admission-front.ts).
+ */
+export function queueTooLong(waiting: number, limit: ClassLimit, serviceMs: number): boolean {
+  return waiting >= limit.queue || ((waiting + 1) * serviceMs) / limit.concurrency > limit.maxWaitMs;
+}
+
 /** The body of a shed request (503 + Retry-After). */
 export const BUSY = { code: 'BUSY', message: 'The server is busy: try again in a moment (sales are kept)' };

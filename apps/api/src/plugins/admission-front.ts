@@ -1,4 +1,4 @@
-import type { AdmissionClass, AdmissionLimits } from './admission-classes.ts';
+import { queueTooLong, type AdmissionClass, type AdmissionLimits } from './admission-classes.ts';
 import { loopRefuses } from './admission-loop.ts';
 
 /**
@@ -67,8 +67,8 @@ const SLOTS = SERVICE + CLASSES.length;
 export class FrontBoard {
   private readonly f: Float64Array;
   constructor(readonly buffer: SharedArrayBuffer = new SharedArrayBuffer(SLOTS * 8)) {
+    // Unwritten, the last sale overflow reads 0: the epoch, long past like -Infinity.
     this.f = new Float64Array(buffer);
-    if (buffer.byteLength === SLOTS * 8 && this.f[SALE_OVERFLOW_AT] === 0) this.f[SALE_OVERFLOW_AT] = -Infinity;
   }
   /**
    * The API's thread: its loop's recent busy share (0-1), when a sale last found no free slot (epoch
@@ -111,8 +111,7 @@ export class FrontGates {
     const waiting = this.inflight[cls] - limit.concurrency;
     const refused = loopRefuses(cls === 'sale', limit.maxLoopBusy, this.board.busy, { active: this.inflight.sale, overflowAt }, now)
       || (cls !== 'sale' && this.board.struggling)
-      || (waiting >= 0 && (waiting >= limit.queue || ((waiting + 1) * this.board.serviceMs(cls)) / limit.concurrency > limit.maxWaitMs
-        || (cls !== 'sale' && this.board.saleWaiting > 0)));
+      || (waiting >= 0 && (queueTooLong(waiting, limit, this.board.serviceMs(cls)) || (cls !== 'sale' && this.board.saleWaiting > 0)));
     if (refused) {
       this.shed[cls]++;
       if (cls === 'sale') this.saleOverflowAt = now;

@@ -3,7 +3,7 @@ import { QUERY_CANCELED, withStatementTimeout } from '../db/statement-timeout.ts
 import { sqlState } from './errors.ts';
 import type { FrontBoard, RouteClass } from './admission-front.ts';
 import { LoopGauge, loopRefuses } from './admission-loop.ts';
-import { BUSY, RETRY_AFTER_S, admissionClass, type AdmissionClass, type AdmissionLimits, type ClassLimit } from './admission-classes.ts';
+import { BUSY, RETRY_AFTER_S, admissionClass, queueTooLong, type AdmissionClass, type AdmissionLimits, type ClassLimit } from './admission-classes.ts';
 
 /**
  * The admission hook of every request (issue 30): the classes, limits and routes are in
@@ -73,9 +73,7 @@ export class Gate {
    * plus twice its spread, so a queue that looked short enough is almost never slower than allowed).
    */
   wouldWaitTooLong(): boolean {
-    const service = this.pessimisticServiceMs();
-    return this.waiting.length >= this.limit.queue
-      || ((this.waiting.length + 1) * service) / this.limit.concurrency > this.limit.maxWaitMs;
+    return queueTooLong(this.waiting.length, this.limit, this.pessimisticServiceMs());
   }
 }
 
