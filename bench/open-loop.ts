@@ -186,6 +186,7 @@ function summarise(offered: number, seconds: number, run: Awaited<ReturnType<typ
     const s = run.samples.filter((x) => x.kind === kind);
     const ok = s.filter((x) => x.status >= 200 && x.status < 300);
     const shed = s.filter((x) => x.status === 503);
+    const byFront = shed.filter((x) => x.front);
     byKind[kind] = {
       offered: s.length, ok: ok.length, shed: shed.length, failed: s.length - ok.length - shed.length,
       okPerS: round(ok.length / run.wallS, 0),
@@ -194,8 +195,8 @@ function summarise(offered: number, seconds: number, run: Awaited<ReturnType<typ
       // The same answers timed from when the generator actually sent them (a diagnostic, not judged).
       shedSentP99: round(percentile(shed.map((x) => x.ms - x.late), 99), 1),
       // Refused by the server's front thread (net/front.ts) rather than by the API's own thread.
-      shedFront: shed.filter((x) => x.front).length,
-      shedFrontP99: round(percentile(shed.filter((x) => x.front).map((x) => x.ms), 99), 1),
+      shedFront: byFront.length,
+      shedFrontP99: round(percentile(byFront.map((x) => x.ms), 99), 1),
     };
   }
   return { offered, seconds, byKind, wallS: round(run.wallS, 1), peakRssMb: round(run.peakRssMb, 0), lateMs: round(run.lateMs, 1), loop: run.loop };
@@ -224,8 +225,8 @@ async function setup(): Promise<{ ctx: Ctx; dbUrl: string; dbName: string }> {
   const server = await startServer(dbUrl, { BENCH_LOOP_FILE: LOOP_FILE }, ['--import', path.join(ROOT, 'bench', 'loop-monitor.mjs')]);
   // The generator stands in for tills on their own devices: its sending thread goes ahead of the
   // server's threads and PostgreSQL where it may (nice -5), so its own wait for a core (every
-  // latency counts it, from the scheduled send) is less this machine's artifact. The server's
-  // front thread asks for the same (FRONT_NICE); both are stated in the shed line's note.
+  // latency counts it, from the scheduled send) is less this machine's artifact. With FRONT=on the
+  // server's front thread asks for the same (FRONT_NICE); both are stated in the shed line's note.
   try { os.setPriority(GENERATOR_NICE); } catch { /* not permitted: stays at 0 */ }
   PRIORITIES.generator = os.getPriority();
   PRIORITIES.server = threadNices(server.pid);
